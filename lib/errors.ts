@@ -1,0 +1,66 @@
+// The harness's own errors: one class per failure mode, each with a stable code. A finding about
+// the target is never one of these (see lib/checks); these say the harness could not do its job.
+
+export const EXIT = { conformant: 0, notConformant: 1, usage: 2, unreachable: 3 } as const;
+
+export abstract class HarnessError extends Error {
+  abstract readonly code: string;
+  /** Exit status when this error ends the run. */
+  readonly exitCode: number = EXIT.notConformant;
+}
+
+/** Bad command-line arguments. */
+export class UsageError extends HarnessError {
+  readonly code = 'HARNESS_USAGE';
+  override readonly exitCode = EXIT.usage;
+}
+
+/** A target config that cannot be used; `field` is the path (or variable) at fault. */
+export class ConfigError extends HarnessError {
+  readonly code = 'HARNESS_CONFIG';
+  override readonly exitCode = EXIT.usage;
+  constructor(
+    message: string,
+    readonly source: string,
+    readonly problems: readonly { field: string; message: string }[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** Nothing answered at the target's address, or its start command never became ready. */
+export class TargetUnreachableError extends HarnessError {
+  readonly code = 'HARNESS_TARGET_UNREACHABLE';
+  override readonly exitCode = EXIT.unreachable;
+}
+
+/** The run's request budget is spent: the check that needed more is skipped, not failed. */
+export class BudgetExhaustedError extends HarnessError {
+  readonly code = 'HARNESS_BUDGET_EXHAUSTED';
+  constructor(readonly maxRequests: number) {
+    super(`request budget of ${maxRequests} is spent (budget.maxRequests / --max-requests)`);
+  }
+}
+
+/** A request that got no complete HTTP response: refused, reset, timed out. */
+export class TransportError extends HarnessError {
+  readonly code = 'HARNESS_TRANSPORT';
+  constructor(
+    message: string,
+    /** The underlying code, e.g. ECONNREFUSED or UND_ERR_HEADERS_TIMEOUT. */
+    readonly cause_code: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The target kept answering 429 (or asked for a longer wait than allowed) beyond the retry policy. */
+export class RateLimitedError extends HarnessError {
+  readonly code = 'HARNESS_RATE_LIMITED';
+}
+
+export function describeError(err: unknown): string {
+  if (err instanceof HarnessError) return `${err.code}: ${err.message}`;
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return String(err);
+}

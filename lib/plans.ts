@@ -1,0 +1,20 @@
+// The plan table of the interface ("Request rate by plan"). Enterprise is "custom": it has no
+// published numbers and must come from the target's `plans:`.
+export interface PlanQuota {
+  perMinute: number;
+  perDay: number;
+}
+
+export const PUBLISHED_PLANS: Readonly<Record<string, PlanQuota>> = Object.freeze({
+  free: { perMinute: 60, perDay: 1_000 },
+  pro: { perMinute: 300, perDay: 10_000 },
+  business: { perMinute: 1_000, perDay: 100_000 },
+});
+
+/** Plans the interface names without numbers. */
+export const CUSTOM_PLANS: readonly string[] = ['enterprise'];
+
+/** The published table completed and overridden by a target's `plans:`. */
+export function resolvePlans(overrides: Record<string, PlanQuota> = {}): Record<string, PlanQuota> {
+  return { ...PUBLISHED_PLANS, ...overrides };
+}

@@ -1,0 +1,114 @@
+// The run result: one value that report.json, report.html, junit.xml and the console all read.
+// report.json is this model written out; its JSON Schema (report.schema.json) is generated from it.
+import { z } from 'zod';
+
+export const REPORT_SCHEMA_VERSION = '1.0.0';
+
+export const Severity = z.enum(['must', 'should', 'info']);
+export type Severity = z.infer<typeof Severity>;
+
+export const Outcome = z.enum(['pass', 'fail', 'skip', 'error']);
+export type Outcome = z.infer<typeof Outcome>;
+
+/** How a request was authenticated, without the secret: what a reader needs to reproduce it. */
+export const AuthUsed = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({
+    kind: z.literal('key'),
+    /** e.g. "free#1": the plan and position among keys of that plan. */
+    label: z.string(),
+    /** Environment variable a reproduction reads the key from. */
+    env: z.string(),
+    /** The header as sent, with the key replaced by the variable, e.g. "Bearer $FREE_KEY". */
+    header: z.string(),
+  }),
+  /** A credential the harness made up (unknown key, other scheme): not a secret, shown as sent. */
+  z.object({ kind: z.literal('literal'), header: z.string(), where: z.enum(['header', 'query']) }),
+]);
+export type AuthUsed = z.infer<typeof AuthUsed>;
+
+export const Exchange = z.object({
+  seq: z.number().int().describe('Order of the request within the run'),
+  suite: z.string(),
+  method: z.string(),
+  url: z.string(),
+  auth: AuthUsed,
+  requestHeaders: z.record(z.string(), z.string()).describe('As sent; Authorization redacted'),
+  requestBody: z.string().optional(),
+  status: z.number().int().optional().describe('Absent when no response arrived'),
+  responseHeaders: z.record(z.string(), z.string()),
+  responseBody: z.string().optional(),
+  responseBodyTruncated: z.boolean().optional(),
+  transportError: z.string().optional().describe('Code of the failure when no complete response arrived'),
+  startedAt: z.string().describe('ISO 8601'),
+  durationMs: z.number(),
+});
+export type Exchange = z.infer<typeof Exchange>;
+
+export const Evidence = z.object({
+  expected: z.string().optional(),
+  actual: z.string().optional(),
+  exchanges: z.array(Exchange),
+  /** Shell commands that send the same requests; keys read from environment variables. */
+  reproduce: z.array(z.string()),
+  /** Property checks: the minimal counterexample and how to replay it. */
+  counterexample: z.string().optional(),
+  seed: z.number().int().optional(),
+  path: z.string().optional(),
+});
+export type Evidence = z.infer<typeof Evidence>;
+
+export const CheckResult = z.object({
+  id: z.string().describe('Stable dotted id, e.g. auth.missing-key'),
+  subject: z.string().optional().describe('What the check was applied to, e.g. "GET /pets"'),
+  clause: z.string().describe('Section of the interface the check enforces'),
+  title: z.string(),
+  severity: Severity,
+  outcome: Outcome,
+  message: z.string(),
+  suite: z.string(),
+  durationMs: z.number(),
+  evidence: Evidence.nullable(),
+});
+export type CheckResult = z.infer<typeof CheckResult>;
+
+const OutcomeCounts = z.object({ pass: z.number().int(), fail: z.number().int(), skip: z.number().int(), error: z.number().int() });
+export type OutcomeCounts = z.infer<typeof OutcomeCounts>;
+
+export const Report = z.object({
+  schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
+  tool: z.object({ name: z.string(), version: z.string() }),
+  target: z.object({
+    name: z.string(),
+    baseUrl: z.string(),
+    keys: z.array(z.object({ label: z.string(), plan: z.string(), disposable: z.boolean() })).describe('Never the key itself'),
+  }),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  durationMs: z.number(),
+  seed: z.number().int(),
+  options: z.object({
+    suites: z.array(z.string()),
+    runs: z.number().int(),
+    strict: z.boolean(),
+    allowWrites: z.boolean(),
+    allowLoad: z.boolean(),
+    soak: z.boolean(),
+    maxRequests: z.number().int(),
+  }),
+  verdict: z.enum(['pass', 'fail']),
+  exitCode: z.number().int(),
+  summary: z.object({
+    checks: z.number().int(),
+    byOutcome: OutcomeCounts,
+    bySeverity: z.object({ must: OutcomeCounts, should: OutcomeCounts, info: OutcomeCounts }),
+  }),
+  requests: z.object({
+    total: z.number().int(),
+    byStatus: z.record(z.string(), z.number().int()).describe('HTTP status, or "transport-error"'),
+    bySuite: z.record(z.string(), z.number().int()),
+  }),
+  warnings: z.array(z.string()),
+  checks: z.array(CheckResult),
+});
+export type Report = z.infer<typeof Report>;

@@ -1,0 +1,13 @@
+// Config for the harness's own tests (`npm test`). The conformance suites in suites/ are run by
+// lib/runner with a config of their own, never by this one.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Two cores: end-to-end files each start servers and CLI processes.
+    maxWorkers: 2,
+  },
+});

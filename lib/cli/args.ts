@@ -1,0 +1,114 @@
+// Command-line contract (DESIGN.md, "Command line"). Parsing is pure: argv in, options or a
+// UsageError naming the option out.
+import { parseArgs } from 'node:util';
+import { UsageError } from '../errors.ts';
+import { didYouMean } from '../util/suggest.ts';
+
+export interface CliArgs {
+  target: string;
+  reportDir?: string;
+  suites?: string[];
+  seed?: number;
+  runs?: number;
+  allowWrites: boolean;
+  allowLoad: boolean;
+  maxRequests?: number;
+  strict: boolean;
+  soak: boolean;
+  quiet: boolean;
+  help: boolean;
+}
+
+const OPTIONS = {
+  target: { type: 'string' },
+  'report-dir': { type: 'string' },
+  suite: { type: 'string', multiple: true },
+  seed: { type: 'string' },
+  runs: { type: 'string' },
+  'allow-writes': { type: 'boolean' },
+  'allow-load': { type: 'boolean' },
+  'max-requests': { type: 'string' },
+  strict: { type: 'boolean' },
+  soak: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const HELP = `Usage: npm run conformance -- [options]
+
+Checks a server against the Animal Store interface and writes report.json, report.html and
+junit.xml. Exit status: 0 conformant, 1 not conformant, 2 usage or config error, 3 target
+unreachable.
+
+Options:
+  --target NAME|PATH   target to check: a name in targets/ (local, staging, production) or a
+                       path to a .yaml file (default: local, which starts the bundled reference
+                       server)
+  --report-dir DIR     write the reports to DIR (default: reports/<target>/<UTC timestamp>/)
+  --suite NAME         run only this suite; repeat it, or give a comma-separated list
+                       (default: every suite in suites/)
+  --seed N             seed for generated cases; the same seed replays the same requests
+                       (default: random, printed in the summary and the report)
+  --runs N             cases each property check tries (default: 20)
+  --allow-writes       allow POST /pets, which creates animals nobody can delete
+                       (overrides allow.writes in the target)
+  --allow-load         allow the load suite (overrides allow.load in the target)
+  --max-requests N     hard cap on requests sent in this run (overrides budget.maxRequests)
+  --strict             count failed "should" checks like failed "must" checks
+  --soak               let checks that need real time (day-long windows) run to the end
+  --quiet              print only the verdict line
+  -h, --help           show this help
+
+Environment: target files take \${VAR} and \${VAR:-default} from the environment, e.g.
+ANIMAL_STORE_STAGING_URL and ANIMAL_STORE_STAGING_FREE_KEY for --target staging.
+`;
+
+export const DEFAULT_RUNS = 20;
+
+function integer(option: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[0-9]+$/.test(value.trim())) throw new UsageError(`--${option} takes a whole number, not "${value}"`);
+  const n = Number(value);
+  if (n < min || n > max) throw new UsageError(`--${option} must be between ${min} and ${max}, not ${value}`);
+  return n;
+}
+
+export function parseCli(argv: readonly string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const unknown = /Unknown option '(-{1,2}[^']+)'/.exec(message)?.[1];
+    if (unknown) {
+      const hint = didYouMean(unknown.replace(/^-+/, ''), Object.keys(OPTIONS)).replace(/"(.*)"/, '"--$1"');
+      throw new UsageError(`unknown option ${unknown}${hint}`);
+    }
+    throw new UsageError(message.split('\n')[0] ?? message);
+  }
+  const { values, positionals } = parsed;
+  let suites = values.suite?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  if (positionals.length > 0) {
+    if (!suites) throw new UsageError(`unexpected argument "${positionals[0]}" (options start with --; see --help)`);
+    suites = [...suites, ...positionals];
+  }
+  const seed = integer('seed', values.seed, 0, 2 ** 32 - 1);
+  const runs = integer('runs', values.runs, 1, 100_000);
+  const maxRequests = integer('max-requests', values['max-requests'], 1, 100_000_000);
+  if (values.target !== undefined && values.target.trim() === '') throw new UsageError('--target is empty');
+  if (values['report-dir'] !== undefined && values['report-dir'].trim() === '') throw new UsageError('--report-dir is empty');
+  return {
+    target: values.target ?? 'local',
+    ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] } : {}),
+    ...(suites ? { suites } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(runs !== undefined ? { runs } : {}),
+    ...(maxRequests !== undefined ? { maxRequests } : {}),
+    allowWrites: values['allow-writes'] ?? false,
+    allowLoad: values['allow-load'] ?? false,
+    strict: values.strict ?? false,
+    soak: values.soak ?? false,
+    quiet: values.quiet ?? false,
+    help: values.help ?? false,
+  };
+}

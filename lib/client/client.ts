@@ -1,0 +1,236 @@
+// The harness's HTTP client on undici. Every request is counted against the budget, recorded as an
+// Exchange with the Authorization value redacted, and retried after a 429 only as lib/client/retry
+// allows. Checks receive the Exchange; they never see the key.
+import { readFileSync } from 'node:fs';
+import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
+import type { TargetKey } from '../config/schema.ts';
+import { TransportError } from '../errors.ts';
+import type { AuthUsed, Exchange } from '../result/model.ts';
+import { Budget } from './budget.ts';
+import { DEFAULT_RETRY, decideRetry, type RetryOptions } from './retry.ts';
+import { Redactor } from './redact.ts';
+
+/** How a request authenticates: a configured key, none, or a credential made up by a check. */
+export type Auth = { key: TargetKey; scheme?: string } | { none: true } | { header: string } | { queryParam: string; value: string };
+
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+  /** Relative to baseUrl, e.g. "/pets" or "/pets/12". */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  auth: Auth;
+  /** Sent as is. Use lib/json.ts stringifyJson for bodies with int64 values. */
+  body?: string;
+  headers?: Record<string, string>;
+  /** Retry 429s per the retry policy (default true). Rate-limit checks turn it off. */
+  retry?: boolean;
+}
+
+export interface ApiResponse {
+  exchange: Exchange;
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** The body as text (up to maxBodyBytes). */
+  text: string;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  keys: readonly TargetKey[];
+  budget: Budget;
+  timeoutMs: number;
+  headers?: Record<string, string>;
+  proxy?: string;
+  caFile?: string;
+  retry?: RetryOptions;
+  /** Receives every exchange once complete (the run's log). */
+  onExchange?: (exchange: Exchange) => void;
+  /** Told before each wait, so the console can show what is being waited for. */
+  onWait?: (delayMs: number, reason: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  random?: () => number;
+  /** First sequence number (requests sent before this client existed). */
+  seqStart?: number;
+  /** Label stored on each exchange: the suite that sent it. */
+  suite?: string;
+}
+
+/** Kept in the record; a checked body longer than this is cut (and marked as cut). */
+const RECORDED_BODY_BYTES = 64 * 1024;
+/** Read at most this much of a body; a hostile server cannot fill our memory. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export class ApiClient {
+  readonly redactor: Redactor;
+  readonly budget: Budget;
+  private readonly dispatcher: Dispatcher;
+  private seq: number;
+  private readonly observers = new Set<(exchange: Exchange) => void>();
+  suite: string;
+
+  constructor(private readonly options: ClientOptions) {
+    this.redactor = new Redactor(options.keys);
+    this.budget = options.budget;
+    this.seq = options.seqStart ?? 0;
+    this.suite = options.suite ?? 'harness';
+    const connect = {
+      timeout: options.timeoutMs,
+      ...(options.caFile ? { ca: readFileSync(options.caFile) } : {}),
+    };
+    const timeouts = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, connect };
+    this.dispatcher = options.proxy ? new ProxyAgent({ uri: options.proxy, ...timeouts }) : new Agent(timeouts);
+  }
+
+  /** Calls fn with every exchange until the returned function is called. */
+  observe(fn: (exchange: Exchange) => void): () => void {
+    this.observers.add(fn);
+    return () => this.observers.delete(fn);
+  }
+
+  private emit(exchange: Exchange): void {
+    this.options.onExchange?.(exchange);
+    for (const fn of this.observers) fn(exchange);
+  }
+
+  get sent(): number {
+    return this.seq;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  /** Sends a request, retrying 429/503 per policy; the final response is returned. */
+  async send(req: ApiRequest): Promise<ApiResponse> {
+    const retry = this.options.retry ?? DEFAULT_RETRY;
+    const now = this.options.now ?? Date.now;
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.sendOnce(req);
+      if (req.retry === false) return response;
+      const decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: now(), random: this.options.random ?? Math.random, options: retry });
+      if (!decision.retry) return response;
+      this.options.onWait?.(decision.delayMs, `${req.method} ${req.path}: ${decision.reason}`);
+      await sleep(decision.delayMs);
+    }
+  }
+
+  /** One request, no retry. Throws TransportError when no complete response arrives. */
+  async sendOnce(req: ApiRequest): Promise<ApiResponse> {
+    this.budget.take();
+    const seq = this.seq++;
+    const url = this.url(req);
+    const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers, ...req.headers };
+    if (req.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'application/json';
+    }
+    const auth = this.authorise(req.auth, headers);
+    const started = Date.now();
+    const base: Omit<Exchange, 'responseHeaders' | 'durationMs'> = {
+      seq,
+      suite: this.suite,
+      method: req.method,
+      url: this.redactor.scrub(url),
+      auth,
+      requestHeaders: this.recordHeaders(headers),
+      ...(req.body !== undefined ? { requestBody: this.redactor.scrub(req.body) } : {}),
+      startedAt: new Date(started).toISOString(),
+    };
+    try {
+      const res = await request(url, {
+        method: req.method,
+        headers,
+        body: req.body,
+        dispatcher: this.dispatcher,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+      const { text, truncated } = await readBody(res.body);
+      const responseHeaders = flattenHeaders(res.headers);
+      const recorded = Buffer.byteLength(text) > RECORDED_BODY_BYTES;
+      const exchange: Exchange = {
+        ...base,
+        status: res.statusCode,
+        responseHeaders: this.recordHeaders(responseHeaders),
+        responseBody: this.redactor.scrub(recorded ? truncateUtf8(text, RECORDED_BODY_BYTES) : text),
+        ...(truncated || recorded ? { responseBodyTruncated: true } : {}),
+        durationMs: Date.now() - started,
+      };
+      this.emit(exchange);
+      return { exchange, status: res.statusCode, headers: responseHeaders, text };
+    } catch (err) {
+      const code = errorCode(err);
+      const exchange: Exchange = { ...base, responseHeaders: {}, transportError: code, durationMs: Date.now() - started };
+      this.emit(exchange);
+      throw new TransportError(`${req.method} ${this.redactor.scrub(url)}: no response (${code})`, code);
+    }
+  }
+
+  private url(req: ApiRequest): string {
+    const url = new URL(this.options.baseUrl + req.path);
+    for (const [name, value] of Object.entries(req.query ?? {})) {
+      if (value !== undefined) url.searchParams.append(name, String(value));
+    }
+    if ('queryParam' in req.auth) url.searchParams.append(req.auth.queryParam, req.auth.value);
+    return url.toString();
+  }
+
+  /** Sets the Authorization header and describes it without the secret. */
+  private authorise(auth: Auth, headers: Record<string, string>): AuthUsed {
+    if ('key' in auth) {
+      const scheme = auth.scheme ?? 'Bearer';
+      headers.authorization = `${scheme} ${auth.key.key}`;
+      return { kind: 'key', label: auth.key.label, env: auth.key.env, header: `${scheme} $${auth.key.env}` };
+    }
+    if ('header' in auth) {
+      headers.authorization = auth.header;
+      return { kind: 'literal', header: this.redactor.scrub(auth.header), where: 'header' };
+    }
+    if ('queryParam' in auth) return { kind: 'literal', header: this.redactor.scrub(auth.value), where: 'query' };
+    return { kind: 'none' };
+  }
+
+  /** Configured keys become "[REDACTED:free#1]"; credentials a check made up stay readable. */
+  private recordHeaders(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      out[name] = this.redactor.scrub(value);
+    }
+    return out;
+  }
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+async function readBody(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      body.destroy();
+      return { text: truncateUtf8(Buffer.concat(chunks).toString('utf8'), MAX_BODY_BYTES), truncated: true };
+    }
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+}
+
+function truncateUtf8(text: string, bytes: number): string {
+  return Buffer.from(text, 'utf8').subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, '');
+}
+
+function errorCode(err: unknown): string {
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  if (typeof e?.code === 'string') return e.code;
+  if (typeof e?.cause?.code === 'string') return e.cause.code;
+  return err instanceof Error ? err.name : 'UNKNOWN';
+}

@@ -1,0 +1,20 @@
+// A reproduction command per exchange: curl, with any configured key read from its variable.
+import type { Exchange } from '../result/model.ts';
+
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const SKIPPED = new Set(['authorization', 'content-length', 'host', 'connection', 'user-agent']);
+
+export function curlCommand(exchange: Exchange): string {
+  const parts = ['curl', '-sS', '-i', '-X', exchange.method, shellQuote(exchange.url)];
+  const { auth } = exchange;
+  if (auth.kind === 'key') parts.push('-H', `"Authorization: ${auth.header}"`);
+  else if (auth.kind === 'literal' && auth.where === 'header') parts.push('-H', shellQuote(`Authorization: ${auth.header}`));
+  for (const [name, value] of Object.entries(exchange.requestHeaders)) {
+    if (!SKIPPED.has(name.toLowerCase())) parts.push('-H', shellQuote(`${name}: ${value}`));
+  }
+  if (exchange.requestBody !== undefined) parts.push('--data-binary', shellQuote(exchange.requestBody));
+  return parts.join(' ');
+}

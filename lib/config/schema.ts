@@ -1,0 +1,93 @@
+// The target config contract (DESIGN.md, "Target config"): a strict zod schema. Unknown fields are
+// errors. Values substituted from the environment arrive as strings, so numeric and boolean fields
+// accept their exact string forms too ("10000", "true"), and nothing looser ("yes" stays an error).
+import { z } from 'zod';
+import { CUSTOM_PLANS, PUBLISHED_PLANS, type PlanQuota } from '../plans.ts';
+
+const positiveInt = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*[0-9]+\s*$/.test(v) ? Number(v) : v),
+  z.number().int().positive(),
+);
+
+const bool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
+
+const PlanName = z.string().regex(/^[a-z][a-z0-9-]*$/, 'plan names are lower-case words, e.g. "free"');
+
+const Key = z.strictObject({
+  key: z.string().min(1, 'is empty (is its environment variable set to an empty value?)'),
+  plan: PlanName,
+  disposable: bool.default(false),
+});
+
+const Quota = z.strictObject({ perMinute: positiveInt, perDay: positiveInt });
+
+const BaseUrl = z
+  .string()
+  .min(1, 'is empty')
+  .refine((s) => URL.canParse(s), 'is not a URL')
+  .refine((s) => /^https?:$/.test(new URL(s).protocol), 'must be an http:// or https:// URL')
+  .refine((s) => /\/v1\/?$/.test(new URL(s).pathname), 'must end with /v1 (the interface puts the version last in the address)')
+  .transform((s) => s.replace(/\/+$/, ''));
+
+export const TargetSchema = z
+  .strictObject({
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" or "-"'),
+    baseUrl: BaseUrl,
+    keys: z.array(Key).min(1, 'needs at least one key'),
+    plans: z.record(PlanName, Quota).default({}),
+    windows: z.strictObject({ minute: positiveInt.default(60), day: positiveInt.default(86_400) }).prefault({}),
+    allow: z.strictObject({ writes: bool.default(false), load: bool.default(false) }).prefault({}),
+    budget: z.strictObject({ maxRequests: positiveInt.default(5_000) }).prefault({}),
+    start: z
+      .strictObject({
+        command: z.string().min(1, 'is empty'),
+        cwd: z.string().optional(),
+        readyTimeoutMs: positiveInt.default(20_000),
+        env: z.record(z.string(), z.string()).default({}),
+      })
+      .optional(),
+    http: z
+      .strictObject({
+        headers: z.record(z.string(), z.string()).default({}),
+        timeoutMs: positiveInt.default(10_000),
+        proxy: z.string().optional(),
+        caFile: z.string().optional(),
+      })
+      .prefault({}),
+  })
+  .superRefine((t, ctx) => {
+    t.keys.forEach((k, i) => {
+      if (k.plan in t.plans || k.plan in PUBLISHED_PLANS) return;
+      const why = CUSTOM_PLANS.includes(k.plan)
+        ? `plan "${k.plan}" has custom quotas: give them under plans.${k.plan} ({ perMinute, perDay })`
+        : `unknown plan "${k.plan}": use one of ${Object.keys(PUBLISHED_PLANS).join(', ')} or define it under plans`;
+      ctx.addIssue({ code: 'custom', path: ['keys', i, 'plan'], message: why });
+    });
+    const seen = new Map<string, number>();
+    t.keys.forEach((k, i) => {
+      const first = seen.get(k.key);
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['keys', i, 'key'], message: `is the same key as keys[${first}].key` });
+      } else seen.set(k.key, i);
+    });
+  });
+
+export type TargetInput = z.input<typeof TargetSchema>;
+type Parsed = z.output<typeof TargetSchema>;
+
+export interface TargetKey {
+  key: string;
+  plan: string;
+  disposable: boolean;
+  /** "free#1": plan and 1-based position among the target's keys of that plan. */
+  label: string;
+  /** Environment variable the key came from, or a suggested name when it was written literally. */
+  env: string;
+  quota: PlanQuota;
+}
+
+export interface Target extends Omit<Parsed, 'keys'> {
+  keys: TargetKey[];
+  /** File the target was read from. */
+  source: string;
+}

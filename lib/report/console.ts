@@ -1,0 +1,63 @@
+// What the console shows: pure text from the run result. Colour only when asked (a terminal).
+import type { CheckResult, Report } from '../result/model.ts';
+import { blocksVerdict } from '../result/verdict.ts';
+
+export interface Style {
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+}
+
+const esc = (code: number) => (s: string) => `\x1b[${code}m${s}\x1b[0m`;
+export const COLOUR: Style = { red: esc(31), green: esc(32), yellow: esc(33), dim: esc(2), bold: esc(1) };
+const id = (s: string) => s;
+export const PLAIN: Style = { red: id, green: id, yellow: id, dim: id, bold: id };
+
+export function checkName(c: Pick<CheckResult, 'id' | 'subject'>): string {
+  return c.subject ? `${c.id} [${c.subject}]` : c.id;
+}
+
+export function verdictLine(report: Report, style: Style): string {
+  const must = report.summary.bySeverity.must;
+  const counts = `${report.summary.checks} checks, ${must.fail + must.error} must failed, ${report.requests.total} requests, ${(report.durationMs / 1000).toFixed(1)} s`;
+  if (report.exitCode === 3) return `${style.red(style.bold('UNREACHABLE'))} ${report.target.name} (${report.target.baseUrl}): ${counts}`;
+  return report.verdict === 'pass'
+    ? `${style.green(style.bold('CONFORMANT'))} ${report.target.name}: ${counts}`
+    : `${style.red(style.bold('NOT CONFORMANT'))} ${report.target.name}: ${counts}`;
+}
+
+/** The summary after a run: failures first (id, severity, message), then counts and report paths. */
+export function renderSummary(report: Report, files: readonly string[], style: Style): string {
+  const lines: string[] = [''];
+  const problems = report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
+  if (problems.length > 0) {
+    lines.push(style.bold('Failures'));
+    const sorted = [...problems].sort((a, b) => rank(a) - rank(b));
+    for (const c of sorted) {
+      const mark = blocksVerdict(c, report.options.strict) ? style.red('✗') : style.yellow('!');
+      lines.push(`  ${mark} ${c.severity.padEnd(6)} ${c.outcome.padEnd(5)} ${checkName(c)}`);
+      lines.push(`      ${style.dim(firstLine(c.message))}`);
+    }
+    lines.push('');
+  }
+  const o = report.summary.bySeverity;
+  const row = (name: string, c: Report['summary']['byOutcome']) =>
+    `  ${name.padEnd(7)}${String(c.pass).padStart(5)} pass ${String(c.fail).padStart(4)} fail ${String(c.skip).padStart(4)} skip ${String(c.error).padStart(4)} error`;
+  lines.push(style.bold('Checks'), row('must', o.must), row('should', o.should), row('info', o.info), '');
+  const suites = Object.entries(report.requests.bySuite).map(([s, n]) => `${s} ${n}`).join(', ');
+  lines.push(`Requests: ${report.requests.total} (${suites || 'none'}); seed ${report.seed}`);
+  for (const w of report.warnings) lines.push(style.yellow(`Warning: ${w}`));
+  lines.push(`Reports: ${files.join(', ')}`, '', verdictLine(report, style));
+  return lines.join('\n');
+}
+
+function rank(c: CheckResult): number {
+  return ['must', 'should', 'info'].indexOf(c.severity);
+}
+
+function firstLine(s: string): string {
+  const line = s.split('\n')[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}

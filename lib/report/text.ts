@@ -1,0 +1,115 @@
+// Text helpers shared by the HTML and JUnit renderers. Pure functions, no I/O.
+import type { CheckResult, Outcome, Severity } from '../result/model.ts';
+
+/** Characters XML 1.0 forbids (and HTML treats as parse errors): C0 controls bar tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
+const ILLEGAL_CHARS =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export function replaceIllegalChars(text: string, replacement: string): string {
+  return text.replace(ILLEGAL_CHARS, replacement);
+}
+
+export const SEVERITIES: readonly Severity[] = ['must', 'should', 'info'];
+export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
+
+/** A failure a reader must look at: a `must` or `should` check that failed or could not be checked. */
+export function isFailure(check: Pick<CheckResult, 'severity' | 'outcome'>): boolean {
+  return check.severity !== 'info' && (check.outcome === 'fail' || check.outcome === 'error');
+}
+
+/** Failures, `must` before `should`, otherwise in report order. */
+export function failuresOf(checks: readonly CheckResult[]): CheckResult[] {
+  const rank = (c: CheckResult) => SEVERITIES.indexOf(c.severity);
+  return checks.filter(isFailure).sort((a, b) => rank(a) - rank(b));
+}
+
+/** Checks grouped by clause, clauses in order of first appearance. */
+export function groupByClause<T extends Pick<CheckResult, 'clause'>>(checks: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const check of checks) {
+    const group = groups.get(check.clause);
+    if (group) group.push(check);
+    else groups.set(check.clause, [check]);
+  }
+  return groups;
+}
+
+/** "GET /pets" style label: id, plus subject in brackets when there is one. */
+export function checkLabel(check: Pick<CheckResult, 'id' | 'subject'>): string {
+  return check.subject ? `${check.id} [${check.subject}]` : check.id;
+}
+
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '–';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(s < 10 ? 2 : 1)} s`;
+  const totalSeconds = Math.round(s);
+  const hours = Math.floor(totalSeconds / 3600);
+  const minutes = Math.floor((totalSeconds % 3600) / 60);
+  const seconds = totalSeconds % 60;
+  if (hours > 0) return `${hours} h ${String(minutes).padStart(2, '0')} min`;
+  return `${minutes} min ${String(seconds).padStart(2, '0')} s`;
+}
+
+/** Seconds with millisecond precision, as JUnit wants. */
+export function seconds(ms: number): string {
+  return Number.isFinite(ms) && ms > 0 ? (ms / 1000).toFixed(3) : '0.000';
+}
+
+/** byStatus entries, numeric statuses ascending, then anything else (e.g. "transport-error"). */
+export function sortedStatuses(byStatus: Record<string, number>): [string, number][] {
+  const key = (s: string) => (/^\d+$/.test(s) ? Number(s) : Number.POSITIVE_INFINITY);
+  return Object.entries(byStatus).sort(([a], [b]) => key(a) - key(b) || a.localeCompare(b));
+}
+
+/**
+ * Re-indents a JSON object or array without parsing values: every token (int64 ids, escapes,
+ * duplicate keys) is kept exactly as the server wrote it. Undefined when the text is not JSON.
+ */
+export function prettyJson(text: string): string | undefined {
+  const t = text.trim();
+  if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
+  try {
+    JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+  const isSpace = (ch: string | undefined) => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r';
+  let out = '';
+  let depth = 0;
+  const newline = () => '\n' + '  '.repeat(depth);
+  for (let i = 0; i < t.length; i++) {
+    const ch = t[i]!;
+    if (ch === '"') {
+      const start = i;
+      for (i++; t[i] !== '"'; i++) if (t[i] === '\\') i++;
+      out += t.slice(start, i + 1);
+    } else if (ch === '{' || ch === '[') {
+      let j = i + 1;
+      while (isSpace(t[j])) j++;
+      if (t[j] === (ch === '{' ? '}' : ']')) {
+        out += ch + t[j];
+        i = j;
+      } else {
+        depth++;
+        out += ch + newline();
+      }
+    } else if (ch === '}' || ch === ']') {
+      depth--;
+      out += newline() + ch;
+    } else if (ch === ',') out += ',' + newline();
+    else if (ch === ':') out += ': ';
+    else if (!isSpace(ch)) out += ch;
+  }
+  return out;
+}
+
+/** Cuts text to at most `max` UTF-16 units without splitting a surrogate pair. */
+export function truncate(text: string, max: number): { text: string; truncated: boolean } {
+  if (text.length <= max) return { text, truncated: false };
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return { text: text.slice(0, end), truncated: true };
+}

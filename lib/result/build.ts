@@ -1,0 +1,55 @@
+// Assembling the run result from what the run produced. Pure: no clock, no files.
+import type { Target } from '../config/schema.ts';
+import type { CheckResult, Exchange, Report } from './model.ts';
+import { REPORT_SCHEMA_VERSION } from './model.ts';
+import { summarise, verdictOf } from './verdict.ts';
+import { EXIT } from '../errors.ts';
+
+export function countRequests(exchanges: readonly Pick<Exchange, 'status' | 'suite'>[]): Report['requests'] {
+  const byStatus: Record<string, number> = {};
+  const bySuite: Record<string, number> = {};
+  for (const e of exchanges) {
+    const status = e.status === undefined ? 'transport-error' : String(e.status);
+    byStatus[status] = (byStatus[status] ?? 0) + 1;
+    bySuite[e.suite] = (bySuite[e.suite] ?? 0) + 1;
+  }
+  return { total: exchanges.length, byStatus, bySuite };
+}
+
+export interface BuildInput {
+  tool: Report['tool'];
+  target: Pick<Target, 'name' | 'baseUrl' | 'keys'>;
+  startedAt: Date;
+  finishedAt: Date;
+  seed: number;
+  options: Report['options'];
+  checks: CheckResult[];
+  exchanges: readonly Pick<Exchange, 'status' | 'suite'>[];
+  warnings: string[];
+  /** Set when the target never answered: the run ends with exit status 3 whatever the checks say. */
+  unreachable?: boolean;
+}
+
+export function buildReport(input: BuildInput): Report {
+  const verdict = input.unreachable ? 'fail' : verdictOf(input.checks, input.options.strict);
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: input.tool,
+    target: {
+      name: input.target.name,
+      baseUrl: input.target.baseUrl,
+      keys: input.target.keys.map((k) => ({ label: k.label, plan: k.plan, disposable: k.disposable })),
+    },
+    startedAt: input.startedAt.toISOString(),
+    finishedAt: input.finishedAt.toISOString(),
+    durationMs: input.finishedAt.getTime() - input.startedAt.getTime(),
+    seed: input.seed,
+    options: input.options,
+    verdict,
+    exitCode: input.unreachable ? EXIT.unreachable : verdict === 'pass' ? EXIT.conformant : EXIT.notConformant,
+    summary: summarise(input.checks),
+    requests: countRequests(input.exchanges),
+    warnings: input.warnings,
+    checks: input.checks,
+  };
+}

@@ -1,0 +1,116 @@
+// `start:` in a target: launch a local build, wait until it answers HTTP, stop it afterwards. The
+// command runs through `sh -c "exec …"` so the PID we hold is the server's own, and stopping it
+// ends exactly the process we started.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { request } from 'undici';
+import { TargetUnreachableError } from '../errors.ts';
+
+export interface StartSpec {
+  command: string;
+  cwd?: string;
+  readyTimeoutMs: number;
+  env: Record<string, string>;
+}
+
+export interface StartedTarget {
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on the loopback interface, chosen by the OS. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface StartOptions {
+  spec: StartSpec;
+  /** Directory of the target file: relative `cwd` is resolved against it. */
+  baseDir: string;
+  /** Polled until it gives any HTTP response. */
+  readyUrl: string;
+  port?: number;
+  onProgress?: (message: string) => void;
+  /** Scrubs keys from the output we quote when the command fails. */
+  scrub: (text: string) => string;
+}
+
+export async function startTarget(options: StartOptions): Promise<StartedTarget> {
+  const { spec, baseDir, readyUrl, port, onProgress, scrub } = options;
+  const cwd = spec.cwd ? path.resolve(baseDir, spec.cwd) : process.cwd();
+  const child = spawn('/bin/sh', ['-c', `exec ${spec.command}`], {
+    cwd,
+    env: { ...process.env, ...spec.env, ...(port ? { PORT: String(port) } : {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-4_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      resolve();
+    });
+  });
+  child.once('error', (err) => {
+    exited = { code: -1, signal: null };
+    output += `\n${err.message}`;
+  });
+
+  const stop = () => stopChild(child, exitPromise, () => exited !== undefined);
+  const deadline = Date.now() + spec.readyTimeoutMs;
+  let lastShown = 0;
+  for (;;) {
+    if (exited) {
+      const tail = scrub(output.trim().split('\n').slice(-8).join('\n'));
+      throw new TargetUnreachableError(
+        `start command exited (${exited.signal ?? `code ${exited.code}`}) before answering at ${readyUrl}${tail ? `:\n${tail}` : ''}`,
+      );
+    }
+    if (await answers(readyUrl)) return { pid: child.pid ?? -1, stop };
+    if (Date.now() > deadline) {
+      await stop();
+      throw new TargetUnreachableError(`start command did not answer at ${readyUrl} within ${spec.readyTimeoutMs} ms (start.readyTimeoutMs)`);
+    }
+    const waited = Math.floor((Date.now() - (deadline - spec.readyTimeoutMs)) / 1000);
+    if (waited > lastShown) {
+      lastShown = waited;
+      onProgress?.(`waiting for the target to start: ${waited} s of ${Math.ceil(spec.readyTimeoutMs / 1000)} s`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await request(url, { method: 'GET', headersTimeout: 1_000, bodyTimeout: 1_000 });
+    await res.body.dump();
+    return true;
+  } catch {
+    // Not listening yet: the caller polls again.
+    return false;
+  }
+}
+
+async function stopChild(child: ChildProcess, exit: Promise<void>, hasExited: () => boolean): Promise<void> {
+  if (hasExited() || child.pid === undefined) return;
+  child.kill('SIGTERM');
+  const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 5_000).unref());
+  if ((await Promise.race([exit, timer])) === 'timeout' && !hasExited()) {
+    child.kill('SIGKILL');
+    await exit;
+  }
+}

@@ -1,0 +1,32 @@
+// What the runner hands to the suites (through vitest's provide/inject). Plain data only.
+import type { Target } from '../config/schema.ts';
+import type { CheckResult } from '../result/model.ts';
+
+export interface RunContext {
+  target: Target;
+  seed: number;
+  runs: number;
+  allowWrites: boolean;
+  allowLoad: boolean;
+  soak: boolean;
+  maxRequests: number;
+  /** Requests the runner sent before the suites (reachability probe). */
+  requestsBefore: number;
+  /** JSON Lines file every exchange is appended to. */
+  exchangeLog: string;
+}
+
+/** Prefix of every animal the harness creates, so operators can find them. */
+export const CREATED_NAME_PREFIX = 'conformance-harness ';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    run: RunContext;
+  }
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    check?: CheckResult;
+  }
+}

@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { renderHtml } from '../../lib/report/html.ts';
+import { check, evidence, exchange, mixedChecks, report } from './fixture.ts';
+
+const HOSTILE = '</script><script>alert(1)</script><img src=x onerror="alert(2)">';
+
+function count(haystack: string, needle: string | RegExp): number {
+  return typeof needle === 'string' ? haystack.split(needle).length - 1 : (haystack.match(needle) ?? []).length;
+}
+
+describe('renderHtml', () => {
+  it('states the verdict, facts and counts', () => {
+    const r = report(mixedChecks());
+    const doc = renderHtml(r);
+    expect(doc.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(doc).toContain('<main data-verdict="fail" data-failures="3">');
+    expect(doc).toMatch(/<h1[^>]*>Not conformant<\/h1>/);
+    expect(doc).toContain('http://127.0.0.1:4010/v1');
+    expect(doc).toContain('2030-01-01T00:00:00.000Z');
+    expect(doc).toContain('3.50 s');
+    expect(doc).toContain('<code data-seed="42">42</code>');
+    expect(doc).toContain('<dd data-requests="7">7 (');
+    expect(doc).toContain('<span data-status="401">401: 2</span>');
+    for (const severity of ['must', 'should', 'info'] as const) {
+      for (const outcome of ['pass', 'fail', 'skip', 'error'] as const) {
+        const n = r.summary.bySeverity[severity][outcome];
+        expect(doc).toContain(`data-count="${severity}.${outcome}">${n}</td>`);
+      }
+    }
+    expect(doc).toContain(`data-count="all.total">${r.checks.length}</td>`);
+  });
+
+  it('says Conformant when no blocking check failed', () => {
+    const doc = renderHtml(report([check({ id: 'a' }), check({ id: 'b', severity: 'info', outcome: 'fail' })]));
+    expect(doc).toContain('<main data-verdict="pass" data-failures="0">');
+    expect(doc).toMatch(/<h1[^>]*>Conformant<\/h1>/);
+  });
+
+  it('lists failures first, must before should, each with its evidence', () => {
+    const doc = renderHtml(report(mixedChecks()));
+    const ids = [...doc.matchAll(/data-failure-id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids).toEqual(['auth.invalid-key', 'limits.headers', 'errors.no-5xx']);
+    expect(doc.indexOf('id="failures"')).toBeLessThan(doc.indexOf('id="checks"'));
+    expect(doc).toContain('<h4>Expected</h4><pre>status 401</pre>');
+    expect(doc).toContain(
+      '<pre id="check-2-repro" class="repro">curl -sS -i &quot;http://127.0.0.1:4010/v1/pets&quot; -H &quot;Authorization: Bearer $ANIMAL_STORE_KEY&quot;</pre>',
+    );
+    expect(doc).toContain('data-copy="check-2-repro"');
+  });
+
+  it('has one row per check, grouped by clause, and a coverage row per clause', () => {
+    const checks = mixedChecks();
+    const doc = renderHtml(report(checks));
+    expect(count(doc, /<tr class="filterable" data-check-id=/g)).toBe(checks.length);
+    expect(doc).toContain('<tr class="filterable" data-check-id="limits.headers" data-outcome="error" data-severity="must">');
+    const clauses = [...doc.matchAll(/<section class="clause" id="clause-\d+" data-clause="([^"]+)">/g)].map((m) => m[1]);
+    expect(clauses).toEqual(['Authentication', 'Errors', 'Limits', 'States and transitions', 'Endpoints']);
+    expect(doc).toMatch(
+      /<tr data-coverage-clause="Limits">.*?<td class="num">3<\/td><td class="num">0<\/td><td class="num">1<\/td><td class="num">1<\/td><td class="num">1<\/td><\/tr>/,
+    );
+    expect(doc).toContain('<tr data-suite="limits"><th scope="row">limits</th><td class="num">2</td></tr>');
+  });
+
+  it('escapes hostile report text everywhere', () => {
+    const hostileExchange = exchange({
+      url: `http://127.0.0.1:4010/v1/pets?q=${HOSTILE}`,
+      requestHeaders: { 'x-evil': HOSTILE },
+      responseHeaders: { 'x-evil': HOSTILE },
+      requestBody: HOSTILE,
+      responseBody: `{"name":${JSON.stringify(HOSTILE)}}`,
+      auth: { kind: 'literal', header: HOSTILE, where: 'header' },
+    });
+    const evil = check({
+      id: `id"${HOSTILE}`,
+      subject: HOSTILE,
+      clause: HOSTILE,
+      title: HOSTILE,
+      outcome: 'fail',
+      message: HOSTILE,
+      suite: HOSTILE,
+      evidence: evidence({
+        expected: HOSTILE,
+        actual: HOSTILE,
+        counterexample: HOSTILE,
+        path: HOSTILE,
+        reproduce: [HOSTILE],
+        exchanges: [hostileExchange, exchange({ responseBody: HOSTILE })],
+      }),
+    });
+    const info = check({ id: 'info.x', severity: 'info', evidence: evidence({ actual: HOSTILE }) });
+    const doc = renderHtml(
+      report([evil, info], {
+        target: { name: HOSTILE, baseUrl: HOSTILE, keys: [{ label: HOSTILE, plan: HOSTILE, disposable: true }] },
+        warnings: [HOSTILE],
+        requests: { total: 1, byStatus: { [HOSTILE]: 1 }, bySuite: { [HOSTILE]: 1 } },
+      }),
+    );
+    expect(count(doc, /<script/gi)).toBe(1);
+    expect(count(doc, /<\/script/gi)).toBe(1);
+    expect(doc).not.toMatch(/<img/i);
+    // Attribute values are always double-quoted and text never holds a raw quote: drop the values,
+    // and no tag may be left with an event-handler attribute.
+    expect(doc.replace(/"[^"]*"/g, '""')).not.toMatch(/<[^<>]*\son\w+=/i);
+    expect(doc).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(doc).toContain('data-failure-id="id&quot;&lt;/script&gt;');
+  });
+
+  it('loads nothing from the network and its CSP admits exactly its own style and script', () => {
+    const doc = renderHtml(report(mixedChecks(), { target: { name: 'staging', baseUrl: 'https://staging.example/v1', keys: [] } }));
+    expect(doc).toContain('<code>https://staging.example/v1</code>');
+    expect(doc).not.toMatch(/\b(?:src|href|action|srcset|poster|data)\s*=\s*["']?\s*(?:[a-z]+:)?\/\//i);
+    expect(doc).not.toMatch(/@import/i);
+    expect(doc).not.toMatch(/url\s*\(/i);
+    expect(doc).not.toMatch(/<(?:link|img|iframe|object|embed)\b/i);
+    for (const m of doc.matchAll(/\bhref="([^"]*)"/g)) expect(m[1]).toMatch(/^#/);
+
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(doc)?.[1]?.replaceAll('&#39;', "'") ?? '';
+    expect(csp).toContain("default-src 'none'");
+    const hash = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
+    const style = /<style>([\s\S]*?)<\/style>/.exec(doc)?.[1] ?? '';
+    const script = /<script>([\s\S]*?)<\/script>/.exec(doc)?.[1] ?? '';
+    expect(csp).toContain(`style-src ${hash(style)}`);
+    expect(csp).toContain(`script-src ${hash(script)}`);
+    expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
+  });
+
+  it('pretty-prints JSON bodies losslessly, keeps other bodies as text, and truncates long ones', () => {
+    const big = 'x'.repeat(20_000);
+    const failing = check({
+      id: 'pets.list',
+      outcome: 'fail',
+      evidence: evidence({
+        exchanges: [
+          exchange({ seq: 1, responseBody: '{"id":9007199254740993,"tags":[],"name":"Rex"}' }),
+          exchange({ seq: 2, responseBody: 'not json {', responseBodyTruncated: true }),
+          exchange({ seq: 3, responseBody: big }),
+          exchange({ seq: 4, status: undefined, responseHeaders: {}, responseBody: undefined, transportError: 'ECONNRESET' }),
+        ],
+      }),
+    });
+    const doc = renderHtml(report([failing]));
+    expect(doc).toContain('{\n  &quot;id&quot;: 9007199254740993,\n  &quot;tags&quot;: [],\n  &quot;name&quot;: &quot;Rex&quot;\n}');
+    expect(doc).toContain('<pre class="body">not json {</pre>');
+    expect(doc).toContain('stopped reading this body');
+    expect(doc).not.toContain(big);
+    expect(doc).toContain(`<pre class="body">${'x'.repeat(8192)}</pre>`);
+    expect(doc).toContain('Showing the first 8192 of 20000 characters');
+    expect(doc).toContain('no response (ECONNRESET)');
+    // More than three exchanges: collapsed by default.
+    expect(doc).toContain('<details class="exchange" data-seq="1">');
+  });
+
+  it('replaces characters that are illegal in documents, and is deterministic', () => {
+    const r = report([check({ id: 'a', outcome: 'fail', message: 'bad\u0000byte\u0007 \uD800 ok 🐕' })], { warnings: ['slow target'] });
+    const doc = renderHtml(r);
+    expect(doc).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+    expect(doc).toContain('bad\uFFFDbyte\uFFFD \uFFFD ok 🐕');
+    expect(doc).toContain('<li>slow target</li>');
+    expect(renderHtml(r)).toBe(doc);
+  });
+});

@@ -1,0 +1,59 @@
+// Running the real CLI as a user would, against servers started here.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { PROJECT_ROOT } from '../../lib/config/load.ts';
+import { Report } from '../../lib/result/model.ts';
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run conformance -- ARGS`, without npm in between. Bounded: killed after `timeoutMs`. */
+export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(path.join(tmpdir(), `animal-store-${prefix}-`));
+}
+
+/** Writes a target file into dir and returns its path. */
+export function writeTarget(dir: string, target: Record<string, unknown>, name = 'target.yaml'): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, typeof target === 'string' ? target : stringify(target));
+  return file;
+}
+
+/** report.json of a run, checked against the zod model of the contract. */
+export function readReport(dir: string): Report {
+  return Report.parse(JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')));
+}
+
+/** Every file under dir, as text. */
+export function filesUnder(dir: string): { file: string; text: string }[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => path.join(dir, name))
+    .filter((file) => statSync(file).isFile())
+    .map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+}

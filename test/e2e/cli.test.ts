@@ -1,0 +1,181 @@
+// The CLI end to end against the reference server: the contracts of DESIGN.md (exit statuses,
+// reports, target files) as a user meets them.
+import { existsSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/config/load.ts';
+import { freePort } from '../../lib/runner/start-target.ts';
+import { type RunningServer, startReferenceServer } from '../../targets/reference/server.ts';
+import { filesUnder, readReport, runCli, tempDir, writeTarget } from './cli-helpers.ts';
+
+// Distinctive keys, so that finding one anywhere in the output is unambiguous.
+const KEYS = [
+  { key: 'sk-e2e-FREE-a1b2c3d4e5f6', plan: 'free' },
+  { key: 'sk-e2e-FREE-f6e5d4c3b2a1', plan: 'free' },
+  { key: 'sk-e2e-PRO-0123456789ab', plan: 'pro' },
+  { key: 'sk-e2e-BUSINESS-ba9876543210', plan: 'business' },
+  { key: 'sk-e2e-ENTERPRISE-55aa55aa55aa', plan: 'enterprise' },
+];
+const PLANS = { enterprise: { perMinute: 5000, perDay: 200000 }, free: { perMinute: 90, perDay: 1200 } };
+const WINDOWS = { minute: 2, day: 30 };
+
+function targetFor(server: RunningServer, extra: Record<string, unknown> = {}) {
+  return { name: 'e2e', baseUrl: server.baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS, allow: { writes: true, load: false }, ...extra };
+}
+
+function expectNoKeys(texts: readonly string[]): void {
+  for (const text of texts) for (const { key } of KEYS) expect(text).not.toContain(key);
+}
+
+describe('a conforming server someone else started (five keys over four plans, plans overrides, short windows, no start:)', () => {
+  let server: RunningServer;
+  let dir: string;
+  beforeAll(async () => {
+    server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS });
+    dir = tempDir('conforming');
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exits 0, passes every check and writes report.json, report.html and junit.xml to --report-dir', async () => {
+    const reports = path.join(dir, 'out');
+    const run = await runCli(['--target', writeTarget(dir, targetFor(server)), '--report-dir', reports]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/CONFORMANT e2e/);
+    const report = readReport(reports);
+    expect(report.verdict).toBe('pass');
+    expect(report.target.keys.map((k) => k.label)).toEqual(['free#1', 'free#2', 'pro#1', 'business#1', 'enterprise#1']);
+    expect(report.checks.filter((c) => c.outcome !== 'pass')).toEqual([]);
+    expect(report.checks.map((c) => c.id)).toEqual(expect.arrayContaining(['auth.missing-key', 'auth.invalid-key', 'auth.wrong-scheme', 'list-pets.smoke']));
+    // Requests counted by the harness are the requests the server saw.
+    expect(report.requests.total).toBe(server.stats().requests);
+    expect(readFileSync(path.join(reports, 'junit.xml'), 'utf8')).toContain(`tests="${report.checks.length}"`);
+    expect(readFileSync(path.join(reports, 'report.html'), 'utf8')).toContain('data-verdict="pass"');
+    expectNoKeys([run.stdout, run.stderr, ...filesUnder(reports).map((f) => f.text)]);
+  });
+});
+
+describe('a server with a fault', () => {
+  let server: RunningServer;
+  let dir: string;
+  beforeAll(async () => {
+    server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: ['auth-disabled'] });
+    dir = tempDir('fault');
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exits 1 and names the failing check ids, with redacted evidence and a reproduction command', async () => {
+    const reports = path.join(dir, 'out');
+    const run = await runCli(['--target', writeTarget(dir, targetFor(server)), '--report-dir', reports]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/NOT CONFORMANT/);
+    expect(run.stdout).toContain('auth.missing-key');
+    const report = readReport(reports);
+    expect(report.verdict).toBe('fail');
+    const failed = report.checks.filter((c) => c.outcome === 'fail');
+    expect(new Set(failed.map((c) => c.id))).toEqual(new Set(['auth.missing-key', 'auth.invalid-key', 'auth.wrong-scheme']));
+    const missing = failed.find((c) => c.id === 'auth.missing-key' && c.subject?.startsWith('listPets'));
+    expect(missing?.evidence?.exchanges[0]?.status).toBe(200);
+    expect(missing?.evidence?.reproduce[0]).toMatch(/^curl .* 'http:\/\/127\.0\.0\.1:\d+\/v1\/pets'|^curl .*http:\/\/127\.0\.0\.1:\d+\/v1\/pets/);
+    const scheme = failed.find((c) => c.id === 'auth.wrong-scheme');
+    expect(scheme?.evidence?.reproduce[0]).toContain('"Authorization: Basic $ANIMAL_STORE_FREE_KEY_1"');
+    expect(scheme?.evidence?.exchanges[0]?.requestHeaders.authorization).toBe('Basic [REDACTED:free#1]');
+    expect(readFileSync(path.join(reports, 'junit.xml'), 'utf8')).toContain('auth.missing-key');
+    expectNoKeys([run.stdout, run.stderr, ...filesUnder(reports).map((f) => f.text)]);
+  });
+
+  it('with --quiet prints only the verdict line', async () => {
+    const run = await runCli(['--target', writeTarget(dir, targetFor(server)), '--report-dir', path.join(dir, 'quiet'), '--quiet']);
+    expect(run.code).toBe(1);
+    expect(run.stdout.trim().split('\n')).toHaveLength(1);
+    expect(run.stdout).toMatch(/^NOT CONFORMANT e2e: \d+ checks/);
+  });
+});
+
+describe('usage and config errors exit 2 with a message naming the culprit, and no stack trace', () => {
+  const dir = tempDir('config');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const base = { name: 'bad', baseUrl: 'http://127.0.0.1:9/v1', keys: [{ key: KEYS[0]!.key, plan: 'free' }] };
+
+  it.each([
+    ['an unknown field', { ...base, budgett: { maxRequests: 5 } }, {}, /budgett: unknown field \(did you mean "budget"\?\)/],
+    ['an unknown nested field', { ...base, windows: { minute: 2, dayy: 30 } }, {}, /windows\.dayy: unknown field/],
+    ['an unset variable', { ...base, baseUrl: '${E2E_UNSET_URL}' }, {}, /E2E_UNSET_URL \(for baseUrl\)/],
+    ['an invalid value', { ...base, allow: { writes: 'yes' } }, {}, /allow\.writes: .*expected boolean/],
+  ])('%s', async (_what, target, env, message) => {
+    const run = await runCli(['--target', writeTarget(dir, target), '--report-dir', path.join(dir, 'never')], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expectNoKeys([run.stdout, run.stderr]);
+    expect(existsSync(path.join(dir, 'never'))).toBe(false);
+  });
+
+  it('an unknown target name suggests the near one', async () => {
+    const run = await runCli(['--target', 'stagin']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown target "stagin" \(did you mean "staging"\?\)/);
+  });
+
+  it('an unknown option suggests the near one', async () => {
+    const run = await runCli(['--seeed', '4']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown option --seeed \(did you mean "--seed"\?\)/);
+  });
+
+  it('--help exits 0 and explains every option of the contract', async () => {
+    const run = await runCli(['--help']);
+    expect(run.code).toBe(0);
+    for (const option of ['--target', '--report-dir', '--suite', '--seed', '--runs', '--allow-writes', '--allow-load', '--max-requests', '--strict', '--soak', '--quiet', '--help']) {
+      expect(run.stdout).toContain(option);
+    }
+  });
+});
+
+describe('a closed port', () => {
+  const dir = tempDir('closed');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('exits 3 and still writes a report saying the target was unreachable', async () => {
+    const port = await freePort();
+    const reports = path.join(dir, 'out');
+    const target = { name: 'closed', baseUrl: `http://127.0.0.1:${port}/v1`, keys: KEYS.slice(0, 1) };
+    const run = await runCli(['--target', writeTarget(dir, target), '--report-dir', reports]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toMatch(/UNREACHABLE closed/);
+    const report = readReport(reports);
+    expect(report.exitCode).toBe(3);
+    const probe = report.checks.find((c) => c.id === 'target.reachable');
+    expect(probe?.outcome).toBe('error');
+    expect(probe?.message).toContain('ECONNREFUSED');
+  });
+});
+
+describe('the default local target', () => {
+  it('starts the bundled reference server, checks it, exits 0 and writes reports/local/<timestamp>/ with a latest link', async () => {
+    const run = await runCli([]);
+    expect(run.code).toBe(0);
+    const reportLine = /Reports: (\S+)\/report\.json/.exec(run.stdout);
+    expect(reportLine).not.toBeNull();
+    const dir = path.resolve(PROJECT_ROOT, reportLine![1]!);
+    try {
+      expect(path.relative(path.join(PROJECT_ROOT, 'reports', 'local'), dir)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z(-\d+)?$/);
+      for (const f of ['report.json', 'report.html', 'junit.xml']) expect(existsSync(path.join(dir, f))).toBe(true);
+      expect(readlinkSync(path.join(PROJECT_ROOT, 'reports', 'local', 'latest'))).toBe(path.basename(dir));
+      const report = readReport(dir);
+      expect(report.verdict).toBe('pass');
+      expect(run.stdout).toMatch(/Target stopped \(pid \d+\)/);
+      const localKeys = ['local-free-key-1', 'local-free-key-2', 'local-pro-key-1', 'local-business-key-1'];
+      for (const { text } of filesUnder(dir)) for (const k of localKeys) expect(text).not.toContain(k);
+      for (const k of localKeys) expect(run.stdout + run.stderr).not.toContain(k);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

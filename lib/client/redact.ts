@@ -17,8 +17,11 @@ export class Redactor {
     let out = text;
     for (const { key, label } of this.secrets) {
       if (out.includes(key)) out = out.split(key).join(`[REDACTED:${label}]`);
-      const encoded = encodeURIComponent(key);
-      if (encoded !== key && out.includes(encoded)) out = out.split(encoded).join(`[REDACTED:${label}]`);
+      // URL-encoded forms: encodeURIComponent, and the query-string form URLSearchParams writes
+      // (which also encodes ~ ! ' ( ) and writes a space as +).
+      for (const encoded of new Set([encodeURIComponent(key), new URLSearchParams([['', key]]).toString().slice(1)])) {
+        if (encoded !== key && out.includes(encoded)) out = out.split(encoded).join(`[REDACTED:${label}]`);
+      }
     }
     return out;
   }

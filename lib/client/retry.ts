@@ -28,13 +28,46 @@ export function parseRetryAfter(value: string | undefined, nowMs: number, dateHe
   if (value === undefined) return undefined;
   const delta = DELTA_SECONDS.exec(value);
   if (delta) return Math.ceil(Number(`${delta[1]}.${delta[2] ?? '0'}`) * 1000);
-  if (!/[A-Za-z]/.test(value)) return undefined;
-  const at = Date.parse(value);
-  if (Number.isNaN(at)) return undefined;
+  const at = parseHttpDate(value, nowMs);
+  if (at === undefined) return undefined;
   let wait = at - nowMs;
-  const sent = dateHeader === undefined ? Number.NaN : Date.parse(dateHeader);
-  if (!Number.isNaN(sent)) wait = Math.max(wait, at - sent);
+  const sent = dateHeader === undefined ? undefined : parseHttpDate(dateHeader, nowMs);
+  if (sent !== undefined) wait = Math.max(wait, at - sent);
   return Math.max(0, wait);
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DAY = '(?:mon|tue|wed|thu|fri|sat|sun)';
+const LONG_DAY = '(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)';
+const MONTH = `(${MONTHS.join('|')})`;
+const TIME = '([0-9]{2}):([0-9]{2}):([0-9]{2})';
+const IMF_FIXDATE = new RegExp(`^${DAY}, ([0-9]{2}) ${MONTH} ([0-9]{4}) ${TIME} GMT$`, 'i');
+const RFC850_DATE = new RegExp(`^${LONG_DAY}, ([0-9]{2})-${MONTH}-([0-9]{2}) ${TIME} GMT$`, 'i');
+const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ([0-9]{2}| [0-9]) ${TIME} ([0-9]{4})$`, 'i');
+
+/**
+ * An HTTP-date (RFC 9110 §5.6.7: IMF-fixdate, RFC 850 or asctime, all in UTC) as epoch ms, or
+ * undefined for anything else. Not Date.parse: it reads asctime in local time and turns junk such
+ * as "a 5" into a date.
+ */
+export function parseHttpDate(text: string, nowMs: number): number | undefined {
+  const value = text.trim();
+  let parts: [string, string, string, string, string, string] | undefined; // day, month, year, h, m, s
+  let m = IMF_FIXDATE.exec(value);
+  if (m) parts = [m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!];
+  else if ((m = RFC850_DATE.exec(value))) {
+    // Two-digit year: the one within 50 years of now (RFC 9110 §5.6.7).
+    const nowYear = new Date(nowMs).getUTCFullYear();
+    let year = Math.floor(nowYear / 100) * 100 + Number(m[3]);
+    if (year > nowYear + 50) year -= 100;
+    else if (year < nowYear - 50) year += 100;
+    parts = [m[1]!, m[2]!, String(year), m[4]!, m[5]!, m[6]!];
+  } else if ((m = ASCTIME_DATE.exec(value))) parts = [m[2]!.trim(), m[1]!, m[6]!, m[3]!, m[4]!, m[5]!];
+  if (!parts) return undefined;
+  const [day, month, year, hour, minute, second] = parts.map((p, i) => (i === 1 ? MONTHS.indexOf(p.toLowerCase()) : Number(p)));
+  const daysInMonth = new Date(Date.UTC(year!, month! + 1, 0)).getUTCDate();
+  if (day! < 1 || day! > daysInMonth || hour! > 23 || minute! > 59 || second! > 60) return undefined;
+  return Date.UTC(year!, month!, day!, hour, minute, second);
 }
 
 /** Full jitter (AWS Architecture Blog, "Exponential Backoff And Jitter"): uniform in [0, min(cap, base·2^n)). */

@@ -74,7 +74,9 @@ function parseYaml(text: string, file: string): unknown {
   if (first) {
     const at = first.linePos?.[0];
     const where = at ? `line ${at.line}, column ${at.col}` : 'YAML';
-    throw new ConfigError(`${rel(file)}: ${where}: ${first.message.split('\n')[0]}`, file, [{ field: where, message: first.message }]);
+    // First line only: the rest quotes the source, which may hold a literal key.
+    const message = first.message.split('\n')[0] ?? first.message;
+    throw new ConfigError(`${rel(file)}: ${where}: ${message}`, file, [{ field: where, message }]);
   }
   return doc.toJS();
 }

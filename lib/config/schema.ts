@@ -11,7 +11,8 @@ const positiveInt = z.preprocess(
 
 const bool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 
-const PlanName = z.string().regex(/^[a-z][a-z0-9-]*$/, 'plan names are lower-case words, e.g. "free"');
+const PLAN_NAME = /^[a-z][a-z0-9-]*$/;
+const PlanName = z.string().regex(PLAN_NAME, 'plan names are lower-case words, e.g. "free"');
 
 const Key = z.strictObject({
   key: z.string().min(1, 'is empty (is its environment variable set to an empty value?)'),
@@ -23,8 +24,9 @@ const Quota = z.strictObject({ perMinute: positiveInt, perDay: positiveInt });
 
 const BaseUrl = z
   .string()
-  .min(1, 'is empty')
-  .refine((s) => URL.canParse(s), 'is not a URL')
+  .min(1, { message: 'is empty', abort: true })
+  // abort: the refinements below call new URL(), which throws on what is not a URL.
+  .refine((s) => URL.canParse(s), { message: 'is not a URL', abort: true })
   .refine((s) => /^https?:$/.test(new URL(s).protocol), 'must be an http:// or https:// URL')
   .refine((s) => /\/v1\/?$/.test(new URL(s).pathname), 'must end with /v1 (the interface puts the version last in the address)')
   .transform((s) => s.replace(/\/+$/, ''));
@@ -57,7 +59,8 @@ export const TargetSchema = z
   })
   .superRefine((t, ctx) => {
     t.keys.forEach((k, i) => {
-      if (k.plan in t.plans || k.plan in PUBLISHED_PLANS) return;
+      // A malformed name already has its issue; not echoing it keeps a key pasted there out of the message.
+      if (Object.hasOwn(t.plans, k.plan) || Object.hasOwn(PUBLISHED_PLANS, k.plan) || !PLAN_NAME.test(k.plan)) return;
       const why = CUSTOM_PLANS.includes(k.plan)
         ? `plan "${k.plan}" has custom quotas: give them under plans.${k.plan} ({ perMinute, perDay })`
         : `unknown plan "${k.plan}": use one of ${Object.keys(PUBLISHED_PLANS).join(', ')} or define it under plans`;

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RUNS, HELP, parseCli } from '../../../lib/cli/args.ts';
+import { UsageError } from '../../../lib/errors.ts';
+
+function usageError(argv: string[]): UsageError {
+  try {
+    parseCli(argv);
+  } catch (err) {
+    expect(err).toBeInstanceOf(UsageError);
+    return err as UsageError;
+  }
+  throw new Error(`expected a UsageError for ${JSON.stringify(argv)}`);
+}
+
+describe('parseCli: defaults', () => {
+  it('targets local with every switch off and nothing else set', () => {
+    expect(parseCli([])).toEqual({ target: 'local', allowWrites: false, allowLoad: false, strict: false, soak: false, quiet: false, help: false });
+  });
+
+  it('runs 20 cases per property by default (applied by the runner)', () => {
+    expect(DEFAULT_RUNS).toBe(20);
+  });
+});
+
+describe('parseCli: options', () => {
+  it('reads every option at once', () => {
+    const argv = [
+      '--target', 'staging',
+      '--report-dir', 'out/reports',
+      '--suite', 'auth',
+      '--seed', '42',
+      '--runs', '7',
+      '--allow-writes',
+      '--allow-load',
+      '--max-requests', '300',
+      '--strict',
+      '--soak',
+      '--quiet',
+      '--help',
+    ];
+    expect(parseCli(argv)).toEqual({
+      target: 'staging',
+      reportDir: 'out/reports',
+      suites: ['auth'],
+      seed: 42,
+      runs: 7,
+      maxRequests: 300,
+      allowWrites: true,
+      allowLoad: true,
+      strict: true,
+      soak: true,
+      quiet: true,
+      help: true,
+    });
+  });
+
+  it('accepts --name=value and -h', () => {
+    expect(parseCli(['--target=targets/mine.yaml', '--seed=0', '-h'])).toMatchObject({ target: 'targets/mine.yaml', seed: 0, help: true });
+  });
+
+  it.each([
+    ['repeated', ['--suite', 'auth', '--suite', 'list-pets'], ['auth', 'list-pets']],
+    ['comma-separated', ['--suite', 'auth,list-pets'], ['auth', 'list-pets']],
+    ['mixed, with spaces and empty items', ['--suite', 'auth, rate-limits,', '--suite', 'list-pets'], ['auth', 'rate-limits', 'list-pets']],
+    ['followed by bare names', ['--suite', 'auth', 'list-pets', 'create-pet'], ['auth', 'list-pets', 'create-pet']],
+  ])('collects --suite %s', (_name, argv, suites) => {
+    expect(parseCli(argv).suites).toEqual(suites);
+  });
+
+  it.each([
+    ['--seed', '0', 'seed', 0],
+    ['--seed', '4294967295', 'seed', 4294967295],
+    ['--runs', '1', 'runs', 1],
+    ['--max-requests', '100000000', 'maxRequests', 100000000],
+  ] as const)('accepts %s %s at the edge of its range', (option, value, field, expected) => {
+    expect(parseCli([option, value])[field]).toBe(expected);
+  });
+});
+
+describe('parseCli: usage errors name the option', () => {
+  it.each([
+    ['--seed', 'abc', '--seed takes a whole number, not "abc"'],
+    ['--seed', '-1', '--seed takes a whole number, not "-1"'],
+    ['--seed', '1.5', '--seed takes a whole number, not "1.5"'],
+    ['--seed', '1e3', '--seed takes a whole number, not "1e3"'],
+    ['--seed', '4294967296', '--seed must be between 0 and 4294967295, not 4294967296'],
+    ['--runs', '0', '--runs must be between 1 and 100000, not 0'],
+    ['--runs', 'many', '--runs takes a whole number, not "many"'],
+    ['--max-requests', '0', '--max-requests must be between 1 and 100000000, not 0'],
+    ['--max-requests', '', '--max-requests takes a whole number, not ""'],
+  ])('rejects %s %j', (option, value, message) => {
+    const err = usageError([`${option}=${value}`]);
+    expect(err.message).toBe(message);
+    expect(err.exitCode).toBe(2);
+  });
+
+  it.each([
+    ['--seeed', 'unknown option --seeed (did you mean "--seed"?)'],
+    ['--sute', 'unknown option --sute (did you mean "--suite"?)'],
+    ['--allow-write', 'unknown option --allow-write (did you mean "--allow-writes"?)'],
+    ['--frobnicate', 'unknown option --frobnicate'],
+    ['-x', 'unknown option -x'],
+  ])('rejects the unknown option %s', (option, message) => {
+    expect(usageError([option]).message).toBe(message);
+  });
+
+  it('rejects a stray positional argument', () => {
+    expect(usageError(['staging']).message).toBe('unexpected argument "staging" (options start with --; see --help)');
+  });
+
+  it('rejects an option that needs a value and has none', () => {
+    expect(usageError(['--target']).message).toMatch(/--target/);
+  });
+
+  it('rejects a value given to a switch', () => {
+    expect(usageError(['--strict=yes']).message).toMatch(/--strict/);
+  });
+
+  it.each([
+    ['--target', '--target is empty'],
+    ['--report-dir', '--report-dir is empty'],
+  ])('rejects an empty %s', (option, message) => {
+    expect(usageError([`${option}=  `]).message).toBe(message);
+  });
+});
+
+describe('HELP', () => {
+  it('documents every option parseCli accepts', () => {
+    for (const option of ['--target', '--report-dir', '--suite', '--seed', '--runs', '--allow-writes', '--allow-load', '--max-requests', '--strict', '--soak', '--quiet', '--help']) {
+      expect(HELP).toContain(option);
+    }
+  });
+});

@@ -1,0 +1,303 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Budget } from '../../../lib/client/budget.ts';
+import { ApiClient, type ClientOptions } from '../../../lib/client/client.ts';
+import type { TargetKey } from '../../../lib/config/schema.ts';
+import { BudgetExhaustedError, TransportError } from '../../../lib/errors.ts';
+import type { Exchange } from '../../../lib/result/model.ts';
+
+/** Distinctive, and with characters that URL encodings change. */
+const KEY = 'sk-live-CLIENT+SECRET/9=x~y';
+const FREE: TargetKey = { key: KEY, plan: 'free', disposable: false, label: 'free#1', env: 'UNIT_FREE_KEY', quota: { perMinute: 60, perDay: 1000 } };
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+type Handler = (req: Seen, res: http.ServerResponse) => void;
+
+const routes = new Map<string, Handler>();
+const seen = new Map<string, Seen[]>();
+let server: http.Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      seen.set(path, [...(seen.get(path) ?? []), request]);
+      const handler = routes.get(path);
+      if (handler) handler(request, res);
+      else res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"not_found","message":"no route","status":404}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const clients: ApiClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+
+function client(overrides: Partial<ClientOptions> = {}): { api: ApiClient; exchanges: Exchange[]; delays: number[] } {
+  const exchanges: Exchange[] = [];
+  const delays: number[] = [];
+  const api = new ApiClient({
+    baseUrl,
+    keys: [FREE],
+    budget: new Budget(100),
+    timeoutMs: 2000,
+    onExchange: (e) => exchanges.push(e),
+    sleep: async (ms) => {
+      delays.push(ms);
+    },
+    random: () => 0.5,
+    ...overrides,
+  });
+  clients.push(api);
+  return { api, exchanges, delays };
+}
+
+const hits = (path: string): number => seen.get(`/v1${path}`)?.length ?? 0;
+const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+
+describe('ApiClient: exchanges', () => {
+  it('records method, URL, status, headers and body of an exchange', async () => {
+    routes.set('/v1/record', (_req, res) => json(res, 200, [{ id: 1, name: 'Rex', categoryId: 2 }], { 'X-RateLimit-Limit': '60' }));
+    const { api, exchanges } = client({ suite: 'unit-suite', seqStart: 7 });
+    const response = await api.send({ method: 'GET', path: '/record', query: { limit: 5, status: undefined }, auth: { none: true } });
+
+    expect(response.status).toBe(200);
+    expect(response.text).toBe('[{"id":1,"name":"Rex","categoryId":2}]');
+    expect(response.headers['x-ratelimit-limit']).toBe('60');
+    expect(exchanges).toEqual([response.exchange]);
+    expect(response.exchange).toMatchObject({
+      seq: 7,
+      suite: 'unit-suite',
+      method: 'GET',
+      url: `${baseUrl}/record?limit=5`,
+      auth: { kind: 'none' },
+      requestHeaders: { accept: 'application/json' },
+      status: 200,
+      responseHeaders: { 'content-type': 'application/json', 'x-ratelimit-limit': '60' },
+      responseBody: '[{"id":1,"name":"Rex","categoryId":2}]',
+    });
+    expect(response.exchange.responseBodyTruncated).toBeUndefined();
+    expect(Date.parse(response.exchange.startedAt)).not.toBeNaN();
+    expect(api.sent).toBe(8);
+    expect(seen.get('/v1/record')?.[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('sends a body as JSON and records it', async () => {
+    routes.set('/v1/create', (req, res) => json(res, 201, { ...JSON.parse(req.body), id: 9 }));
+    const { api } = client();
+    const body = '{"name":"Rex","categoryId":9223372036854775807}';
+    const response = await api.send({ method: 'POST', path: '/create', body, auth: { none: true } });
+    const received = seen.get('/v1/create')?.[0];
+    expect(received?.body).toBe(body);
+    expect(received?.headers['content-type']).toBe('application/json');
+    expect(response.exchange.requestBody).toBe(body);
+    expect(response.exchange.requestHeaders['content-type']).toBe('application/json');
+  });
+
+  it('keeps a Content-Type given by the request', async () => {
+    routes.set('/v1/content-type', (_req, res) => json(res, 400, {}));
+    const { api } = client();
+    await api.send({ method: 'POST', path: '/content-type', body: 'x=1', headers: { 'Content-Type': 'text/plain' }, auth: { none: true } });
+    expect(seen.get('/v1/content-type')?.[0]?.headers['content-type']).toBe('text/plain');
+  });
+
+  it('tells observers about exchanges until they unsubscribe', async () => {
+    routes.set('/v1/observe', (_req, res) => json(res, 200, []));
+    const { api } = client();
+    const observed: number[] = [];
+    const stop = api.observe((e) => observed.push(e.seq));
+    await api.send({ method: 'GET', path: '/observe', auth: { none: true } });
+    stop();
+    await api.send({ method: 'GET', path: '/observe', auth: { none: true } });
+    expect(observed).toEqual([0]);
+  });
+
+  it('marks a body longer than the record limit as truncated and cuts it on a character boundary', async () => {
+    const big = '€'.repeat(40_000); // 120,000 bytes, 3 per character
+    routes.set('/v1/big', (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(big));
+    const { api } = client();
+    const response = await api.send({ method: 'GET', path: '/big', auth: { none: true } });
+    expect(response.text).toBe(big);
+    expect(response.exchange.responseBodyTruncated).toBe(true);
+    const recorded = response.exchange.responseBody ?? '';
+    expect(Buffer.byteLength(recorded)).toBeLessThanOrEqual(64 * 1024);
+    expect(Buffer.byteLength(recorded)).toBeGreaterThan(64 * 1024 - 3);
+    expect(big.startsWith(recorded)).toBe(true);
+  });
+
+  it('records a body of exactly the record limit whole', async () => {
+    routes.set('/v1/limit', (_req, res) => res.writeHead(200).end('a'.repeat(64 * 1024)));
+    const { api } = client();
+    const response = await api.send({ method: 'GET', path: '/limit', auth: { none: true } });
+    expect(response.exchange.responseBody).toHaveLength(64 * 1024);
+    expect(response.exchange.responseBodyTruncated).toBeUndefined();
+  });
+});
+
+describe('ApiClient: the key never reaches a record', () => {
+  beforeAll(() => {
+    routes.set('/v1/echo', (req, res) =>
+      json(res, 200, { youSent: req.headers.authorization, url: req.url }, { 'x-echo-authorization': String(req.headers.authorization) }),
+    );
+  });
+
+  it('sends the configured key and records it redacted', async () => {
+    const { api } = client();
+    const { exchange } = await api.send({ method: 'GET', path: '/echo', auth: { key: FREE } });
+    expect(seen.get('/v1/echo')?.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(exchange.auth).toEqual({ kind: 'key', label: 'free#1', env: 'UNIT_FREE_KEY', header: 'Bearer $UNIT_FREE_KEY' });
+    expect(exchange.requestHeaders.authorization).toBe('Bearer [REDACTED:free#1]');
+  });
+
+  it('redacts a key the server echoes in a header and in the body', async () => {
+    const { api } = client();
+    const { exchange, text } = await api.send({ method: 'GET', path: '/echo', auth: { key: FREE, scheme: 'Token' } });
+    expect(text).toContain(KEY); // the server did echo it
+    expect(exchange.responseHeaders['x-echo-authorization']).toBe('Token [REDACTED:free#1]');
+    expect(exchange.auth).toMatchObject({ header: 'Token $UNIT_FREE_KEY' });
+    const recorded = JSON.stringify(exchange);
+    expect(recorded).not.toContain(KEY);
+    expect(recorded).not.toContain(encodeURIComponent(KEY));
+  });
+
+  it('redacts a configured key sent as a query parameter from the URL and the auth record', async () => {
+    const { api } = client();
+    const { exchange } = await api.send({ method: 'GET', path: '/echo', auth: { queryParam: 'api_key', value: KEY } });
+    expect(new URL(`http://x${seen.get('/v1/echo')?.at(-1)?.url}`).searchParams.get('api_key')).toBe(KEY);
+    expect(exchange.url).toBe(`${baseUrl}/echo?api_key=[REDACTED:free#1]`);
+    expect(exchange.auth).toEqual({ kind: 'literal', header: '[REDACTED:free#1]', where: 'query' });
+    expect(JSON.stringify(exchange)).not.toMatch(/SECRET/);
+  });
+
+  it('redacts a configured key in a request body', async () => {
+    const { api } = client();
+    const { exchange } = await api.send({ method: 'POST', path: '/echo', body: JSON.stringify({ name: KEY, categoryId: 1 }), auth: { none: true } });
+    expect(exchange.requestBody).toBe('{"name":"[REDACTED:free#1]","categoryId":1}');
+  });
+
+  it('records a made-up credential as sent', async () => {
+    const { api } = client();
+    const { exchange } = await api.send({ method: 'GET', path: '/echo', auth: { header: 'Bearer not-a-key-0000' } });
+    expect(exchange.auth).toEqual({ kind: 'literal', header: 'Bearer not-a-key-0000', where: 'header' });
+    expect(exchange.requestHeaders.authorization).toBe('Bearer not-a-key-0000');
+  });
+});
+
+describe('ApiClient: budget', () => {
+  it('throws BudgetExhaustedError for the request after the budget and does not send it', async () => {
+    routes.set('/v1/budget', (_req, res) => json(res, 200, []));
+    const { api, exchanges } = client({ budget: new Budget(3) });
+    for (let i = 0; i < 3; i++) await api.send({ method: 'GET', path: '/budget', auth: { none: true } });
+    await expect(api.send({ method: 'GET', path: '/budget', auth: { none: true } })).rejects.toBeInstanceOf(BudgetExhaustedError);
+    expect(hits('/budget')).toBe(3);
+    expect(exchanges).toHaveLength(3);
+    expect(api.sent).toBe(3);
+  });
+
+  it('counts retries against the budget', async () => {
+    routes.set('/v1/budget-retry', (_req, res) => json(res, 429, {}, { 'retry-after': '1' }));
+    const { api } = client({ budget: new Budget(2) });
+    await expect(api.send({ method: 'GET', path: '/budget-retry', auth: { none: true } })).rejects.toBeInstanceOf(BudgetExhaustedError);
+    expect(hits('/budget-retry')).toBe(2);
+  });
+});
+
+describe('ApiClient: 429 and retries', () => {
+  it('waits at least Retry-After before retrying, then returns the success', async () => {
+    let n = 0;
+    routes.set('/v1/limited-once', (_req, res) => (n++ === 0 ? json(res, 429, { code: 'rate_limited' }, { 'Retry-After': '1' }) : json(res, 200, [])));
+    const onWait = vi.fn();
+    const { api, delays, exchanges } = client({ onWait });
+    const response = await api.send({ method: 'GET', path: '/limited-once', auth: { key: FREE } });
+    expect(response.status).toBe(200);
+    expect(hits('/limited-once')).toBe(2);
+    expect(delays).toHaveLength(1);
+    expect(delays[0]).toBeGreaterThanOrEqual(1000);
+    expect(onWait).toHaveBeenCalledWith(delays[0], expect.stringContaining('GET /limited-once: 429: Retry-After 1 s'));
+    expect(exchanges.map((e) => [e.seq, e.status])).toEqual([
+      [0, 429],
+      [1, 200],
+    ]);
+  });
+
+  it('returns a 429 as is when retry is false', async () => {
+    routes.set('/v1/limited-no-retry', (_req, res) => json(res, 429, {}, { 'Retry-After': '1' }));
+    const { api, delays } = client();
+    const response = await api.send({ method: 'GET', path: '/limited-no-retry', auth: { none: true }, retry: false });
+    expect(response.status).toBe(429);
+    expect(response.headers['retry-after']).toBe('1');
+    expect(hits('/limited-no-retry')).toBe(1);
+    expect(delays).toEqual([]);
+  });
+
+  it('returns the last 429 once the attempts are spent', async () => {
+    routes.set('/v1/limited-always', (_req, res) => json(res, 429, {}, { 'Retry-After': '2' }));
+    const { api, delays } = client({ retry: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000, maxWaitMs: 60_000 } });
+    const response = await api.send({ method: 'GET', path: '/limited-always', auth: { none: true } });
+    expect(response.status).toBe(429);
+    expect(hits('/limited-always')).toBe(3);
+    expect(delays).toHaveLength(2);
+    expect(delays.every((d) => d >= 2000)).toBe(true);
+  });
+
+  it('does not retry a 500', async () => {
+    routes.set('/v1/server-error', (_req, res) => json(res, 500, {}, { 'Retry-After': '1' }));
+    const { api } = client();
+    expect((await api.send({ method: 'GET', path: '/server-error', auth: { none: true } })).status).toBe(500);
+    expect(hits('/server-error')).toBe(1);
+  });
+});
+
+describe('ApiClient: transport errors', () => {
+  it('throws TransportError ECONNREFUSED for a closed port and records the exchange', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+
+    const { api, exchanges } = client({ baseUrl: `http://127.0.0.1:${port}/v1` });
+    const err = await api.send({ method: 'GET', path: '/pets', auth: { queryParam: 'api_key', value: KEY } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).cause_code).toBe('ECONNREFUSED');
+    expect((err as TransportError).message).not.toContain('SECRET');
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]).toMatchObject({ transportError: 'ECONNREFUSED', responseHeaders: {} });
+    expect(exchanges[0]?.status).toBeUndefined();
+  });
+
+  it('throws TransportError about timeoutMs after a request the server never answers', async () => {
+    routes.set('/v1/silent', () => {
+      /* never answers */
+    });
+    const { api, exchanges } = client({ timeoutMs: 300 });
+    const started = performance.now();
+    const err = await api.send({ method: 'GET', path: '/silent', auth: { none: true } }).catch((e: unknown) => e);
+    const elapsed = performance.now() - started;
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).cause_code).toBe('UND_ERR_HEADERS_TIMEOUT');
+    // undici runs headersTimeout on its coarse "fast timers" (ticks of ~0.5 s), so it fires up to
+    // about a second late; it must not fire early, nor hang.
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(300 + 1700);
+    expect(exchanges[0]?.transportError).toBe('UND_ERR_HEADERS_TIMEOUT');
+  });
+});

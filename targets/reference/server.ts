@@ -1,0 +1,106 @@
+// Starts the reference server on node:http: wires config, store, keys, limiter, faults and stats
+// into the handler, and answers malformed HTTP with an Error body too.
+import { STATUS_CODES, createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { createApp } from './app.ts';
+import { KeyRing, type Client } from './auth.ts';
+import { configPlans, parseServerConfig, type ServerConfig, type ServerConfigInput } from './config.ts';
+import { Faults, type FaultId } from './faults.ts';
+import { RateLimiter, type WindowLengths } from './rate-limit.ts';
+import { ANONYMOUS, StatsRecorder, type ServerStats } from './stats.ts';
+import { AnimalStore } from './store.ts';
+
+export type { ServerStats } from './stats.ts';
+
+export interface ServerOptions {
+  /** Clock in epoch milliseconds, for the rate limiter. Tests inject one to move time without sleeping. */
+  now?: () => number;
+}
+
+export interface RunningServer {
+  port: number;
+  /** `http://127.0.0.1:PORT` (or the configured host), without a trailing slash. */
+  origin: string;
+  /** origin + '/v1' */
+  baseUrl: string;
+  /** The configured keys as labels and plans; never the keys. */
+  clients: Client[];
+  windows: WindowLengths;
+  faults: FaultId[];
+  stats(): ServerStats;
+  /** Stops listening and closes every connection, keep-alive ones included. */
+  close(): Promise<void>;
+}
+
+const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
+  HPE_HEADER_OVERFLOW: [431, 'headers_too_large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout'],
+};
+
+export async function startReferenceServer(
+  input: ServerConfigInput | ServerConfig,
+  options: ServerOptions = {},
+): Promise<RunningServer> {
+  const config = parseServerConfig(input);
+  const now = options.now ?? Date.now;
+  const store = new AnimalStore();
+  store.preload(config.preload);
+  const keys = new KeyRing(config.keys);
+  const plans = configPlans(config);
+  const limiter = new RateLimiter(config.windows, now);
+  const faults = new Faults(config.faults);
+  const stats = new StatsRecorder();
+
+  const server = createServer(createApp({ store, keys, plans, limiter, faults, stats }));
+
+  // Requests node:http cannot parse (or that time out) never reach the handler. Answer them in the interface's
+  // shape anyway (Error body, rate-limit headers from the anonymous bucket) and close.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const [status, code] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'invalid_request'];
+    const rate = limiter.take(ANONYMOUS, plans.free!, { enforce: false });
+    const body = JSON.stringify({ code, message: `request rejected before it could be read (${err.code ?? 'parse error'})`, status });
+    stats.record({ keyLabel: ANONYMOUS, plan: 'free', method: '', status, earlyRetry: rate.earlyRetry });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-RateLimit-Limit: ${rate.limit}\r\nX-RateLimit-Remaining: ${rate.remaining}\r\nX-RateLimit-Reset: ${rate.reset}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://${connectHost(config.host)}:${port}`;
+  return {
+    port,
+    origin,
+    baseUrl: `${origin}/v1`,
+    clients: keys.clients(),
+    windows: { ...config.windows },
+    faults: faults.list(),
+    stats: () => stats.snapshot(store.size),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A host a client can connect to: wildcard addresses become loopback, IPv6 gets brackets. */
+function connectHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}

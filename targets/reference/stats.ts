@@ -1,0 +1,80 @@
+// Counters that tests (and the harness's own end-to-end tests) read to see what the server was
+// sent. Keys appear only as labels (`free#1`); unauthenticated requests count under "anonymous".
+
+export const ANONYMOUS = 'anonymous';
+
+export interface KeyStats {
+  plan: string;
+  requests: number;
+  byStatus: Record<string, number>;
+  /** Requests answered 429. */
+  rateLimited: number;
+  /** Requests that arrived before a Retry-After given to this key had passed. */
+  earlyRetries: number;
+}
+
+export interface ServerStats {
+  requests: number;
+  byStatus: Record<string, number>;
+  /** By key label, plus "anonymous". */
+  byKey: Record<string, KeyStats>;
+  posts: number;
+  rateLimited: number;
+  earlyRetries: number;
+  /** Responses with a 5xx status. */
+  serverErrors: number;
+  /** Unexpected exceptions turned into a 500. */
+  exceptions: number;
+  /** Animals in the store. */
+  pets: number;
+}
+
+export interface ExchangeRecord {
+  keyLabel: string;
+  plan: string;
+  method: string;
+  status: number;
+  earlyRetry: boolean;
+}
+
+export class StatsRecorder {
+  private readonly stats: Omit<ServerStats, 'pets'> = {
+    requests: 0,
+    byStatus: {},
+    byKey: {},
+    posts: 0,
+    rateLimited: 0,
+    earlyRetries: 0,
+    serverErrors: 0,
+    exceptions: 0,
+  };
+
+  record(exchange: ExchangeRecord): void {
+    const s = this.stats;
+    const key = (s.byKey[exchange.keyLabel] ??= { plan: exchange.plan, requests: 0, byStatus: {}, rateLimited: 0, earlyRetries: 0 });
+    const status = String(exchange.status);
+    s.requests++;
+    key.requests++;
+    s.byStatus[status] = (s.byStatus[status] ?? 0) + 1;
+    key.byStatus[status] = (key.byStatus[status] ?? 0) + 1;
+    if (exchange.method === 'POST') s.posts++;
+    if (exchange.status === 429) {
+      s.rateLimited++;
+      key.rateLimited++;
+    }
+    if (exchange.earlyRetry) {
+      s.earlyRetries++;
+      key.earlyRetries++;
+    }
+    if (exchange.status >= 500) s.serverErrors++;
+  }
+
+  recordException(): void {
+    this.stats.exceptions++;
+  }
+
+  /** A deep copy: later requests do not change it. */
+  snapshot(pets: number): ServerStats {
+    return { ...structuredClone(this.stats), pets };
+  }
+}

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ApiClient } from '../client/client.ts';
 import { Budget } from '../client/budget.ts';
 import { curlCommand } from '../client/curl.ts';
+import { targetClientOptions } from '../client/for-target.ts';
 import { Redactor } from '../client/redact.ts';
 import type { CliArgs } from '../cli/args.ts';
 import { DEFAULT_RUNS } from '../cli/args.ts';
@@ -162,13 +163,8 @@ function prepareReportDir(dir: string, log: string): void {
 async function probeTarget(target: Target, maxRequests: number, log: string): Promise<{ reachable: boolean; sent: number; check: CheckResult }> {
   const exchanges: Exchange[] = [];
   const client = new ApiClient({
-    baseUrl: target.baseUrl,
-    keys: target.keys,
+    ...targetClientOptions(target),
     budget: new Budget(maxRequests),
-    timeoutMs: target.http.timeoutMs,
-    headers: target.http.headers,
-    ...(target.http.proxy ? { proxy: target.http.proxy } : {}),
-    ...(target.http.caFile ? { caFile: path.resolve(path.dirname(target.source), target.http.caFile) } : {}),
     suite: 'probe',
     onExchange: (e) => {
       exchanges.push(e);

@@ -8,6 +8,7 @@ import { ApiClient } from '../client/client.ts';
 import type { TargetKey } from '../config/schema.ts';
 import { Budget } from '../client/budget.ts';
 import { curlCommand } from '../client/curl.ts';
+import { targetClientOptions } from '../client/for-target.ts';
 import { BudgetExhaustedError, describeError } from '../errors.ts';
 import type { CheckDef, Finding } from '../checks/types.ts';
 import type { CheckResult, Exchange } from '../result/model.ts';
@@ -24,15 +25,9 @@ export function client(): ApiClient {
   const holder = globalThis as { [GLOBAL]?: ApiClient };
   if (!holder[GLOBAL]) {
     const run = runContext();
-    const { target } = run;
     holder[GLOBAL] = new ApiClient({
-      baseUrl: target.baseUrl,
-      keys: target.keys,
+      ...targetClientOptions(run.target),
       budget: new Budget(run.maxRequests, run.requestsBefore),
-      timeoutMs: target.http.timeoutMs,
-      headers: target.http.headers,
-      ...(target.http.proxy ? { proxy: target.http.proxy } : {}),
-      ...(target.http.caFile ? { caFile: path.resolve(path.dirname(target.source), target.http.caFile) } : {}),
       seqStart: run.requestsBefore,
       onExchange: (exchange) => appendFileSync(run.exchangeLog, `${JSON.stringify(exchange)}\n`),
       onWait: (ms, reason) => console.info(`waiting ${Math.ceil(ms / 1000)} s: ${reason}`),

@@ -1,11 +1,13 @@
-// Authentication on every operation: missing key, unknown key, a configured key under another scheme.
+// Authentication on every operation: each way of not presenting a valid bearer key gets 401 with an
+// Error body; authentication comes before validation and lookup; the scheme is case-insensitive.
 import { describe } from 'vitest';
-import { AUTH_CHECKS, expectUnauthorized, invalidKey, missingKey, wrongScheme } from '../lib/checks/auth.ts';
-import type { CheckDef } from '../lib/checks/types.ts';
+import * as auth from '../lib/checks/auth.ts';
+import { fail, type CheckDef, type Finding } from '../lib/checks/types.ts';
 import type { Auth, ApiRequest } from '../lib/client/client.ts';
 import { stringifyJson } from '../lib/json.ts';
 import { check, type CheckContext } from '../lib/suite/harness.ts';
 import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
+import { MISSING_PET_ID } from './shared.ts';
 
 interface Operation {
   name: string;
@@ -21,23 +23,57 @@ const OPERATIONS: Operation[] = [
     request: { method: 'POST', path: '/pets', body: stringifyJson({ name: `${CREATED_NAME_PREFIX}auth probe`, categoryId: 1 }) },
     writes: true,
   },
-  // Auth comes before lookup, so any id will do; 1 is as good as another.
-  { name: 'getPet GET /pets/{petId}', request: { method: 'GET', path: '/pets/1' } },
+  // Authentication comes before lookup, so any id will do.
+  { name: 'getPet GET /pets/{petId}', request: { method: 'GET', path: `/pets/${MISSING_PET_ID}` } },
 ];
 
-const CREDENTIALS: Record<string, (ctx: CheckContext) => Auth> = {
-  [missingKey.id]: () => ({ none: true }),
-  [invalidKey.id]: () => ({ header: 'Bearer not-a-key-0000000000000000' }),
-  [wrongScheme.id]: (ctx) => ({ ...ctx.auth(), scheme: 'Basic' }),
-};
+/** Each way of failing to authenticate, as the credentials to send (one request each). */
+const CASES: [CheckDef, (ctx: CheckContext) => Auth[]][] = [
+  [auth.missingKey, () => [{ none: true }]],
+  [auth.invalidKey, () => [{ header: 'Bearer not-a-key-0000000000000000' }]],
+  [auth.wrongScheme, (ctx) => [{ ...ctx.auth(), scheme: 'Basic' }]],
+  [auth.emptyToken, () => [{ header: 'Bearer ' }, { header: 'Bearer' }]],
+  [auth.keyWithoutScheme, (ctx) => [{ ...ctx.auth(), scheme: '' }]],
+  [auth.keyInQuery, (ctx) => ['api_key', 'access_token', 'key'].map((param) => ({ keyInQuery: ctx.auth().key, param }))],
+];
+
+/** The first failing response decides; every response must be a 401 with an Error body. */
+async function allUnauthorized(ctx: CheckContext, request: Omit<ApiRequest, 'auth'>, credentials: Auth[]): Promise<Finding> {
+  for (const credential of credentials) {
+    const finding = auth.expectUnauthorized(await ctx.client.send({ ...request, auth: credential }));
+    if (finding.outcome === 'fail') return finding;
+  }
+  return { outcome: 'pass' };
+}
 
 describe('Authentication', () => {
-  for (const def of AUTH_CHECKS as readonly CheckDef[]) {
+  for (const [def, credentials] of CASES) {
     for (const op of OPERATIONS) {
-      check(def, { subject: op.name, ...(op.writes ? { requires: 'writes' as const } : {}) }, async (ctx) => {
-        const res = await ctx.client.send({ ...op.request, auth: CREDENTIALS[def.id]!(ctx) });
-        return expectUnauthorized(res);
-      });
+      check(def, { subject: op.name, ...(op.writes ? { requires: 'writes' as const } : {}) }, (ctx) => allUnauthorized(ctx, op.request, credentials(ctx)));
     }
+  }
+
+  // An invalid body: a server that validates first answers 400, and nothing is created either way.
+  check(auth.beforeValidation, { subject: 'createPet POST /pets' }, async (ctx) => {
+    for (const body of ['{}', '{"name": 1}', 'not json']) {
+      const res = await ctx.client.send({ method: 'POST', path: '/pets', body, auth: { none: true } });
+      if (res.status !== 401) return fail(`unauthenticated POST with body ${body} got ${res.status}, not 401`, '401 before any validation', `${res.status} ${res.text.slice(0, 200)}`);
+    }
+    return { outcome: 'pass' };
+  });
+
+  check(auth.beforeLookup, { subject: 'getPet GET /pets/{petId}' }, async (ctx) => {
+    const res = await ctx.client.send({ method: 'GET', path: `/pets/${MISSING_PET_ID}`, auth: { none: true } });
+    return res.status === 401 ? { outcome: 'pass' } : fail(`unauthenticated GET of a missing animal got ${res.status}, not 401`, '401 before any lookup', `${res.status}`);
+  });
+
+  for (const op of OPERATIONS.filter((o) => !o.writes)) {
+    check(auth.schemeCaseInsensitive, { subject: op.name }, async (ctx) => {
+      for (const scheme of ['bearer', 'BEARER']) {
+        const finding = auth.expectAccepted(await ctx.client.send({ ...op.request, auth: { ...ctx.auth(), scheme } }));
+        if (finding.outcome === 'fail') return { ...finding, message: `"${scheme} <key>": ${finding.message}` };
+      }
+      return { outcome: 'pass' };
+    });
   }
 });

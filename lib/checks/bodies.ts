@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { tryParseJson } from '../json.ts';
 import { ApiError } from '../models.ts';
-import type { Seen } from './types.ts';
+import { describeSeen, type Finding, findingOf, type Seen } from './types.ts';
 
 /** application/json, parameters such as charset allowed (RFC 9110 media types are case-insensitive). */
 export function isJsonMediaType(contentType: string | undefined): boolean {
@@ -37,4 +37,9 @@ export function errorBodyProblems(seen: Seen): string[] {
   const status = (value as { status: number }).status;
   if (status !== seen.status) problems.push(`Error.status is ${status} but the HTTP status is ${seen.status}`);
   return problems;
+}
+
+/** Bad input is the client's fault: a 5xx for it breaks HTTP semantics (RFC 9110 §15.6). */
+export function judgeNo5xx(what: string, seen: Seen): Finding {
+  return findingOf(seen.status >= 500 ? [`${what}: got ${seen.status}`] : [], 'a 4xx (or a clamped 200), not a 5xx', describeSeen(seen));
 }

@@ -11,9 +11,18 @@ export interface CheckDef {
   severity: Severity;
 }
 
+/** How a property check failed: the minimal counterexample, and how to replay it. */
+export interface PropertyFailure {
+  counterexample: string;
+  seed: number;
+  path?: string;
+  /** Cases tried before the first failure. */
+  runs: number;
+}
+
 export type Finding =
   | { outcome: 'pass'; message?: string }
-  | { outcome: 'fail'; message: string; expected?: string; actual?: string }
+  | { outcome: 'fail'; message: string; expected?: string; actual?: string; property?: PropertyFailure }
   | { outcome: 'skip'; message: string };
 
 /** What a check sees of one response. */

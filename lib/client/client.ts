@@ -11,7 +11,13 @@ import { DEFAULT_RETRY, decideRetry, type RetryOptions } from './retry.ts';
 import { Redactor } from './redact.ts';
 
 /** How a request authenticates: a configured key, none, or a credential made up by a check. */
-export type Auth = { key: TargetKey; scheme?: string } | { none: true } | { header: string } | { queryParam: string; value: string };
+export type Auth =
+  | { key: TargetKey; scheme?: string }
+  | { none: true }
+  | { header: string }
+  | { queryParam: string; value: string }
+  /** A configured key sent as a query parameter instead of the header (it must be refused). */
+  | { keyInQuery: TargetKey; param: string };
 
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -174,15 +180,20 @@ export class ApiClient {
       if (value !== undefined) url.searchParams.append(name, String(value));
     }
     if ('queryParam' in req.auth) url.searchParams.append(req.auth.queryParam, req.auth.value);
+    if ('keyInQuery' in req.auth) url.searchParams.append(req.auth.param, req.auth.keyInQuery.key);
     return url.toString();
   }
 
   /** Sets the Authorization header and describes it without the secret. */
   private authorise(auth: Auth, headers: Record<string, string>): AuthUsed {
     if ('key' in auth) {
+      // An empty scheme sends the bare key, as a client that forgot "Bearer " would.
       const scheme = auth.scheme ?? 'Bearer';
-      headers.authorization = `${scheme} ${auth.key.key}`;
-      return { kind: 'key', label: auth.key.label, env: auth.key.env, header: `${scheme} $${auth.key.env}` };
+      headers.authorization = scheme ? `${scheme} ${auth.key.key}` : auth.key.key;
+      return { kind: 'key', label: auth.key.label, env: auth.key.env, header: scheme ? `${scheme} $${auth.key.env}` : `$${auth.key.env}` };
+    }
+    if ('keyInQuery' in auth) {
+      return { kind: 'key-in-query', label: auth.keyInQuery.label, env: auth.keyInQuery.env, param: auth.param };
     }
     if ('header' in auth) {
       headers.authorization = auth.header;

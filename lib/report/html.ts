@@ -230,6 +230,8 @@ function authText(auth: Exchange['auth']): string {
       return 'none';
     case 'key':
       return `key ${auth.label} from $${auth.env} (${auth.header})`;
+    case 'key-in-query':
+      return `key ${auth.label} from $${auth.env} in the query parameter ${auth.param}`;
     case 'literal':
       return `made-up credential in ${auth.where}: ${auth.header}`;
   }

@@ -22,6 +22,8 @@ export const AuthUsed = z.discriminatedUnion('kind', [
     /** The header as sent, with the key replaced by the variable, e.g. "Bearer $FREE_KEY". */
     header: z.string(),
   }),
+  /** A configured key sent in the query string (`param`), not the header. */
+  z.object({ kind: z.literal('key-in-query'), label: z.string(), env: z.string(), param: z.string() }),
   /** A credential the harness made up (unknown key, other scheme): not a secret, shown as sent. */
   z.object({ kind: z.literal('literal'), header: z.string(), where: z.enum(['header', 'query']) }),
 ]);

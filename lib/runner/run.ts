@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ApiClient } from '../client/client.ts';
 import { Budget } from '../client/budget.ts';
 import { curlCommand } from '../client/curl.ts';
+import { judgeRun, type RunFinding } from '../checks/responses.ts';
 import { targetClientOptions } from '../client/for-target.ts';
 import { Redactor } from '../client/redact.ts';
 import type { CliArgs } from '../cli/args.ts';
@@ -115,6 +116,7 @@ export async function runConformance(args: CliArgs, io: Output): Promise<RunOutc
   }
 
   const exchanges = readExchanges(exchangeLog);
+  if (!unreachable) checks.push(...judgeRun(exchanges).map(runCheckResult));
   const report = buildReport({
     tool: { name: TOOL.name, version: TOOL.version },
     target,
@@ -194,6 +196,29 @@ function reachabilityCheck(outcome: 'pass' | 'error', message: string, exchanges
     suite: 'probe',
     durationMs: exchanges.reduce((t, e) => t + e.durationMs, 0),
     evidence: outcome === 'pass' ? null : { exchanges, reproduce: exchanges.map(curlCommand) },
+  };
+}
+
+function runCheckResult(f: RunFinding): CheckResult {
+  return {
+    id: f.def.id,
+    subject: 'every response of the run',
+    clause: f.def.clause,
+    title: f.def.title,
+    severity: f.def.severity,
+    outcome: f.outcome,
+    message: f.message,
+    suite: 'run',
+    durationMs: 0,
+    evidence:
+      f.outcome === 'fail'
+        ? {
+            ...(f.expected !== undefined ? { expected: f.expected } : {}),
+            ...(f.actual !== undefined ? { actual: f.actual } : {}),
+            exchanges: f.offenders,
+            reproduce: f.offenders.map(curlCommand),
+          }
+        : null,
   };
 }
 

@@ -3,7 +3,7 @@
 // the budget and the request sequence are shared, and a target is never hit by two suites at once.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestSequencer, TestSpecification } from 'vitest/node';
 import { startVitest } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import { PROJECT_ROOT } from '../config/load.ts';
@@ -75,7 +75,9 @@ export async function runSuites(run: RunContext, suites: readonly string[], hook
       testTimeout: 15 * 60_000,
       hookTimeout: 60_000,
       passWithNoTests: true,
-      sequence: { shuffle: false, concurrent: false },
+      // The same seed must send the same requests: suites run in name order, never by timing.
+      sequence: { shuffle: false, concurrent: false, sequencer: NameOrder },
+      cache: false,
     },
     { logLevel: 'silent', clearScreen: false },
   );
@@ -83,11 +85,22 @@ export async function runSuites(run: RunContext, suites: readonly string[], hook
   return { checks };
 }
 
+class NameOrder implements TestSequencer {
+  shard(files: TestSpecification[]): TestSpecification[] {
+    return files;
+  }
+  sort(files: TestSpecification[]): TestSpecification[] {
+    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
+  }
+}
+
 /** A test that ended without recording its check (killed by a timeout, say): never lost, an error. */
 function lostCheck(test: TestCase): CheckResult {
   const [id = test.name, ...rest] = test.name.split(' ');
   const subject = rest.join(' ').replace(/^\[|\]$/g, '');
-  const errors = test.result().errors ?? [];
+  // A failed setup hook leaves its error on the enclosing suite, not on the tests it skipped.
+  const errors = [...(test.result().errors ?? [])];
+  for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) errors.push(...parent.errors());
   return {
     id,
     ...(subject ? { subject } : {}),

@@ -1,0 +1,77 @@
+// createPet: `POST /pets` with a NewPet; 201 with the Pet; 400 with an Error body for bad input.
+import type { NewPet, Pet } from '../models.ts';
+import { errorBodyProblems } from './bodies.ts';
+import { echoProblems, readPet, sameAnimalProblems } from './pets.ts';
+import { type CheckDef, describeSeen, fail, type Finding, findingOf, type Seen } from './types.ts';
+
+const clause = 'Endpoints / createPet';
+
+export const created: CheckDef = { id: 'create-pet.created', clause, title: 'A valid NewPet gets 201 and the created Pet, with an int64 id', severity: 'must' };
+export const echo: CheckDef = { id: 'create-pet.echo', clause, title: 'The created Pet repeats name, categoryId and status exactly as sent', severity: 'must' };
+export const newId: CheckDef = { id: 'create-pet.new-id', clause: 'Resources and their fields / Pet', title: 'Each created animal gets an id no animal seen before has', severity: 'must' };
+export const persisted: CheckDef = { id: 'create-pet.persisted', clause, title: 'A created animal is returned unchanged by getPet', severity: 'must' };
+export const invalidRejected: CheckDef = { id: 'create-pet.invalid-rejected', clause, title: 'An invalid NewPet gets 400 with an Error body (never 2xx, never 5xx)', severity: 'must' };
+export const bodyIdIgnored: CheckDef = { id: 'create-pet.body-id-ignored', clause: 'Resources and their fields / Pet', title: 'An id in the NewPet neither chooses the id nor overwrites an existing animal', severity: 'must' };
+export const extraFields: CheckDef = { id: 'create-pet.extra-fields', clause, title: 'Unknown extra fields in a NewPet: ignored or rejected (both legal), recorded', severity: 'info' };
+export const statusDefault: CheckDef = { id: 'create-pet.status-default', clause: 'States and transitions', title: 'The status of an animal created without one ("not shown"), recorded', severity: 'info' };
+
+/** 201 and a Pet. Returns the Pet for the checks that follow. */
+export function judgeCreated(seen: Seen): { finding: Finding; pet?: Pet } {
+  const expected = '201 with a Pet (name, categoryId, optional status, int64 id), application/json';
+  if (seen.status !== 201) return { finding: findingOf([`got ${seen.status}, not 201`], expected, describeSeen(seen)) };
+  const { value, problems } = readPet(seen);
+  return value ? { finding: findingOf(problems, expected, describeSeen(seen)), pet: value } : { finding: findingOf(problems, expected, describeSeen(seen)) };
+}
+
+export function judgeEcho(sent: NewPet, seen: Seen): Finding {
+  const expected = `the Pet as sent: ${describeNewPet(sent)}`;
+  const { finding, pet } = judgeCreated(seen);
+  if (!pet) return fail(`not created, so nothing came back: ${finding.outcome === 'fail' ? finding.message : seen.status}`, expected, describeSeen(seen));
+  return findingOf(echoProblems(sent, pet), expected, describeSeen(seen));
+}
+
+export function judgeNewId(pet: Pet, idsBefore: ReadonlySet<bigint>): Finding {
+  return findingOf(idsBefore.has(pet.id) ? [`id ${pet.id} was already taken by another animal`] : [], 'an id not seen before', `id ${pet.id}`);
+}
+
+export function judgePersisted(createdPet: Pet, seen: Seen): Finding {
+  const expected = `200 with the Pet created: ${describePet(createdPet)}`;
+  if (seen.status !== 200) return findingOf([`getPet(${createdPet.id}) got ${seen.status}, not 200`], expected, describeSeen(seen));
+  const { value, problems } = readPet(seen);
+  if (!value) return findingOf(problems, expected, describeSeen(seen));
+  return findingOf([...problems, ...sameAnimalProblems(createdPet, value)], expected, describeSeen(seen));
+}
+
+export function judgeInvalidRejected(reason: string, seen: Seen): Finding {
+  const expected = `400 with an Error body (${reason})`;
+  if (seen.status !== 400) {
+    const kind = seen.status >= 500 ? 'a server error' : seen.status < 300 ? 'accepted' : `${seen.status}`;
+    return findingOf([`${reason}: got ${seen.status} (${kind}), not 400`], expected, describeSeen(seen));
+  }
+  return findingOf(errorBodyProblems(seen).map((p) => `${reason}: ${p}`), expected, describeSeen(seen));
+}
+
+/** After POSTing a NewPet carrying `id` = an existing animal's id. */
+export function judgeBodyId(existing: Pet, createSeen: Seen, existingAfter: Seen): Finding {
+  const problems: string[] = [];
+  if (createSeen.status === 201) {
+    const { value } = readPet(createSeen);
+    if (value && value.id === existing.id) problems.push(`the new animal took id ${existing.id}, given in the body and already used`);
+  } else if (createSeen.status >= 500 || createSeen.status < 400) {
+    problems.push(`POST with an id got ${createSeen.status}: neither created (201) nor rejected (4xx)`);
+  }
+  if (existingAfter.status !== 200) problems.push(`the existing animal ${existing.id} is gone after the POST (getPet: ${existingAfter.status})`);
+  else {
+    const { value } = readPet(existingAfter);
+    if (value) problems.push(...sameAnimalProblems(existing, value).map((p) => `existing animal changed: ${p}`));
+  }
+  return findingOf(problems, `the existing animal ${describePet(existing)} untouched, and any new one with another id`, describeSeen(createSeen));
+}
+
+export function describeNewPet(p: NewPet): string {
+  return `{ name: ${JSON.stringify(p.name)}, categoryId: ${p.categoryId}${p.status ? `, status: ${p.status}` : ''} }`;
+}
+
+export function describePet(p: Pet): string {
+  return `{ id: ${p.id}, name: ${JSON.stringify(p.name)}, categoryId: ${p.categoryId}${p.status ? `, status: ${p.status}` : ''} }`;
+}

@@ -1,0 +1,39 @@
+// getPet (deprecated): `GET /pets/{petId}` returns the Pet, 404 with an Error body when missing.
+import type { Pet } from '../models.ts';
+import { errorBodyProblems } from './bodies.ts';
+import { readPet, sameAnimalProblems } from './pets.ts';
+import { type CheckDef, describeSeen, type Finding, findingOf, pass, type Seen } from './types.ts';
+
+const clause = 'Endpoints / getPet';
+
+export const found: CheckDef = { id: 'get-pet.found', clause, title: 'getPet returns an existing animal exactly as listPets shows it', severity: 'must' };
+export const notFound: CheckDef = { id: 'get-pet.not-found', clause, title: 'An id that does not exist gets 404 with an Error body', severity: 'must' };
+export const nonNumeric: CheckDef = { id: 'get-pet.non-numeric', clause, title: 'A non-numeric petId never gets 2xx (400 and 404 both legal)', severity: 'must' };
+export const nonNumericNo5xx: CheckDef = { id: 'get-pet.non-numeric-no-5xx', clause, title: 'A non-numeric petId never gets a 5xx', severity: 'should' };
+export const deprecation: CheckDef = { id: 'get-pet.deprecation', clause: 'Versioning', title: 'How the deprecation of getPet is announced (Deprecation, Sunset headers), recorded', severity: 'info' };
+
+export function judgeFound(listed: Pet, seen: Seen): Finding {
+  const expected = `200 with ${listed.id} as listed`;
+  if (seen.status !== 200) return findingOf([`getPet(${listed.id}) got ${seen.status}, not 200`], expected, describeSeen(seen));
+  const { value, problems } = readPet(seen);
+  if (!value) return findingOf(problems, expected, describeSeen(seen));
+  return findingOf([...problems, ...sameAnimalProblems(listed, value)], expected, describeSeen(seen));
+}
+
+export function judgeNotFound(id: bigint, seen: Seen): Finding {
+  const expected = '404 with an Error body';
+  if (seen.status !== 404) return findingOf([`getPet(${id}) of a missing animal got ${seen.status}, not 404`], expected, describeSeen(seen));
+  return findingOf(errorBodyProblems(seen), expected, describeSeen(seen));
+}
+
+export function judgeNonNumeric(raw: string, reason: string, seen: Seen): Finding {
+  return findingOf(seen.status >= 200 && seen.status < 300 ? [`GET /pets/${raw} (${reason}) got ${seen.status}`] : [], '400 or 404', describeSeen(seen));
+}
+
+export function describeDeprecation(seen: Seen): Finding {
+  const d = seen.headers.deprecation;
+  const s = seen.headers.sunset;
+  const link = seen.headers.link?.includes('deprecation') || seen.headers.link?.includes('sunset');
+  if (d === undefined && s === undefined) return pass('no Deprecation or Sunset header');
+  return pass(`Deprecation: ${d ?? 'absent'}; Sunset: ${s ?? 'absent'}${link ? '; Link names a deprecation or sunset resource' : ''}`);
+}

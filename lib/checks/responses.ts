@@ -1,0 +1,121 @@
+// Rules that hold for every response of the run, whichever suite caused it: judged once, over the
+// whole exchange log, after the suites. Pure: exchanges in, findings out.
+import { RATE_LIMIT_HEADERS } from '../models.ts';
+import type { Exchange } from '../result/model.ts';
+import { errorBodyProblems, isJsonMediaType } from './bodies.ts';
+import { type CheckDef, type Seen } from './types.ts';
+
+export const errorBody: CheckDef = {
+  id: 'errors.error-body',
+  clause: 'Errors',
+  title: 'Every error response (4xx, 5xx) has an Error body whose status repeats the HTTP status',
+  severity: 'must',
+};
+
+export const rateLimitedBody: CheckDef = {
+  id: 'errors.429-error-body',
+  clause: 'Errors',
+  title: 'A 429 has an Error body (the interface leaves its body open)',
+  severity: 'should',
+};
+
+export const jsonMediaType: CheckDef = {
+  id: 'responses.json-media-type',
+  clause: 'What the service does',
+  title: 'Every response with a body is labelled application/json (parameters such as charset allowed)',
+  severity: 'must',
+};
+
+export const rateLimitHeaders: CheckDef = {
+  id: 'headers.rate-limit-present',
+  clause: 'Limits / Rate limit headers',
+  title: 'Every response carries X-RateLimit-Limit, -Remaining and -Reset as integers',
+  severity: 'must',
+};
+
+export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders] as const;
+
+export interface RunFinding {
+  def: CheckDef;
+  outcome: 'pass' | 'fail' | 'skip';
+  message: string;
+  /** The first offending exchanges (at most a few). */
+  offenders: Exchange[];
+  expected?: string;
+  actual?: string;
+}
+
+const EVIDENCE_LIMIT = 3;
+
+function seenOf(e: Exchange): Seen | undefined {
+  if (e.status === undefined) return undefined;
+  return { status: e.status, headers: e.responseHeaders, text: e.responseBody ?? '' };
+}
+
+/** Applies `problemsOf` to each response it concerns; fails with the first offenders. */
+function judge(def: CheckDef, exchanges: readonly Exchange[], applies: (s: Seen) => boolean, problemsOf: (s: Seen) => string[], expected: string): RunFinding {
+  const offenders: { exchange: Exchange; problems: string[] }[] = [];
+  let judged = 0;
+  for (const exchange of exchanges) {
+    const seen = seenOf(exchange);
+    if (!seen || !applies(seen)) continue;
+    if (exchange.responseBodyTruncated && seen.text.length > 0 && def.id !== rateLimitHeaders.id) continue;
+    judged += 1;
+    const problems = problemsOf(seen);
+    if (problems.length > 0) offenders.push({ exchange, problems });
+  }
+  if (judged === 0) return { def, outcome: 'skip', message: 'no response of this kind in the run', offenders: [] };
+  if (offenders.length === 0) return { def, outcome: 'pass', message: `${judged} responses checked`, offenders: [] };
+  const first = offenders[0]!;
+  return {
+    def,
+    outcome: 'fail',
+    message: `${offenders.length} of ${judged} responses: ${first.exchange.method} ${pathOf(first.exchange.url)} → ${first.exchange.status}: ${first.problems.join('; ')}`,
+    offenders: offenders.slice(0, EVIDENCE_LIMIT).map((o) => o.exchange),
+    expected,
+    actual: offenders
+      .slice(0, EVIDENCE_LIMIT)
+      .map((o) => `${o.exchange.method} ${pathOf(o.exchange.url)} → ${o.exchange.status}: ${o.problems.join('; ')}`)
+      .join('\n'),
+  };
+}
+
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return url;
+  }
+}
+
+export function judgeRun(exchanges: readonly Exchange[]): RunFinding[] {
+  return [
+    judge(errorBody, exchanges, (s) => s.status >= 400 && s.status !== 429, errorBodyProblems, 'an Error body (code, message: strings; status: the HTTP status) as application/json'),
+    judge(rateLimitedBody, exchanges, (s) => s.status === 429, errorBodyProblems, 'an Error body with status 429'),
+    judge(
+      jsonMediaType,
+      exchanges,
+      (s) => s.text.length > 0,
+      (s) => (isJsonMediaType(s.headers['content-type']) ? [] : [`Content-Type is ${s.headers['content-type'] ? `"${s.headers['content-type']}"` : 'missing'}`]),
+      'Content-Type: application/json (parameters allowed)',
+    ),
+    judge(
+      rateLimitHeaders,
+      exchanges,
+      () => true,
+      rateLimitHeaderProblems,
+      'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',
+    ),
+  ];
+}
+
+export function rateLimitHeaderProblems(seen: Seen): string[] {
+  const problems: string[] = [];
+  for (const name of RATE_LIMIT_HEADERS) {
+    const value = seen.headers[name.toLowerCase()];
+    if (value === undefined) problems.push(`${name} missing`);
+    else if (!/^\s*[0-9]+\s*$/.test(value)) problems.push(`${name} is "${value}", not an integer`);
+  }
+  return problems;
+}

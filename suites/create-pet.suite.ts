@@ -1,0 +1,101 @@
+// createPet: valid NewPets across Unicode and the whole int64 range are created and echoed exactly,
+// get new ids and persist; invalid ones get 400 with an Error body; a body id changes nothing.
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import * as create from '../lib/checks/create-pet.ts';
+import { readPet, readPets } from '../lib/checks/pets.ts';
+import { fail, pass, type Finding } from '../lib/checks/types.ts';
+import type { ApiResponse } from '../lib/client/client.ts';
+import { invalidNewPet } from '../lib/generators/invalid-new-pet.ts';
+import { newPetWithExtraFields } from '../lib/generators/new-pet-with-extra-fields.ts';
+import { newPetWithId } from '../lib/generators/new-pet-with-id.ts';
+import { validNewPet } from '../lib/generators/valid-new-pet.ts';
+import { stringifyJson } from '../lib/json.ts';
+import type { Pet } from '../lib/models.ts';
+import { type CheckContext, check, prepare, property } from '../lib/suite/harness.ts';
+import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
+
+const subject = 'POST /pets';
+const writes = { subject, requires: 'writes' as const };
+const valid = validNewPet({ namePrefix: CREATED_NAME_PREFIX });
+
+/** Ids of every animal seen in this suite: a created id must be none of them. */
+const idsSeen = new Set<bigint>();
+
+function post(ctx: CheckContext, body: string | undefined, contentType = 'application/json'): Promise<ApiResponse> {
+  return ctx.client.send({ method: 'POST', path: '/pets', auth: ctx.auth(), ...(body !== undefined ? { body } : {}), headers: { 'content-type': contentType } });
+}
+
+async function createOne(ctx: CheckContext, body: string): Promise<{ res: ApiResponse; pet?: Pet }> {
+  const res = await post(ctx, body);
+  const { pet } = create.judgeCreated(res);
+  if (pet) idsSeen.add(pet.id);
+  return pet ? { res, pet } : { res };
+}
+
+describe('createPet', () => {
+  prepare(async (ctx) => {
+    if (!ctx.run.allowWrites) return;
+    // The animals already there: a new id must differ from theirs too.
+    const res = await ctx.client.send({ method: 'GET', path: '/pets', query: { limit: 100 }, auth: ctx.auth() });
+    for (const p of readPets(res).value ?? []) idsSeen.add(p.id);
+  });
+
+  property(create.created, { ...writes, arbitrary: valid, predicate: async (c, ctx) => create.judgeCreated(await post(ctx, c.body)).finding });
+
+  property(create.echo, { ...writes, arbitrary: valid, predicate: async (c, ctx) => create.judgeEcho(c.pet, await post(ctx, c.body)) });
+
+  property(create.newId, {
+    ...writes,
+    arbitrary: valid,
+    predicate: async (c, ctx) => {
+      const before = new Set(idsSeen);
+      const { res, pet } = await createOne(ctx, c.body);
+      return pet ? create.judgeNewId(pet, before) : create.judgeCreated(res).finding;
+    },
+  });
+
+  property(create.persisted, {
+    ...writes,
+    arbitrary: valid,
+    predicate: async (c, ctx) => {
+      const { res, pet } = await createOne(ctx, c.body);
+      if (!pet) return create.judgeCreated(res).finding;
+      return create.judgePersisted(pet, await ctx.client.send({ method: 'GET', path: `/pets/${pet.id}`, auth: ctx.auth() }));
+    },
+  });
+
+  property(create.invalidRejected, {
+    ...writes,
+    arbitrary: invalidNewPet({ namePrefix: CREATED_NAME_PREFIX }),
+    predicate: async (c, ctx) => create.judgeInvalidRejected(c.reason, await post(ctx, c.body, c.contentType)),
+  });
+
+  property(create.bodyIdIgnored, {
+    ...writes,
+    runs: 5,
+    arbitrary: newPetWithId({ namePrefix: CREATED_NAME_PREFIX }),
+    predicate: async (c, ctx) => {
+      const existing = await createOne(ctx, stringifyJson({ name: `${CREATED_NAME_PREFIX}id target`, categoryId: 7n, status: 'pending' }));
+      if (!existing.pet) return create.judgeCreated(existing.res).finding;
+      const res = await post(ctx, stringifyJson({ ...c.pet, id: existing.pet.id }));
+      const after = await ctx.client.send({ method: 'GET', path: `/pets/${existing.pet.id}`, auth: ctx.auth() });
+      return create.judgeBodyId(existing.pet, res, after);
+    },
+  });
+
+  check(create.extraFields, writes, async (ctx) => {
+    const [sample] = fc.sample(newPetWithExtraFields({ namePrefix: CREATED_NAME_PREFIX }), { seed: ctx.run.seed, numRuns: 1 });
+    const res = await post(ctx, sample!.body);
+    if (res.status === 201) return pass(`ignored: 201 for a NewPet with ${Object.keys(sample!.extra).join(', ')}`);
+    if (res.status === 400) return pass('rejected: 400');
+    return pass(`answered ${res.status} (neither ignored with 201 nor rejected with 400)`);
+  });
+
+  check(create.statusDefault, writes, async (ctx): Promise<Finding> => {
+    const res = await post(ctx, stringifyJson({ name: `${CREATED_NAME_PREFIX}no status`, categoryId: 3n }));
+    const { value } = readPet(res);
+    if (res.status !== 201 || !value) return fail(`a NewPet without status was not created: ${res.status}`, '201', res.text.slice(0, 200));
+    return pass(value.status === undefined ? 'the Pet comes back without status' : `the Pet comes back with status "${value.status}"`);
+  });
+});

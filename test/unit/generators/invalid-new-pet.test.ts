@@ -1,0 +1,175 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { invalidNewPet, type InvalidNewPetCase } from '../../../lib/generators/invalid-new-pet.ts';
+import { tryParseJson } from '../../../lib/json.ts';
+import { INT64_MAX, INT64_MIN, NewPet } from '../../../lib/models.ts';
+
+const SEED = 7_031_977;
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** True when the case cannot be read as a NewPet. */
+function isInvalid(c: InvalidNewPetCase): boolean {
+  if (c.body === undefined) return true;
+  const parsed = tryParseJson(c.body);
+  if (!parsed.ok) return true;
+  if (!isPlainObject(parsed.value)) return true;
+  return !NewPet.safeParse(parsed.value).success;
+}
+
+/** Every category the brief asks for, by the label the generator gives it. */
+const EXPECTED_REASONS = [
+  'name missing',
+  'categoryId missing',
+  'name and categoryId missing',
+  'name is a number',
+  'name is a boolean',
+  'name is an array',
+  'name is an object',
+  'name is null',
+  'categoryId is a string',
+  'categoryId is a numeric string',
+  'categoryId is a boolean',
+  'categoryId is an array',
+  'categoryId is an object',
+  'categoryId is null',
+  'categoryId has a fraction',
+  'categoryId above int64',
+  'categoryId below int64',
+  'status is a number',
+  'status is a boolean',
+  'status is null',
+  'status is an array',
+  'status not in PetStatus',
+  'malformed JSON: truncated',
+  'malformed JSON: trailing comma',
+  'malformed JSON: single quotes',
+  'malformed JSON: unquoted keys',
+  'malformed JSON: NaN',
+  'malformed JSON: Infinity',
+  'malformed JSON: comment',
+  'malformed JSON: invalid number literal',
+  'malformed JSON: unescaped control character in string',
+  'malformed JSON: invalid escape in string',
+  'malformed JSON: data after the object',
+  'empty body',
+  'whitespace-only body',
+  'no body',
+  'no body, Content-Type application/json',
+  'string instead of object',
+  'number instead of object',
+  'boolean instead of object',
+  'null instead of object',
+  'array instead of object',
+];
+
+const VALID_VALUE = { name: 'x', categoryId: 1, status: 'available' } as const;
+
+describe('invalidNewPet', () => {
+  it('generates only cases that are not a valid NewPet', () => {
+    fc.assert(
+      fc.property(invalidNewPet(), (c) => {
+        expect(isInvalid(c), `${c.reason}: ${c.body}`).toBe(true);
+      }),
+      { seed: SEED, numRuns: 400 },
+    );
+  });
+
+  it('labels every case, sends application/json with every body, and never a lone surrogate', () => {
+    fc.assert(
+      fc.property(invalidNewPet({ namePrefix: 'cf-' }), (c) => {
+        expect(c.reason.length).toBeGreaterThan(0);
+        if (c.body !== undefined) {
+          expect(c.contentType).toBe('application/json');
+          expect(LONE_SURROGATE.test(c.body)).toBe(false);
+          expect(Buffer.byteLength(c.body)).toBeLessThan(16 * 1024);
+        }
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+
+  it('breaks exactly one rule: repairing the named field makes the body a valid NewPet', () => {
+    fc.assert(
+      fc.property(invalidNewPet(), (c) => {
+        const field = /^(name|categoryId|status) (is |has |above |below |not in )/.exec(c.reason)?.[1] as keyof typeof VALID_VALUE | undefined;
+        const missing = /^(name|categoryId)( and (categoryId))? missing$/.exec(c.reason);
+        if (field === undefined && missing === null) return;
+        const parsed = tryParseJson(c.body ?? '');
+        expect(parsed.ok).toBe(true);
+        const value = { ...(parsed as { value: Record<string, unknown> }).value };
+        if (field !== undefined) {
+          expect(field in value).toBe(true);
+          value[field] = VALID_VALUE[field];
+        } else {
+          for (const key of [missing![1], missing![3]]) {
+            if (key === undefined) continue;
+            expect(key in value).toBe(false);
+            value[key] = VALID_VALUE[key as 'name' | 'categoryId'];
+          }
+        }
+        expect(NewPet.safeParse(value).success, `${c.reason}: ${c.body}`).toBe(true);
+      }),
+      { seed: SEED, numRuns: 400 },
+    );
+  });
+
+  it('writes fractions that are not integral (never 1.0 or 1e3) and out-of-range integers as plain digits', () => {
+    fc.assert(
+      fc.property(invalidNewPet(), (c) => {
+        if (c.reason === 'categoryId has a fraction') {
+          const categoryId = (tryParseJson(c.body!) as { value: { categoryId: unknown } }).value.categoryId;
+          expect(typeof categoryId).toBe('number');
+          expect(Number.isInteger(categoryId)).toBe(false);
+        }
+        if (c.reason === 'categoryId above int64' || c.reason === 'categoryId below int64') {
+          const literal = /"categoryId":(-?[0-9]+)[,}]/.exec(c.body!)?.[1];
+          expect(literal).toBeDefined();
+          const value = BigInt(literal!);
+          expect(value > INT64_MAX || value < INT64_MIN).toBe(true);
+        }
+      }),
+      { seed: SEED, numRuns: 400 },
+    );
+  });
+
+  describe('coverage (fixed seed, 1,500 samples)', () => {
+    const samples = fc.sample(invalidNewPet(), { seed: SEED, numRuns: 1500 });
+    const reasons = new Set(samples.map((c) => c.reason));
+    const bodies = new Set(samples.map((c) => c.body));
+
+    it.each(EXPECTED_REASONS)('"%s" appears', (reason) => {
+      expect(reasons).toContain(reason);
+    });
+
+    it('gives no label outside the expected list', () => {
+      expect([...reasons].filter((r) => !EXPECTED_REASONS.includes(r))).toEqual([]);
+    });
+
+    it.each([
+      ['numeric string categoryId "12"', /"categoryId":"12"/],
+      ['fraction 1.5', /"categoryId":1\.5[,}]/],
+      ['fraction -0.25', /"categoryId":-0\.25[,}]/],
+      ['fraction 1e-3', /"categoryId":1e-3[,}]/],
+      ['2^63', /"categoryId":9223372036854775808[,}]/],
+      ['-2^63 - 1', /"categoryId":-9223372036854775809[,}]/],
+      ['10^30', /"categoryId":1000000000000000000000000000000[,}]/],
+      ['status "Available"', /"status":"Available"/],
+      ['status "adopted"', /"status":"adopted"/],
+      ['status ""', /"status":""/],
+      ['a valid pet inside an array', /^\[\{.*\}\]$/s],
+    ])('includes %s', (_, pattern) => {
+      expect([...bodies].some((b) => b !== undefined && pattern.test(b))).toBe(true);
+    });
+
+    it.each(['"x"', '1', 'null', '[]', '', '{}'])('includes the body %j', (body) => {
+      expect(bodies).toContain(body);
+    });
+
+    it('includes no body at all', () => {
+      expect(bodies).toContain(undefined);
+    });
+  });
+});

@@ -1,0 +1,175 @@
+// pageLimit, outOfRangeLimit, petStatus, nonNumericPetId, bogusCredential.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bogusCredential } from '../../../lib/generators/bogus-credential.ts';
+import { nonNumericPetId } from '../../../lib/generators/non-numeric-pet-id.ts';
+import { outOfRangeLimit } from '../../../lib/generators/out-of-range-limit.ts';
+import { pageLimit } from '../../../lib/generators/page-limit.ts';
+import { petStatus } from '../../../lib/generators/pet-status.ts';
+import { INT64_MAX, INT64_MIN, PET_STATUSES, PetStatus } from '../../../lib/models.ts';
+
+describe('pageLimit', () => {
+  it('is an integer in 1..100', () => {
+    fc.assert(
+      fc.property(pageLimit(), (limit) => {
+        expect(Number.isInteger(limit)).toBe(true);
+        expect(limit).toBeGreaterThanOrEqual(1);
+        expect(limit).toBeLessThanOrEqual(100);
+      }),
+      { seed: 5, numRuns: 500 },
+    );
+  });
+
+  it('is biased to 1, 2, 20, 99 and 100 and also takes other values', () => {
+    const samples = fc.sample(pageLimit(), { seed: 5, numRuns: 300 });
+    for (const edge of [1, 2, 20, 99, 100]) expect(samples).toContain(edge);
+    expect(new Set(samples).size).toBeGreaterThan(30);
+  });
+});
+
+const SEED = 424_242;
+/** The only way to write an in-contract limit: a plain integer literal 1..100. */
+const IN_CONTRACT = /^(?:[1-9][0-9]?|100)$/;
+
+describe('outOfRangeLimit', () => {
+  it('is never a plain integer literal in 1..100, and is labelled', () => {
+    fc.assert(
+      fc.property(outOfRangeLimit(), ({ raw, reason }) => {
+        expect(IN_CONTRACT.test(raw)).toBe(false);
+        expect(reason.length).toBeGreaterThan(0);
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+
+  it('gives lenientValue only for values that denote an integer in 1..100', () => {
+    fc.assert(
+      fc.property(outOfRangeLimit(), ({ raw, reason, lenientValue }) => {
+        if (lenientValue === undefined) return;
+        expect(reason.startsWith('not an integer literal')).toBe(true);
+        expect(Number(raw.trim())).toBe(lenientValue);
+        expect(Number.isInteger(lenientValue) && lenientValue >= 1 && lenientValue <= 100).toBe(true);
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+
+  it('labels values outside 1..100 without lenientValue', () => {
+    fc.assert(
+      fc.property(outOfRangeLimit(), ({ raw, lenientValue }) => {
+        // Decimal notation only: Number() also reads "0x10", which no lenient decimal parser does.
+        if (!/^\s*[+-]?[0-9]+(\.[0-9]*)?(e[+-]?[0-9]+)?\s*$/i.test(raw)) return;
+        const n = Number(raw);
+        if (Number.isInteger(n) && n >= 1 && n <= 100) expect(lenientValue).toBeDefined();
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+
+  describe('coverage (fixed seed, 600 samples)', () => {
+    const samples = fc.sample(outOfRangeLimit(), { seed: SEED, numRuns: 600 });
+    const raws = new Set(samples.map((s) => s.raw));
+    it.each(['0', '101', '500', '-1', '1.5', 'abc', '', '1e2', '10000000000000000000000', ' 5', '+5', '05', '20.0', '4294967297', '0x10', '２０'])(
+      '%j appears',
+      (raw) => {
+        expect(raws).toContain(raw);
+      },
+    );
+    it('labels 1e2 as not an integer literal', () => {
+      expect(samples.find((s) => s.raw === '1e2')).toEqual({ raw: '1e2', reason: 'not an integer literal: exponent notation', lenientValue: 100 });
+    });
+  });
+});
+
+describe('petStatus', () => {
+  it('is a PetStatus', () => {
+    fc.assert(
+      fc.property(petStatus(), (status) => {
+        expect(PetStatus.safeParse(status).success).toBe(true);
+      }),
+      { seed: 3, numRuns: 100 },
+    );
+  });
+
+  it('takes every value', () => {
+    expect(new Set(fc.sample(petStatus(), { seed: 3, numRuns: 60 }))).toEqual(new Set(PET_STATUSES));
+  });
+});
+
+
+/** What a strict reading of "integer, int64" accepts in a path segment. */
+function isInt64Literal(text: string): boolean {
+  if (!/^-?(?:0|[1-9][0-9]*)$/.test(text)) return false;
+  const value = BigInt(text);
+  return value >= INT64_MIN && value <= INT64_MAX;
+}
+
+describe('nonNumericPetId', () => {
+  it('is not an int64 literal, is percent-encoded for a path segment, and is labelled', () => {
+    fc.assert(
+      fc.property(nonNumericPetId(), ({ raw, decoded, reason }) => {
+        expect(isInt64Literal(decoded)).toBe(false);
+        expect(raw).toBe(encodeURIComponent(decoded));
+        expect(decodeURIComponent(raw)).toBe(decoded);
+        expect(raw).toMatch(/^[A-Za-z0-9\-_.!~*'()%]+$/);
+        expect(['', '.', '..']).not.toContain(decoded);
+        expect(decoded).not.toContain('/');
+        expect(reason.length).toBeGreaterThan(0);
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+
+  it('covers the listed kinds (fixed seed, 600 samples)', () => {
+    const samples = fc.sample(nonNumericPetId(), { seed: SEED, numRuns: 600 });
+    const raws = new Set(samples.map((s) => s.raw));
+    for (const raw of ['abc', '1.5', '1e3', '-', '0x10', '%20', '9223372036854775808', '-9223372036854775809', '%EF%BC%91%EF%BC%92', '12abc']) {
+      expect(raws, raw).toContain(raw);
+    }
+    expect(samples.find((s) => s.raw === '%EF%BC%91%EF%BC%92')?.decoded).toBe('１２');
+  });
+});
+
+/** What Node's http and undici accept in a header value. */
+const SENDABLE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+describe('bogusCredential', () => {
+  it('is absent or a sendable header value, and is labelled', () => {
+    fc.assert(
+      fc.property(bogusCredential(), ({ header, reason }) => {
+        expect(reason.length).toBeGreaterThan(0);
+        if (header !== undefined) expect(SENDABLE.test(header)).toBe(true);
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+
+  describe('coverage (fixed seed, 600 samples)', () => {
+    const samples = fc.sample(bogusCredential(), { seed: SEED, numRuns: 600 });
+    const headers = samples.map((s) => s.header);
+    it.each([undefined, '', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Token abc'])('%j appears', (header) => {
+      expect(headers).toContain(header);
+    });
+    it.each([
+      ['Bearer and several spaces', /^Bearer {2,}$/],
+      ['unknown key', /^Bearer not-a-real-key-[0-9a-f]{32}$/],
+      ['lower-case scheme with unknown key', /^bearer not-a-real-key-[0-9a-f]{32}$/],
+      ['4 KiB token', /^Bearer [A-Za-z0-9_-]{4096}$/],
+      ['non-ASCII token', /^Bearer .*[\x80-\xff]/],
+    ])('%s appears', (_, pattern) => {
+      expect(headers.some((h) => h !== undefined && pattern.test(h))).toBe(true);
+    });
+    it('makes up different unknown keys', () => {
+      const keys = headers.filter((h) => h !== undefined && /^Bearer not-a-real-key-/.test(h));
+      expect(new Set(keys).size).toBe(keys.length);
+    });
+    it('sends non-ASCII tokens as their UTF-8 bytes', () => {
+      const utf8 = samples.filter((s) => s.reason === 'non-ASCII token (UTF-8 bytes)').map((s) => s.header!);
+      expect(utf8.length).toBeGreaterThan(0);
+      for (const header of utf8) {
+        const decoded = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(header, 'latin1'));
+        expect(decoded).toMatch(/^Bearer \S*[^\x00-\x7f]\S*-[0-9a-f]{8}$/u);
+      }
+    });
+  });
+});

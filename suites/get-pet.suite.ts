@@ -43,9 +43,9 @@ describe('getPet', () => {
     return { outcome: 'skip', message: `every id tried exists: ${MISSING_PET_IDS.join(', ')}` };
   });
 
-  property(get.nonNumeric, { subject, arbitrary: nonNumericPetId(), predicate: async (c, ctx) => get.judgeNonNumeric(c.raw, c.reason, await getPet(ctx, c.raw)) });
+  property(get.nonNumeric, { subject, arbitrary: nonNumericPetId(), coverEach: (c) => c.reason, predicate: async (c, ctx) => get.judgeNonNumeric(c.raw, c.reason, await getPet(ctx, c.raw)) });
 
-  property(get.nonNumericNo5xx, { subject, arbitrary: nonNumericPetId(), predicate: async (c, ctx) => judgeNo5xx(`GET /pets/${c.raw} (${c.reason})`, await getPet(ctx, c.raw)) });
+  property(get.nonNumericNo5xx, { subject, arbitrary: nonNumericPetId(), coverEach: (c) => c.reason, predicate: async (c, ctx) => judgeNo5xx(`GET /pets/${c.raw} (${c.reason})`, await getPet(ctx, c.raw)) });
 
   check(get.deprecation, { subject }, async (ctx) => get.describeDeprecation(await getPet(ctx, MISSING_PET_IDS[0])));
 });

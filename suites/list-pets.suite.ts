@@ -8,6 +8,7 @@ import { readPet, readPets } from '../lib/checks/pets.ts';
 import { pass, type Finding } from '../lib/checks/types.ts';
 import { outOfRangeLimit } from '../lib/generators/out-of-range-limit.ts';
 import { pageLimit } from '../lib/generators/page-limit.ts';
+import type { OutOfRangeLimitCase } from '../lib/generators/out-of-range-limit.ts';
 import { petStatus } from '../lib/generators/pet-status.ts';
 import { stringifyJson } from '../lib/json.ts';
 import { PET_STATUSES } from '../lib/models.ts';
@@ -15,6 +16,16 @@ import { type CheckContext, check, property } from '../lib/suite/harness.ts';
 import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
 
 const subject = 'GET /pets';
+
+/** The out-of-range limits the interface's bounds make interesting, tried on every run. */
+const NAMED_LIMITS: OutOfRangeLimitCase[] = [
+  { raw: '0', reason: 'below the minimum 1' },
+  { raw: '101', reason: 'above the maximum 100' },
+  { raw: '500', reason: 'far above the maximum 100' },
+  { raw: '-1', reason: 'negative' },
+  { raw: '1.5', reason: 'a fraction' },
+  { raw: 'ten', reason: 'not a number' },
+];
 
 function get(ctx: CheckContext, query: Record<string, string | number>) {
   return ctx.client.send({ method: 'GET', path: '/pets', query, auth: ctx.auth() });
@@ -53,12 +64,14 @@ describe('listPets', () => {
   property(list.outOfRange, {
     subject,
     arbitrary: outOfRangeLimit(),
+    examples: NAMED_LIMITS,
     predicate: async (c, ctx) => list.judgeOutOfRange(c.raw, c.reason, await get(ctx, { limit: c.raw })),
   });
 
   property(list.outOfRangeNo5xx, {
     subject,
     arbitrary: outOfRangeLimit(),
+    examples: NAMED_LIMITS,
     predicate: async (c, ctx) => judgeNo5xx(`limit=${c.raw} (${c.reason})`, await get(ctx, { limit: c.raw })),
   });
 

@@ -33,7 +33,7 @@ export function judgeNonNumeric(raw: string, reason: string, seen: Seen): Findin
 export function describeDeprecation(seen: Seen): Finding {
   const d = seen.headers.deprecation;
   const s = seen.headers.sunset;
-  const link = seen.headers.link?.includes('deprecation') || seen.headers.link?.includes('sunset');
+  const link = /deprecation|sunset/i.test(seen.headers.link ?? '');
   if (d === undefined && s === undefined) return pass('no Deprecation or Sunset header');
   return pass(`Deprecation: ${d ?? 'absent'}; Sunset: ${s ?? 'absent'}${link ? '; Link names a deprecation or sunset resource' : ''}`);
 }

@@ -62,7 +62,9 @@ export function judgeDefaultLimit(full: Pet[], seen: Seen): Finding {
   if (full.length >= 100 || full.length > PAGE_SIZE.default) {
     return findingOf(pets.length !== PAGE_SIZE.default ? [`the store holds more than 20 animals but the default page has ${pets.length}`] : [], 'exactly 20 animals', summarisePage(seen));
   }
-  return findingOf(pets.length !== want ? [`the store holds ${full.length} animals but the default page has ${pets.length}`] : [], `${want} animals`, summarisePage(seen));
+  // The interface has no delete, so the store can only have grown since the first page was read.
+  const ok = pets.length >= want && pets.length <= PAGE_SIZE.default;
+  return findingOf(ok ? [] : [`the store held ${full.length} animals but the default page has ${pets.length}`], `${want} to ${PAGE_SIZE.default} animals`, summarisePage(seen));
 }
 
 export function judgeStatusFilter(status: PetStatus, requested: number, seen: Seen): Finding {

@@ -22,7 +22,7 @@ export const rateLimitedBody: CheckDef = {
 export const jsonMediaType: CheckDef = {
   id: 'responses.json-media-type',
   clause: 'What the service does',
-  title: 'Every response with a body is labelled application/json (parameters such as charset allowed)',
+  title: 'Every response with a body (429 aside: its body is not shown) is labelled application/json, parameters allowed',
   severity: 'must',
 };
 
@@ -59,7 +59,8 @@ function judge(def: CheckDef, exchanges: readonly Exchange[], applies: (s: Seen)
   for (const exchange of exchanges) {
     const seen = seenOf(exchange);
     if (!seen || !applies(seen)) continue;
-    if (exchange.responseBodyTruncated && seen.text.length > 0 && def.id !== rateLimitHeaders.id) continue;
+    // A truncated body cannot be parsed; the header-only checks (media type, rate-limit headers) still judge it.
+    if (exchange.responseBodyTruncated && seen.text.length > 0 && def.id !== rateLimitHeaders.id && def.id !== jsonMediaType.id) continue;
     judged += 1;
     const problems = problemsOf(seen);
     if (problems.length > 0) offenders.push({ exchange, problems });
@@ -96,7 +97,7 @@ export function judgeRun(exchanges: readonly Exchange[]): RunFinding[] {
     judge(
       jsonMediaType,
       exchanges,
-      (s) => s.text.length > 0,
+      (s) => s.text.length > 0 && s.status !== 429,
       (s) => (isJsonMediaType(s.headers['content-type']) ? [] : [`Content-Type is ${s.headers['content-type'] ? `"${s.headers['content-type']}"` : 'missing'}`]),
       'Content-Type: application/json (parameters allowed)',
     ),

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
 import type { TargetKey } from '../config/schema.ts';
-import { TransportError } from '../errors.ts';
+import { RateLimitedError, TransportError } from '../errors.ts';
 import type { AuthUsed, Exchange } from '../result/model.ts';
 import { Budget } from './budget.ts';
 import { DEFAULT_RETRY, decideRetry, type RetryOptions } from './retry.ts';
@@ -117,7 +117,10 @@ export class ApiClient {
       const response = await this.sendOnce(req);
       if (req.retry === false) return response;
       const decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: now(), random: this.options.random ?? Math.random, options: retry });
-      if (!decision.retry) return response;
+      if (!decision.retry) {
+        if (response.status === 429) throw new RateLimitedError(`${req.method} ${req.path} still rate-limited: ${decision.reason}`);
+        return response;
+      }
       this.options.onWait?.(decision.delayMs, `${req.method} ${req.path}: ${decision.reason}`);
       await sleep(decision.delayMs);
     }

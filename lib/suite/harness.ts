@@ -125,6 +125,32 @@ export interface PropertyOptions<T> extends CheckOptions {
   predicate: (value: T, ctx: CheckContext) => Promise<Finding>;
   /** Cases to try (default: --runs). */
   runs?: number;
+  /** Cases always tried first, before the generated ones (values the interface names). */
+  examples?: readonly T[];
+  /**
+   * Also try one case of each kind this function tells apart (e.g. each reason an invalid NewPet
+   * is invalid), drawn from the arbitrary with the check's seed: coverage that does not depend on
+   * luck, and still replays from the seed.
+   */
+  coverEach?: (value: T) => string;
+}
+
+/** How many samples coverEach draws to find one case of each kind. */
+const COVERAGE_SAMPLES = 1_000;
+
+function examplesFor<T>(options: PropertyOptions<T>, seed: number): [T][] {
+  const examples: T[] = [...(options.examples ?? [])];
+  if (options.coverEach) {
+    const kinds = new Set<string>();
+    for (const value of fc.sample(options.arbitrary, { seed, numRuns: COVERAGE_SAMPLES })) {
+      const kind = options.coverEach(value);
+      if (!kinds.has(kind)) {
+        kinds.add(kind);
+        examples.push(value);
+      }
+    }
+  }
+  return examples.map((e) => [e]);
 }
 
 /**
@@ -155,7 +181,9 @@ export function property<T>(def: CheckDef, options: PropertyOptions<T>): void {
         throw err;
       }
     });
-    const details = await fc.check(prop, { seed, numRuns });
+    // fast-check counts examples within numRuns: they come on top of the generated cases here.
+    const examples = examplesFor(options, seed);
+    const details = await fc.check(prop, { seed, numRuns: numRuns + examples.length, examples });
     if (harnessError) throw harnessError;
     if (!details.failed) {
       return { outcome: 'pass', message: `${details.numRuns} cases passed (seed ${seed})` };

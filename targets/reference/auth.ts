@@ -46,19 +46,30 @@ export class KeyRing {
 
   /**
    * Checks an Authorization header value: `Bearer <key>`, the scheme compared case-insensitively
-   * (RFC 9110 §11.1) unless `caseSensitiveScheme` (a fault) asks otherwise.
+   * (RFC 9110 §11.1). The options are faults.
    */
-  authenticate(header: string | undefined, options: { caseSensitiveScheme?: boolean } = {}): AuthResult {
+  authenticate(header: string | undefined, options: AuthOptions = {}): AuthResult {
     if (header === undefined || header.trim() === '') return { ok: false, message: 'missing Authorization header' };
     const parts = /^\s*(\S+)(?:[ \t]+(\S+))?\s*$/.exec(header);
     if (!parts) return { ok: false, message: 'Authorization must be "Bearer <API key>"' };
     const [, scheme = '', token] = parts;
     const isBearer = options.caseSensitiveScheme ? scheme === 'Bearer' : scheme.toLowerCase() === 'bearer';
     if (!isBearer) return { ok: false, message: 'Authorization scheme must be Bearer' };
-    if (token === undefined) return { ok: false, message: 'missing API key after Bearer' };
+    if (token === undefined) {
+      const first = this.entries[0];
+      if (options.emptyTokenAsFirstKey && first) return { ok: true, client: { label: first.label, plan: first.plan } };
+      return { ok: false, message: 'missing API key after Bearer' };
+    }
     const client = this.find(token);
     return client ? { ok: true, client } : { ok: false, message: 'invalid API key' };
   }
+}
+
+export interface AuthOptions {
+  /** Fault auth-scheme-case-sensitive. */
+  caseSensitiveScheme?: boolean;
+  /** Fault auth-empty-bearer-accepted. */
+  emptyTokenAsFirstKey?: boolean;
 }
 
 function digest(key: string): Buffer {

@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { resolvePlans, type PlanQuota } from '../../lib/plans.ts';
 import { FAULT_IDS, type FaultId } from './faults.ts';
+import { VARIATION_IDS, type VariationId } from './variations.ts';
 
 const PositiveInt = z.number().int().positive();
 
@@ -20,6 +21,10 @@ const FaultName = z.enum(FAULT_IDS as [FaultId, ...FaultId[]], {
   error: (issue) => `unknown fault ${JSON.stringify(issue.input)}; valid faults: ${FAULT_IDS.join(', ')}`,
 });
 
+const VariationName = z.enum(VARIATION_IDS as [VariationId, ...VariationId[]], {
+  error: (issue) => `unknown variation ${JSON.stringify(issue.input)}; valid variations: ${VARIATION_IDS.join(', ')}`,
+});
+
 export const ServerConfigSchema = z
   .strictObject({
     host: z.string().min(1).default('127.0.0.1'),
@@ -33,6 +38,8 @@ export const ServerConfigSchema = z
       .strictObject({ minute: PositiveInt.default(60), day: PositiveInt.default(86_400) })
       .default({ minute: 60, day: 86_400 }),
     faults: z.array(FaultName).default([]),
+    /** Legal variations from the catalogue in variations.ts. */
+    variations: z.array(VariationName).default([]),
     /** Animals present at start. */
     preload: z.number().int().min(0).max(1_000_000).default(0),
   })

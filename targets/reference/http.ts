@@ -2,6 +2,7 @@
 // turn a request into bytes and a reply back into a response.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringifyJson } from '../../lib/json.ts';
+import type { OperationId } from './routes.ts';
 
 export const JSON_TYPE = 'application/json';
 
@@ -28,6 +29,14 @@ export interface Reply {
   text?: string;
 }
 
+export interface ReplyContext {
+  /** The operation the request was routed to, if any. */
+  operation: OperationId | undefined;
+}
+
+/** A change to a finished Reply, made by a fault or a variation. */
+export type ReplyRewrite = (reply: Reply, context: ReplyContext) => Reply;
+
 export interface ErrorBody {
   code: string;
   message: string;
@@ -45,6 +54,17 @@ export function errorReply(status: number, code: string, message: string, header
 
 export function isErrorBody(value: unknown): value is ErrorBody {
   return typeof value === 'object' && value !== null && 'code' in value && 'message' in value && 'status' in value;
+}
+
+export function withoutHeaders(headers: Record<string, string>, names: readonly string[]): Record<string, string> {
+  const drop = new Set(names.map((name) => name.toLowerCase()));
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !drop.has(name.toLowerCase())));
+}
+
+/** A JSON object without one field; anything else unchanged. */
+export function withoutField(value: unknown, field: string): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([name]) => name !== field));
 }
 
 export function writeReply(res: ServerResponse, reply: Reply): void {

@@ -4,8 +4,10 @@ import { parseArgs } from 'node:util';
 import { loadServerConfig, ServerConfigError, type ServerConfig } from './config.ts';
 import { FAULT_IDS, isFaultId } from './faults.ts';
 import { startReferenceServer } from './server.ts';
+import { VARIATION_IDS, isVariationId } from './variations.ts';
 
-const USAGE = `Usage: npm run serve -- [--config FILE] [--port N] [--host H] [--fault NAME ...] [--help]
+const USAGE = `Usage: npm run serve -- [--config FILE] [--port N] [--host H] [--fault NAME ...]
+                        [--variation NAME ...] [--help]
 
 Runs the Animal Store reference server.
 
@@ -13,9 +15,13 @@ Runs the Animal Store reference server.
   --port N        port to listen on; 0 picks a free one (default: PORT, then the config's port)
   --host H        address to listen on (default: the config's host)
   --fault NAME    switch on a fault from the catalogue (repeatable); see targets/reference/README.md
+  --variation NAME
+                  switch on a legal variation (repeatable); see targets/reference/README.md
   --help          show this text
 
-Faults: ${FAULT_IDS.join(', ')}`;
+Faults: ${FAULT_IDS.join(', ')}
+
+Variations: ${VARIATION_IDS.join(', ')}`;
 
 const DEFAULT_CONFIG = fileURLToPath(new URL('./server.yaml', import.meta.url));
 
@@ -41,6 +47,7 @@ async function configure(argv: string[]): Promise<ServerConfig | undefined> {
         port: { type: 'string' },
         host: { type: 'string' },
         fault: { type: 'string', multiple: true },
+        variation: { type: 'string', multiple: true },
         help: { type: 'boolean' },
       },
     }));
@@ -56,6 +63,12 @@ async function configure(argv: string[]): Promise<ServerConfig | undefined> {
       throw new UsageError(`--fault: unknown fault ${JSON.stringify(name)}; valid faults: ${FAULT_IDS.join(', ')}`);
     }
   }
+  const extraVariations = values.variation ?? [];
+  for (const name of extraVariations) {
+    if (!isVariationId(name)) {
+      throw new UsageError(`--variation: unknown variation ${JSON.stringify(name)}; valid variations: ${VARIATION_IDS.join(', ')}`);
+    }
+  }
   if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host: must not be empty');
   const envPort = process.env.PORT;
   const port =
@@ -69,6 +82,7 @@ async function configure(argv: string[]): Promise<ServerConfig | undefined> {
     port,
     host: values.host ?? config.host,
     faults: [...new Set([...config.faults, ...extraFaults.filter(isFaultId)])],
+    variations: [...new Set([...config.variations, ...extraVariations.filter(isVariationId)])],
   };
 }
 
@@ -115,6 +129,7 @@ async function main(): Promise<void> {
   console.log(`keys: ${server.clients.map((c) => `${c.label} (${c.plan})`).join(', ')}`);
   console.log(`windows: minute ${server.windows.minute} s, day ${server.windows.day} s`);
   console.log(`faults: ${server.faults.length > 0 ? server.faults.join(', ') : 'none'}`);
+  console.log(`variations: ${server.variations.length > 0 ? server.variations.join(', ') : 'none'}`);
 }
 
 await main();

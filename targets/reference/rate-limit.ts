@@ -10,6 +10,8 @@
 // (the day window when both do, as it lifts last). So Limit is the per-minute quota most of the
 // time and the per-day quota once the day's remainder is the tighter constraint.
 // Retry-After is delta-seconds, the ceiling of the time until the blocking window ends, at least 1.
+// Two legal variations change this: refused requests counted too, and Retry-After given as the
+// HTTP-date of the window end, which is then also the moment the client may come back.
 import type { PlanQuota } from '../../lib/plans.ts';
 
 export interface WindowLengths {
@@ -52,12 +54,20 @@ interface WindowView {
   end: number;
 }
 
+export interface RateLimiterOptions {
+  /** Variation rejected-count-against-quota. */
+  countRefused?: boolean;
+  /** Variation retry-after-http-date: a refused client may return exactly when the window ends. */
+  retryAtWindowEnd?: boolean;
+}
+
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(
     private readonly windows: WindowLengths,
     private readonly now: () => number = Date.now,
+    private readonly options: RateLimiterOptions = {},
   ) {}
 
   /**
@@ -74,7 +84,11 @@ export class RateLimiter {
     const blockedBy = remaining(day) === 0 ? day : remaining(minute) === 0 ? minute : undefined;
     if (blockedBy !== undefined && options.enforce !== false) {
       const retryAfter = Math.max(1, Math.ceil((blockedBy.end * 1000 - nowMs) / 1000));
-      bucket.retryNotBefore = nowMs + retryAfter * 1000;
+      bucket.retryNotBefore = this.options.retryAtWindowEnd ? blockedBy.end * 1000 : nowMs + retryAfter * 1000;
+      if (this.options.countRefused) {
+        bucket.minute.count++;
+        bucket.day.count++;
+      }
       return { allowed: false, limit: blockedBy.quota, remaining: 0, reset: blockedBy.end, retryAfter, earlyRetry };
     }
 

@@ -1,14 +1,16 @@
-// Starts the reference server on node:http: wires config, store, keys, limiter, faults and stats
-// into the handler, and answers malformed HTTP with an Error body too.
+// Starts the reference server on node:http: wires config, store, keys, limiter, faults, variations
+// and stats into the handler, and answers malformed HTTP with an Error body too.
 import { STATUS_CODES, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from './app.ts';
 import { KeyRing, type Client } from './auth.ts';
 import { configPlans, parseServerConfig, type ServerConfig, type ServerConfigInput } from './config.ts';
 import { Faults, type FaultId } from './faults.ts';
+import { JSON_TYPE } from './http.ts';
 import { RateLimiter, type WindowLengths } from './rate-limit.ts';
 import { ANONYMOUS, StatsRecorder, type ServerStats } from './stats.ts';
 import { AnimalStore } from './store.ts';
+import { JSON_TYPE_UTF8, Variations, type VariationId } from './variations.ts';
 
 export type { ServerStats } from './stats.ts';
 
@@ -27,6 +29,7 @@ export interface RunningServer {
   clients: Client[];
   windows: WindowLengths;
   faults: FaultId[];
+  variations: VariationId[];
   stats(): ServerStats;
   /** Stops listening and closes every connection, keep-alive ones included. */
   close(): Promise<void>;
@@ -43,15 +46,23 @@ export async function startReferenceServer(
 ): Promise<RunningServer> {
   const config = parseServerConfig(input);
   const now = options.now ?? Date.now;
-  const store = new AnimalStore();
+  const variations = new Variations(config.variations);
+  const store = new AnimalStore({
+    idsBeyond2to53: variations.has('ids-beyond-2^53'),
+    defaultStatus: variations.has('status-default-available') ? 'available' : undefined,
+  });
   store.preload(config.preload);
   const keys = new KeyRing(config.keys);
   const plans = configPlans(config);
-  const limiter = new RateLimiter(config.windows, now);
+  const limiter = new RateLimiter(config.windows, now, {
+    countRefused: variations.has('rejected-count-against-quota'),
+    retryAtWindowEnd: variations.has('retry-after-http-date'),
+  });
   const faults = new Faults(config.faults);
   const stats = new StatsRecorder();
+  const jsonType = variations.has('charset-utf8') ? JSON_TYPE_UTF8 : JSON_TYPE;
 
-  const server = createServer(createApp({ store, keys, plans, limiter, faults, stats }));
+  const server = createServer(createApp({ store, keys, plans, limiter, faults, variations, stats }));
 
   // Requests node:http cannot parse (or that time out) never reach the handler. Answer them in the interface's
   // shape anyway (Error body, rate-limit headers from the anonymous bucket) and close.
@@ -66,7 +77,7 @@ export async function startReferenceServer(
     stats.record({ keyLabel: ANONYMOUS, plan: 'free', method: '', status, earlyRetry: rate.earlyRetry });
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: ${jsonType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-RateLimit-Limit: ${rate.limit}\r\nX-RateLimit-Remaining: ${rate.remaining}\r\nX-RateLimit-Reset: ${rate.reset}\r\n` +
         `Connection: close\r\n\r\n${body}`,
     );
@@ -89,6 +100,7 @@ export async function startReferenceServer(
     clients: keys.clients(),
     windows: { ...config.windows },
     faults: faults.list(),
+    variations: variations.list(),
     stats: () => stats.snapshot(store.size),
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 // The in-memory animal store. Ids and categoryIds are bigint so every int64 survives exactly.
-import { PET_STATUSES, type PetStatus } from '../../lib/models.ts';
+import type { PetStatus } from '../../lib/models.ts';
+import { preloadedPet } from './preload.ts';
 
 export interface StoredPet {
   readonly id: bigint;
@@ -18,38 +19,78 @@ export interface NewPetInput {
 
 export interface ListQuery {
   status?: PetStatus;
+  /** Fault list-filter-wrong-status: animals whose status is not `status`. */
+  invertStatus?: boolean;
   /** Maximum number returned; undefined means no maximum. */
   limit?: number;
+  /** Variation shuffled-order: every matching animal in a random order, then the first `limit`. */
+  shuffled?: boolean;
 }
+
+export interface StoreOptions {
+  /** Variation ids-beyond-2^53. */
+  idsBeyond2to53?: boolean;
+  /** Variation status-default-available: stored when a new animal has no status. */
+  defaultStatus?: PetStatus;
+}
+
+const BEYOND_2_TO_53 = 2n ** 53n + 1n;
+const ID_SPREAD = 2n ** 62n;
+// Odd, so n * step mod 2^62 never repeats; about 2^62 / 9, so ids climb towards 2^62 within a few.
+const ID_STEP = 0x06f4_a7c1_5b3d_2e91n;
 
 export class AnimalStore {
   // A Map keeps insertion order, which is the listing order, and compares bigint keys by value.
   private readonly pets = new Map<bigint, StoredPet>();
-  private nextId = 1n;
+  private assigned = 0n;
+  /** Last shuffled page per query, so the next one can be made to differ. */
+  private readonly lastShuffled = new Map<string, string>();
+
+  constructor(private readonly options: StoreOptions = {}) {}
 
   /** Adds an animal under the next id, or under `id` when given (only faults do that). */
   create(input: NewPetInput, id?: bigint): StoredPet {
-    const assigned = id ?? this.nextId++;
-    const pet: StoredPet = {
-      id: assigned,
+    const pet = this.draft(input, id);
+    this.pets.set(pet.id, pet);
+    return pet;
+  }
+
+  /** The animal `create` would store, with an id used up, but not stored (fault create-not-persisted). */
+  draft(input: NewPetInput, id?: bigint): StoredPet {
+    const status = input.status ?? this.options.defaultStatus;
+    return {
+      id: id ?? this.nextId(),
       ...(input.name === undefined ? {} : { name: input.name }),
       categoryId: input.categoryId,
-      ...(input.status === undefined ? {} : { status: input.status }),
+      ...(status === undefined ? {} : { status }),
     };
-    this.pets.set(assigned, pet);
-    return pet;
   }
 
   get(id: bigint): StoredPet | undefined {
     return this.pets.get(id);
   }
 
+  /** Another animal than `id`: the next one in listing order, else the first (fault get-wrong-pet). */
+  neighbour(id: bigint): StoredPet | undefined {
+    let first: StoredPet | undefined;
+    let passed = false;
+    for (const pet of this.pets.values()) {
+      if (passed) return pet;
+      if (pet.id === id) passed = true;
+      else first ??= pet;
+    }
+    return first;
+  }
+
   list(query: ListQuery = {}): StoredPet[] {
     const limit = query.limit ?? Infinity;
+    const matches = (pet: StoredPet): boolean =>
+      query.status === undefined || (pet.status === query.status) !== (query.invertStatus ?? false);
+    if (query.shuffled) return this.shuffledPage([...this.pets.values()].filter(matches), limit, query);
     const found: StoredPet[] = [];
     for (const pet of this.pets.values()) {
       if (found.length >= limit) break;
-      if (query.status === undefined || pet.status === query.status) found.push(pet);
+      if (matches(pet)) found.push(pet);
     }
     return found;
   }
@@ -58,13 +99,32 @@ export class AnimalStore {
     return this.pets.size;
   }
 
-  /** Adds `count` deterministic animals; statuses cycle through the enum and "none". */
+  /** Adds `count` deterministic, varied animals (see preload.ts). */
   preload(count: number): void {
-    const statuses: (PetStatus | undefined)[] = [...PET_STATUSES, undefined];
-    for (let i = 0; i < count; i++) {
-      this.create({ name: `preloaded-${i + 1}`, categoryId: BigInt((i % 7) + 1), status: statuses[i % statuses.length] });
-    }
+    for (let i = 0; i < count; i++) this.create(preloadedPet(i));
   }
+
+  private nextId(): bigint {
+    const n = this.assigned++;
+    return this.options.idsBeyond2to53 ? BEYOND_2_TO_53 + ((n * ID_STEP) % ID_SPREAD) : n + 1n;
+  }
+
+  private shuffledPage(pets: StoredPet[], limit: number, query: ListQuery): StoredPet[] {
+    for (let i = pets.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [pets[i], pets[j]] = [pets[j]!, pets[i]!];
+    }
+    const key = `${query.status}|${query.invertStatus}|${limit}`;
+    let page = pets.slice(0, limit);
+    // Rotating by one always yields another page when at least two animals match.
+    if (pets.length > 1 && pageKey(page) === this.lastShuffled.get(key)) page = [...pets.slice(1), pets[0]!].slice(0, limit);
+    this.lastShuffled.set(key, pageKey(page));
+    return page;
+  }
+}
+
+function pageKey(page: readonly StoredPet[]): string {
+  return page.map((pet) => pet.id).join(',');
 }
 
 /** The JSON form of a Pet, fields in the interface's order. */

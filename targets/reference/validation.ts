@@ -18,14 +18,29 @@ function single(query: URLSearchParams, name: string): Checked<string | undefine
   return ok(values[0]);
 }
 
-/** `limit`: decimal digits only, 1..100; absent means `fallback`. Out of range is refused, not clamped. */
-export function checkLimit(query: URLSearchParams, fallback: number): Checked<number> {
+export interface LimitOptions {
+  /** Used when `limit` is absent (and, when clamping, when it is not an integer). */
+  fallback: number;
+  /** Fault list-accepts-limit-over-100 raises it. */
+  max?: number;
+  /** Variation limit-clamp: never refuse, bring the value into range instead. */
+  clamp?: boolean;
+}
+
+/** `limit`: decimal digits only, 1..max (100); absent means `fallback`. Out of range is refused, unless clamping. */
+export function checkLimit(query: URLSearchParams, options: LimitOptions): Checked<number> {
+  const { fallback, max = PAGE_SIZE.max } = options;
   const raw = single(query, 'limit');
+  if (options.clamp) {
+    if (!raw.ok || raw.value === undefined || !/^-?[0-9]+$/.test(raw.value)) return ok(fallback);
+    const value = BigInt(raw.value);
+    return ok(value < PAGE_SIZE.min ? PAGE_SIZE.min : value > max ? max : Number(value));
+  }
   if (!raw.ok) return raw;
   if (raw.value === undefined) return ok(fallback);
   const limit = /^[0-9]+$/.test(raw.value) ? Number(raw.value) : NaN;
-  if (!(limit >= PAGE_SIZE.min && limit <= PAGE_SIZE.max)) {
-    return fail(`limit: must be an integer from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}`);
+  if (!(limit >= PAGE_SIZE.min && limit <= max)) {
+    return fail(`limit: must be an integer from ${PAGE_SIZE.min} to ${max}`);
   }
   return ok(limit);
 }
@@ -40,21 +55,38 @@ export function checkStatusFilter(query: URLSearchParams): Checked<PetStatus | u
 
 /** A path petId: optional minus, decimal digits, within int64. */
 export function checkPetId(segment: string): Checked<bigint> {
-  let text: string;
-  try {
-    text = decodeURIComponent(segment);
-  } catch {
-    return fail('petId: malformed percent-encoding');
-  }
+  const text = decodeSegment(segment);
+  if (text === undefined) return fail('petId: malformed percent-encoding');
   if (!/^-?[0-9]+$/.test(text)) return fail(`petId: must be ${INT64_TEXT}`);
   const id = BigInt(text);
   return id < INT64_MIN || id > INT64_MAX ? fail(`petId: must be ${INT64_TEXT}`) : ok(id);
 }
 
+/** Whether a path petId is an integer at all (rather than one outside int64). */
+export function isNumericPetId(segment: string): boolean {
+  return /^-?[0-9]+$/.test(decodeSegment(segment) ?? '');
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface NewPetOptions {
   /** Fault create-accepts-missing-name. */
   nameOptional?: boolean;
+  /** Fault create-accepts-fraction: a finite fraction within int64 is truncated. */
+  truncateFractions?: boolean;
+  /** Fault create-accepts-string-category: a string of decimal digits is taken as the integer. */
+  numericStrings?: boolean;
+  /** Variation extra-fields-rejected. */
+  rejectUnknownFields?: boolean;
 }
+
+const NEW_PET_FIELDS: readonly string[] = ['name', 'categoryId', 'status'];
 
 /**
  * A NewPet from a parsed JSON body. Fields are read as own properties only. Extra fields are
@@ -62,10 +94,15 @@ export interface NewPetOptions {
  * empty string too; it is stored exactly as sent. `categoryId` is any JSON number whose value is
  * an integer in int64 range: integer literals of any size exactly, and `1.0`-style forms only
  * within ±2^53, where the parsed double is still exact. `status`, when present, must be in the enum.
+ * Faults and variations bend these rules through `options`.
  */
 export function checkNewPet(body: unknown, options: NewPetOptions = {}): Checked<NewPetInput> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return fail('request body must be a JSON object (NewPet)');
+  }
+  if (options.rejectUnknownFields) {
+    const unknown = Object.keys(body).find((name) => !NEW_PET_FIELDS.includes(name));
+    if (unknown !== undefined) return fail(`${unknown}: unknown field (NewPet has name, categoryId, status)`);
   }
   const name = field(body, 'name');
   if (name === undefined && !options.nameOptional) return fail('name: required');
@@ -73,7 +110,7 @@ export function checkNewPet(body: unknown, options: NewPetOptions = {}): Checked
 
   const rawCategoryId = field(body, 'categoryId');
   if (rawCategoryId === undefined) return fail('categoryId: required');
-  const categoryId = Int64.safeParse(rawCategoryId);
+  const categoryId = Int64.safeParse(lenientCategoryId(rawCategoryId, options));
   if (!categoryId.success) return fail(`categoryId: must be ${INT64_TEXT}`);
 
   const rawStatus = field(body, 'status');
@@ -85,6 +122,14 @@ export function checkNewPet(body: unknown, options: NewPetOptions = {}): Checked
     categoryId: categoryId.data,
     ...(status === undefined ? {} : { status: status.data }),
   });
+}
+
+function lenientCategoryId(value: unknown, options: NewPetOptions): unknown {
+  if (options.truncateFractions && typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < 2 ** 63) {
+    return BigInt(Math.trunc(value));
+  }
+  if (options.numericStrings && typeof value === 'string' && /^-?[0-9]+$/.test(value)) return BigInt(value);
+  return value;
 }
 
 /** A body `id`, read only by fault create-uses-body-id. */

@@ -25,6 +25,7 @@ describe('parseServerConfig', () => {
       plans: {},
       windows: { minute: 60, day: 86_400 },
       faults: [],
+      variations: [],
       preload: 0,
     });
     expect(parseServerConfig({ keys: KEYS, windows: { minute: 2 } }).windows).toEqual({ minute: 2, day: 86_400 });
@@ -36,6 +37,13 @@ describe('parseServerConfig', () => {
       plans: { enterprise: { perMinute: 5000, perDay: 2_000_000 }, free: { perMinute: 1, perDay: 2 } },
     });
     expect(config.plans.enterprise).toEqual({ perMinute: 5000, perDay: 2_000_000 });
+  });
+
+  it('accepts legal variations by id', () => {
+    expect(parseServerConfig({ keys: KEYS, variations: ['ids-beyond-2^53', 'limit-clamp'] }).variations).toEqual([
+      'ids-beyond-2^53',
+      'limit-clamp',
+    ]);
   });
 
   it.each([
@@ -60,6 +68,12 @@ describe('parseServerConfig', () => {
       { keys: KEYS, faults: ['auth-disabled', 'no-such-fault'] },
       'faults.1',
       /unknown fault "no-such-fault".*auth-disabled/,
+    ],
+    [
+      'an unknown variation',
+      { keys: KEYS, variations: ['charset-utf8', 'utf-16'] },
+      'variations.1',
+      /unknown variation "utf-16"; valid variations: ids-beyond-2\^53, .*rejected-count-against-quota/,
     ],
     ['a negative preload', { keys: KEYS, preload: -1 }, 'preload', /./],
   ])('rejects %s, naming the field', (_name, raw, field, message) => {

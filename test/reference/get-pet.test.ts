@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pet } from '../../lib/models.ts';
+import { preloadedPet } from '../../targets/reference/preload.ts';
 import type { RunningServer } from '../../targets/reference/server.ts';
 import { KEYS, call, expectError, startTestServer, type Exchange } from './helpers.ts';
 
@@ -19,7 +20,7 @@ describe('getPet (deprecated)', () => {
     const res = await call(server, 'GET', '/v1/pets/2', { key: KEYS.bulk });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
-    expect(Pet.parse(res.json)).toEqual({ id: 2n, name: 'preloaded-2', categoryId: 2n, status: 'pending' });
+    expect(Pet.parse(res.json)).toEqual({ id: 2n, ...preloadedPet(1) });
     expectDeprecated(res);
   });
 

@@ -32,7 +32,7 @@ function run(args: string[], options: RunOptions = {}): Promise<Run> {
     let signalled = false;
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      const found = /listening on (http:\/\/\S+\/v1)\n[\s\S]*faults: .*\n/.exec(stdout);
+      const found = /listening on (http:\/\/\S+\/v1)\n[\s\S]*variations: .*\n/.exec(stdout);
       if (found && options.untilListening && !signalled) {
         signalled = true;
         options.untilListening(found[1]!).then(
@@ -51,7 +51,7 @@ function run(args: string[], options: RunOptions = {}): Promise<Run> {
 }
 
 describe.concurrent('reference server CLI', () => {
-  it('prints the address, key labels, windows and faults, serves, and exits 0 on SIGTERM', async () => {
+  it('prints the address, key labels, windows, faults and variations, serves, and exits 0 on SIGTERM', async () => {
     let status = 0;
     const result = await run(['--config', LOCAL_CONFIG, '--port', '0', '--fault', 'headers-missing'], {
       env: { PORT: 'not-a-port' },
@@ -66,7 +66,22 @@ describe.concurrent('reference server CLI', () => {
     expect(result.stdout).toContain('free#1 (free), free#2 (free), pro#1 (pro), business#1 (business)');
     expect(result.stdout).toContain('minute 2 s, day 30 s');
     expect(result.stdout).toContain('faults: headers-missing');
+    expect(result.stdout).toContain('variations: none');
     expect(result.stdout).not.toContain('local-');
+  });
+
+  it('switches on variations given with --variation', async () => {
+    let contentType: string | null = null;
+    const args = ['--config', LOCAL_CONFIG, '--port', '0', '--variation', 'charset-utf8', '--variation', 'ids-beyond-2^53'];
+    const result = await run(args, {
+      untilListening: async (baseUrl) => {
+        contentType = (await fetch(`${baseUrl}/pets`, { headers: { authorization: 'Bearer local-pro-key-1' } })).headers.get('content-type');
+      },
+    });
+    expect(result.code).toBe(0);
+    expect(contentType).toBe('application/json; charset=utf-8');
+    expect(result.stdout).toContain('faults: none');
+    expect(result.stdout).toContain('variations: ids-beyond-2^53, charset-utf8');
   });
 
   it('takes the port from PORT when --port is absent', async () => {
@@ -79,6 +94,7 @@ describe.concurrent('reference server CLI', () => {
   it.each([
     [['--config', 'targets/reference/no-such.yaml'], /no-such\.yaml: cannot read/],
     [['--config', LOCAL_CONFIG, '--fault', 'bogus'], /--fault: unknown fault "bogus"; valid faults: auth-disabled/],
+    [['--config', LOCAL_CONFIG, '--variation', 'bogus'], /--variation: unknown variation "bogus"; valid variations: ids-beyond-2\^53/],
     [['--config', LOCAL_CONFIG, '--port', '99999'], /--port: must be a port number/],
     [['--unknown'], /Unknown option '--unknown'/],
   ])('exits 2 with a one-line message for %j', async (args, message) => {

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { Budget } from '../../../lib/client/budget.ts';
 import { ApiClient, type ClientOptions } from '../../../lib/client/client.ts';
 import type { TargetKey } from '../../../lib/config/schema.ts';
-import { BudgetExhaustedError, TransportError } from '../../../lib/errors.ts';
+import { BudgetExhaustedError, RateLimitedError, TransportError } from '../../../lib/errors.ts';
 import type { Exchange } from '../../../lib/result/model.ts';
 
 /** Distinctive, and with characters that URL encodings change. */
@@ -249,11 +249,12 @@ describe('ApiClient: 429 and retries', () => {
     expect(delays).toEqual([]);
   });
 
-  it('returns the last 429 once the attempts are spent', async () => {
+  it('throws RateLimitedError once the attempts are spent: the check could not be made', async () => {
     routes.set('/v1/limited-always', (_req, res) => json(res, 429, {}, { 'Retry-After': '2' }));
     const { api, delays } = client({ retry: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000, maxWaitMs: 60_000 } });
-    const response = await api.send({ method: 'GET', path: '/limited-always', auth: { none: true } });
-    expect(response.status).toBe(429);
+    const err = await api.send({ method: 'GET', path: '/limited-always', auth: { none: true } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect((err as RateLimitedError).message).toMatch(/still rate-limited: gave up after 3 attempts/);
     expect(hits('/limited-always')).toBe(3);
     expect(delays).toHaveLength(2);
     expect(delays.every((d) => d >= 2000)).toBe(true);

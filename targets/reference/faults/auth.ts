@@ -1,0 +1,44 @@
+// Faults in authentication.
+import type { FaultDefinition } from '../faults.ts';
+import { HEADER, isErrorBody, withoutHeaders } from '../http.ts';
+
+export const AUTH_FAULTS = [
+  {
+    id: 'auth-disabled',
+    breaks: 'Authentication: requests without a valid key are served instead of answered 401.',
+  },
+  {
+    id: 'auth-wrong-status',
+    breaks: 'Authentication: a missing or invalid key gets 403 instead of 401.',
+    rewrite: (reply) =>
+      reply.status !== 401
+        ? reply
+        : {
+            status: 403,
+            headers: withoutHeaders(reply.headers, [HEADER.wwwAuthenticate]),
+            json: { code: 'forbidden', message: isErrorBody(reply.json) ? reply.json.message : 'forbidden', status: 403 },
+          },
+  },
+  {
+    id: 'auth-no-error-body',
+    breaks: 'Authentication: the 401 has an empty body instead of an Error body.',
+    rewrite: (reply) =>
+      reply.status !== 401 ? reply : { status: 401, headers: withoutHeaders(reply.headers, [HEADER.contentType]) },
+  },
+  {
+    id: 'auth-scheme-case-sensitive',
+    breaks: 'Authentication (RFC 9110 auth-scheme is case-insensitive): "bearer <key>" gets 401.',
+  },
+  {
+    id: 'auth-after-validation',
+    breaks: 'Authentication: validation and lookup run before the key check, so an unauthenticated bad request gets 400/404.',
+  },
+  {
+    id: 'auth-query-key-accepted',
+    breaks: 'Authentication is the Authorization header: a key in the query (api_key, access_token, key) is accepted without one.',
+  },
+  {
+    id: 'auth-empty-bearer-accepted',
+    breaks: 'Authentication: "Authorization: Bearer " with an empty token is served as the first configured key.',
+  },
+] as const satisfies readonly FaultDefinition[];

@@ -1,0 +1,57 @@
+// Faults in createPet.
+import type { FaultDefinition } from '../faults.ts';
+import { withoutField } from '../http.ts';
+
+export const CREATE_FAULTS = [
+  {
+    id: 'create-500-on-bad-input',
+    breaks: 'createPet: an invalid NewPet raises an unhandled exception (500) instead of a 400.',
+  },
+  {
+    id: 'create-accepts-missing-name',
+    breaks: 'createPet: a NewPet without `name` is created (201) instead of answered 400.',
+  },
+  {
+    id: 'create-truncates-int64',
+    breaks: 'NewPet categoryId int64: the value passes through a double, so digits beyond 2^53 are lost.',
+  },
+  {
+    id: 'create-uses-body-id',
+    breaks: 'Pet id is assigned by the service: an `id` in the request body is used instead.',
+  },
+  {
+    id: 'create-returns-200',
+    breaks: 'createPet: a successful create answers 200 instead of 201.',
+    rewrite: (reply, { operation }) => (operation === 'createPet' && reply.status === 201 ? { ...reply, status: 200 } : reply),
+  },
+  {
+    id: 'create-201-without-id',
+    breaks: 'createPet 201 is the created Pet "with its assigned id": the body lacks `id` (the animal is stored with one).',
+    rewrite: (reply, { operation }) =>
+      operation === 'createPet' && reply.status === 201 ? { ...reply, json: withoutField(reply.json, 'id') } : reply,
+  },
+  {
+    id: 'create-drops-status',
+    breaks: 'createPet: the `status` given is not stored; the Pet comes back without it, in getPet and listPets too.',
+  },
+  {
+    id: 'create-trims-name',
+    breaks: 'createPet: leading and trailing whitespace of `name` is trimmed when stored.',
+  },
+  {
+    id: 'create-mangles-unicode',
+    breaks: 'createPet: `name` is stored without its characters outside the BMP (emoji lost, a utf8mb3 column).',
+  },
+  {
+    id: 'create-accepts-fraction',
+    breaks: 'NewPet categoryId is an integer: 1.5 is accepted and truncated (201) instead of answered 400.',
+  },
+  {
+    id: 'create-accepts-string-category',
+    breaks: 'NewPet categoryId is an integer: a numeric string ("12") is accepted (201) instead of answered 400.',
+  },
+  {
+    id: 'create-not-persisted',
+    breaks: 'createPet: 201 is answered but the animal is not stored (getPet 404, not listed).',
+  },
+] as const satisfies readonly FaultDefinition[];

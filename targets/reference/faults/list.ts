@@ -1,0 +1,46 @@
+// Faults in listPets.
+import type { FaultDefinition } from '../faults.ts';
+import { withoutField } from '../http.ts';
+
+export const LIST_FAULTS = [
+  {
+    id: 'list-ignores-limit',
+    breaks: 'listPets: `limit` is ignored and every animal is returned.',
+  },
+  {
+    id: 'list-default-limit-50',
+    breaks: 'listPets / Page size: without `limit`, up to 50 animals are returned instead of 20.',
+  },
+  {
+    id: 'list-wrong-status-filter',
+    breaks: 'listPets: the `status` filter is ignored.',
+  },
+  {
+    id: 'list-pet-missing-id',
+    breaks: 'Pet: listed animals lack the required `id`.',
+    rewrite: (reply, { operation }) =>
+      operation === 'listPets' && reply.status === 200 && Array.isArray(reply.json)
+        ? { ...reply, json: reply.json.map((pet) => withoutField(pet, 'id')) }
+        : reply,
+  },
+  {
+    id: 'list-limit-off-by-one',
+    breaks: 'listPets: `limit` is the maximum returned, but limit + 1 animals come back when more are stored.',
+  },
+  {
+    id: 'list-duplicates',
+    breaks: 'Pets / unique ids: a page repeats its first animal at the end (or in place of its last).',
+  },
+  {
+    id: 'list-500-on-bad-limit',
+    breaks: 'listPets: a non-integer `limit` ("abc", "1.5") raises an unhandled exception (500).',
+  },
+  {
+    id: 'list-accepts-limit-over-100',
+    breaks: 'Page size maximum 100: a limit up to 1000 is honoured, so more than 100 animals come back.',
+  },
+  {
+    id: 'list-filter-wrong-status',
+    breaks: 'listPets: with a `status` filter, animals of the other statuses are returned (the filter is inverted).',
+  },
+] as const satisfies readonly FaultDefinition[];

@@ -1,0 +1,56 @@
+// Faults in the shape of every response: Error bodies, rate-limit headers, media type.
+import type { FaultDefinition } from '../faults.ts';
+import { HEADER, RATE_LIMIT_HEADER_NAMES, isErrorBody, withoutField, withoutHeaders } from '../http.ts';
+
+export const ERROR_FAULTS = [
+  {
+    id: 'error-status-mismatch',
+    breaks: 'Errors: Error.status is always 400 instead of repeating the HTTP status.',
+    rewrite: (reply) => (isErrorBody(reply.json) ? { ...reply, json: { ...reply.json, status: 400 } } : reply),
+  },
+  {
+    id: 'error-plain-text',
+    breaks: 'Errors: errors are sent as a text/plain line instead of an Error JSON body.',
+    rewrite: (reply) =>
+      !isErrorBody(reply.json)
+        ? reply
+        : {
+            status: reply.status,
+            headers: { ...reply.headers, [HEADER.contentType]: 'text/plain; charset=utf-8' },
+            text: `${reply.json.code}: ${reply.json.message}`,
+          },
+  },
+  {
+    id: 'error-missing-code',
+    breaks: 'Error: the required `code` is missing from Error bodies.',
+    rewrite: (reply) => (isErrorBody(reply.json) ? { ...reply, json: withoutField(reply.json, 'code') } : reply),
+  },
+  {
+    id: 'error-no-content-type',
+    breaks: 'Responses use JSON (application/json): error responses carry no Content-Type (the body is still JSON).',
+    rewrite: (reply) =>
+      isErrorBody(reply.json) ? { ...reply, headers: withoutHeaders(reply.headers, [HEADER.contentType]) } : reply,
+  },
+] as const satisfies readonly FaultDefinition[];
+
+export const HEADER_FAULTS = [
+  {
+    id: 'headers-missing-on-errors',
+    breaks: 'Rate limit headers: X-RateLimit-* are missing from error (4xx/5xx) responses.',
+    rewrite: (reply) =>
+      reply.status < 400 ? reply : { ...reply, headers: withoutHeaders(reply.headers, RATE_LIMIT_HEADER_NAMES) },
+  },
+  {
+    id: 'headers-missing',
+    breaks: 'Rate limit headers: X-RateLimit-* are never sent.',
+    rewrite: (reply) => ({ ...reply, headers: withoutHeaders(reply.headers, RATE_LIMIT_HEADER_NAMES) }),
+  },
+  {
+    id: 'content-type-text',
+    breaks: 'Requests and responses use JSON: successful JSON responses are labelled text/plain.',
+    rewrite: (reply) =>
+      reply.status >= 300 || reply.json === undefined
+        ? reply
+        : { ...reply, headers: { ...reply.headers, [HEADER.contentType]: 'text/plain' } },
+  },
+] as const satisfies readonly FaultDefinition[];

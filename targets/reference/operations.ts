@@ -1,0 +1,124 @@
+// The four operations. Each first validates and looks up, returning either a rejection or a
+// `proceed` step that does the work; the split is what lets fault auth-after-validation move the
+// key check between the two without touching the operations. Flag faults and variations that
+// change an operation are consulted here, each at the one line where its behaviour lives.
+import type { IncomingMessage } from 'node:http';
+import { tryParseJson } from '../../lib/json.ts';
+import { PAGE_SIZE } from '../../lib/models.ts';
+import type { Faults } from './faults.ts';
+import { JSON_TYPE, errorReply, jsonReply, mediaType, readBody, type Reply } from './http.ts';
+import type { OperationId } from './routes.ts';
+import { petJson, type AnimalStore, type StoredPet } from './store.ts';
+import { bodyId, checkLimit, checkNewPet, checkPetId, checkStatusFilter, isNumericPetId } from './validation.ts';
+import type { Variations } from './variations.ts';
+
+export type Prepared = { reject: Reply } | { proceed: () => Reply };
+export type Operation = (req: IncomingMessage, url: URL, params: string[]) => Promise<Prepared>;
+
+export interface OperationDeps {
+  store: AnimalStore;
+  faults: Faults;
+  variations: Variations;
+  maxBodyBytes: number;
+}
+
+export const badRequest = (message: string): Reply => errorReply(400, 'invalid_request', message);
+const reject = (reply: Reply): Prepared => ({ reject: reply });
+
+const OUTSIDE_BMP = /[\u{10000}-\u{10FFFF}]/gu;
+
+export function createOperations({ store, faults, variations, maxBodyBytes }: OperationDeps): Record<OperationId, Operation> {
+  return {
+    async listPets(_req, url) {
+      const rawLimit = url.searchParams.get('limit');
+      if (faults.has('list-500-on-bad-limit') && rawLimit !== null && !/^-?[0-9]+$/.test(rawLimit)) {
+        throw new SyntaxError(`Cannot convert ${rawLimit} to an integer`);
+      }
+      const limit = checkLimit(url.searchParams, {
+        fallback: faults.has('list-default-limit-50') ? 50 : PAGE_SIZE.default,
+        max: faults.has('list-accepts-limit-over-100') ? 1000 : PAGE_SIZE.max,
+        clamp: variations.has('limit-clamp'),
+      });
+      if (!limit.ok) return reject(badRequest(limit.message));
+      const status = checkStatusFilter(url.searchParams);
+      if (!status.ok) return reject(badRequest(status.message));
+      return {
+        proceed: () => {
+          const pets = store.list({
+            limit: faults.has('list-ignores-limit') ? undefined : limit.value + (faults.has('list-limit-off-by-one') ? 1 : 0),
+            status: faults.has('list-wrong-status-filter') ? undefined : status.value,
+            invertStatus: faults.has('list-filter-wrong-status'),
+            shuffled: variations.has('shuffled-order'),
+          });
+          return jsonReply(200, (faults.has('list-duplicates') ? withDuplicate(pets, limit.value) : pets).map(petJson));
+        },
+      };
+    },
+
+    async createPet(req) {
+      if (mediaType(req.headers['content-type']) !== JSON_TYPE) {
+        return reject(badRequest('Content-Type must be application/json'));
+      }
+      const body = await readBody(req, maxBodyBytes);
+      if (!body.ok) {
+        if (body.reason === 'too-large') {
+          // The unread rest of the body would otherwise be taken for the next request.
+          return reject(errorReply(413, 'payload_too_large', `request body exceeds ${maxBodyBytes} bytes`, { Connection: 'close' }));
+        }
+        return reject(badRequest(body.reason === 'not-utf8' ? 'request body is not valid UTF-8' : 'request body incomplete'));
+      }
+      if (body.text.trim() === '') return reject(badRequest('request body is required (NewPet)'));
+      const parsed = tryParseJson(body.text);
+      if (!parsed.ok) return reject(badRequest(`malformed JSON: ${parsed.error}`));
+      const pet = checkNewPet(parsed.value, {
+        nameOptional: faults.has('create-accepts-missing-name'),
+        truncateFractions: faults.has('create-accepts-fraction'),
+        numericStrings: faults.has('create-accepts-string-category'),
+        rejectUnknownFields: variations.has('extra-fields-rejected'),
+      });
+      if (!pet.ok) {
+        if (faults.has('create-500-on-bad-input')) throw new TypeError(`cannot read NewPet: ${pet.message}`);
+        return reject(badRequest(pet.message));
+      }
+      return {
+        proceed: () => {
+          let { name, categoryId, status } = pet.value;
+          if (faults.has('create-truncates-int64')) categoryId = BigInt(Number(categoryId));
+          if (faults.has('create-drops-status')) status = undefined;
+          if (faults.has('create-trims-name')) name = name?.trim();
+          if (faults.has('create-mangles-unicode')) name = name?.replace(OUTSIDE_BMP, '');
+          const input = { name, categoryId, status };
+          const id = faults.has('create-uses-body-id') ? bodyId(parsed.value) : undefined;
+          const created = faults.has('create-not-persisted') ? store.draft(input, id) : store.create(input, id);
+          return jsonReply(201, petJson(created), { Location: `/v1/pets/${created.id}` });
+        },
+      };
+    },
+
+    async getPet(_req, _url, [segment = '']) {
+      const id = checkPetId(segment);
+      if (!id.ok) {
+        if (!isNumericPetId(segment)) {
+          if (faults.has('get-500-for-non-numeric')) throw new SyntaxError(`Cannot convert ${segment} to a BigInt`);
+          if (variations.has('non-numeric-id-404')) return reject(errorReply(404, 'not_found', `no animal with id ${segment}`));
+        }
+        return reject(badRequest(id.message));
+      }
+      const pet = store.get(id.value);
+      if (pet === undefined) return reject(errorReply(404, 'not_found', `no animal with id ${id.value}`));
+      const answered = faults.has('get-wrong-pet') ? (store.neighbour(pet.id) ?? pet) : pet;
+      return { proceed: () => jsonReply(200, petJson(answered)) };
+    },
+
+    // Orders are "not shown" by the interface: the endpoint exists and answers an empty list.
+    async listOrders() {
+      return { proceed: () => jsonReply(200, []) };
+    },
+  };
+}
+
+/** Fault list-duplicates: the first animal again at the end, or in place of the last on a full page. */
+function withDuplicate(pets: StoredPet[], limit: number): StoredPet[] {
+  if (pets.length < 2) return pets;
+  return pets.length < limit ? [...pets, pets[0]!] : [...pets.slice(0, -1), pets[0]!];
+}

@@ -1,0 +1,110 @@
+// The catalogue of legal variations: behaviours the interface allows that this server does not
+// show by default (see DESIGN.md, "Severity": every legal reading must pass). Config
+// `variations: [...]` switches them on; the harness must accept each of them.
+//
+// Same two forms as faults (faults.ts): a *rewrite* of the finished Reply, or a *flag* consulted
+// with `variations.has(id)` where the behaviour lives (the store, the limiter, validation).
+// Variation rewrites run before fault rewrites.
+import { HEADER, JSON_TYPE, type Reply, type ReplyContext, type ReplyRewrite } from './http.ts';
+
+interface VariationDefinition {
+  readonly id: string;
+  /** What the interface leaves open that this variation takes, in one line. */
+  readonly allows: string;
+  readonly rewrite?: ReplyRewrite;
+}
+
+export const JSON_TYPE_UTF8 = `${JSON_TYPE}; charset=utf-8`;
+
+/** RFC 9745 form of Deprecation: 2025-01-01T00:00:00Z as a structured-field Date. */
+export const DEPRECATION_DATE = '@1735689600';
+
+export const VARIATION_CATALOGUE = [
+  {
+    id: 'ids-beyond-2^53',
+    allows: 'Pet id is int64: ids start at 2^53 + 1 and spread up to about 2^62, beyond what a double holds.',
+  },
+  {
+    id: 'status-default-available',
+    allows: 'The status stored when it is omitted is "not shown": it is stored and returned as `available`.',
+  },
+  {
+    id: 'limit-clamp',
+    allows: 'A limit outside 1..100 may be clamped: over 100 gives 100, under 1 gives 1, a non-integer the default 20; never 400.',
+  },
+  {
+    id: 'charset-utf8',
+    allows: 'JSON responses are labelled `application/json; charset=utf-8`.',
+    rewrite: (reply) =>
+      reply.headers[HEADER.contentType] === JSON_TYPE
+        ? { ...reply, headers: { ...reply.headers, [HEADER.contentType]: JSON_TYPE_UTF8 } }
+        : reply,
+  },
+  {
+    id: 'shuffled-order',
+    allows: 'The order of listPets is not given: every call returns the matching animals in a new random order.',
+  },
+  {
+    id: 'non-numeric-id-404',
+    allows: 'getPet lists no 400: a non-numeric petId gets 404 with an Error body.',
+  },
+  {
+    id: 'extra-fields-rejected',
+    allows: 'A NewPet with fields the interface does not define gets 400 with an Error body.',
+  },
+  {
+    id: 'deprecation-date-form',
+    allows: 'Deprecation uses the RFC 9745 form `@1735689600` (when it took effect) instead of `true`.',
+    rewrite: (reply) =>
+      reply.headers.Deprecation === undefined ? reply : { ...reply, headers: { ...reply.headers, Deprecation: DEPRECATION_DATE } },
+  },
+  {
+    id: 'retry-after-http-date',
+    allows: 'The format of Retry-After is "not shown": a 429 gives the HTTP-date at which the blocking window resets.',
+    // A 429's X-RateLimit-Reset is the end of the blocking window; the limiter expects the client then.
+    rewrite: (reply) => {
+      const reset = reply.headers[HEADER.reset];
+      if (reply.status !== 429 || reply.headers[HEADER.retryAfter] === undefined || reset === undefined) return reply;
+      return { ...reply, headers: { ...reply.headers, [HEADER.retryAfter]: new Date(Number(reset) * 1000).toUTCString() } };
+    },
+  },
+  {
+    id: 'rejected-count-against-quota',
+    allows: 'Whether refused requests count is not shown: 429 responses consume quota too.',
+  },
+] as const satisfies readonly VariationDefinition[];
+
+export type VariationId = (typeof VARIATION_CATALOGUE)[number]['id'];
+
+export const VARIATION_IDS: readonly VariationId[] = VARIATION_CATALOGUE.map((variation) => variation.id);
+
+export function isVariationId(name: string): name is VariationId {
+  return (VARIATION_IDS as readonly string[]).includes(name);
+}
+
+/** The variations switched on for one server. Empty for the default behaviour. */
+export class Variations {
+  private readonly active: ReadonlySet<VariationId>;
+  private readonly rewrites: readonly ReplyRewrite[];
+
+  constructor(ids: Iterable<VariationId> = []) {
+    this.active = new Set(ids);
+    const definitions: readonly VariationDefinition[] = VARIATION_CATALOGUE;
+    this.rewrites = definitions
+      .filter((v) => this.active.has(v.id as VariationId))
+      .flatMap((v) => (v.rewrite ? [v.rewrite] : []));
+  }
+
+  has(id: VariationId): boolean {
+    return this.active.has(id);
+  }
+
+  /** Active ids in catalogue order. */
+  list(): VariationId[] {
+    return VARIATION_IDS.filter((id) => this.active.has(id));
+  }
+
+  rewrite(reply: Reply, context: ReplyContext): Reply {
+    return this.rewrites.reduce((current, rewrite) => rewrite(current, context), reply);
+  }
+}

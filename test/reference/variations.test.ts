@@ -1,0 +1,396 @@
+// Legal variations: each one does what its catalogue entry says, and a server with any of them
+// (or all) still answers every operation as the interface requires.
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { INT64_MAX, Pet, Pets } from '../../lib/models.ts';
+import type { ServerConfigInput } from '../../targets/reference/config.ts';
+import type { RunningServer } from '../../targets/reference/server.ts';
+import { AnimalStore } from '../../targets/reference/store.ts';
+import {
+  DEPRECATION_DATE,
+  VARIATION_CATALOGUE,
+  VARIATION_IDS,
+  isVariationId,
+  type VariationId,
+} from '../../targets/reference/variations.ts';
+import {
+  KEYS,
+  T0,
+  TEST_CONFIG,
+  call,
+  errorBody,
+  fakeClock,
+  postRaw,
+  rateHeaders,
+  startTestServer,
+  type Exchange,
+  type FakeClock,
+} from './helpers.ts';
+
+const T0_S = T0 / 1000;
+const key = KEYS.bulk;
+const TINY_KEY = 'test-tiny-key';
+const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+let servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+async function start(
+  variations: VariationId[],
+  config: Partial<ServerConfigInput> = {},
+  clock: FakeClock = fakeClock(T0 + 10_250),
+): Promise<RunningServer> {
+  const server = await startTestServer({ variations, ...config }, clock);
+  servers.push(server);
+  return server;
+}
+
+/** TEST_CONFIG plus a key of a plan with the given quota. */
+function withTinyPlan(perMinute: number, perDay: number): Partial<ServerConfigInput> {
+  return { keys: [...TEST_CONFIG.keys, { key: TINY_KEY, plan: 'tiny' }], plans: { ...TEST_CONFIG.plans, tiny: { perMinute, perDay } } };
+}
+
+const get = (s: RunningServer, path: string) => call(s, 'GET', path, { key });
+const list = async (s: RunningServer, query = '') => Pets.parse((await get(s, `/v1/pets${query}`)).json);
+const listIds = async (s: RunningServer, query = '') => (await list(s, query)).map((p) => p.id);
+
+function isJson(res: Exchange): boolean {
+  return /^application\/json(\s*;|$)/i.test(res.headers['content-type'] ?? '');
+}
+
+/** An Error body whose status repeats the HTTP status, served as JSON (any parameters), with rate-limit headers. */
+function expectError(res: Exchange, ...statuses: number[]): void {
+  expect(statuses, res.text).toContain(res.status);
+  expect(isJson(res)).toBe(true);
+  const body = errorBody(res);
+  expect(body?.status).toBe(res.status);
+  expect(typeof body?.code).toBe('string');
+  expect(typeof body?.message).toBe('string');
+  expect(rateHeaders(res)).toBeDefined();
+}
+
+/** Seconds until a Retry-After value lets the client back in, for either RFC 9110 form. */
+function retryAfterMs(value: string | undefined, nowMs: number): number {
+  expect(value).toBeDefined();
+  if (/^[0-9]+$/.test(value!)) return Number(value) * 1000;
+  expect(value).toMatch(IMF_FIXDATE);
+  return Date.parse(value!) - nowMs;
+}
+
+/** A walk through every operation that accepts every legal reading the variations allow. */
+async function expectConforming(s: RunningServer, clock: FakeClock): Promise<void> {
+  const anonymous = await call(s, 'GET', '/v1/pets');
+  expectError(anonymous, 401);
+  expect(anonymous.headers['www-authenticate']).toBe('Bearer');
+  expectError(await call(s, 'GET', `/v1/pets?api_key=${key}`), 401);
+  expectError(await call(s, 'GET', '/v1/pets', { authorization: 'Bearer ' }), 401);
+  expectError(await call(s, 'POST', '/v1/pets', { json: {} }), 401);
+  expect((await call(s, 'GET', '/v1/pets', { authorization: `bearer ${key}` })).status).toBe(200);
+
+  const name = '  Ünï 🐈 ';
+  const createdA = await postRaw(s, `{"name":${JSON.stringify(name)},"categoryId":9223372036854775807,"status":"sold"}`);
+  expect(createdA.status, createdA.text).toBe(201);
+  expect(isJson(createdA)).toBe(true);
+  const a = Pet.parse(createdA.json);
+  expect(a).toEqual({ id: a.id, name, categoryId: INT64_MAX, status: 'sold' });
+  expect(createdA.text).toContain(`"id":${a.id}`);
+  expect(createdA.headers.location).toBe(`/v1/pets/${a.id}`);
+  expect(rateHeaders(createdA)).toBeDefined();
+
+  const createdB = await call(s, 'POST', '/v1/pets', { key, json: { name: 'Rex', categoryId: -1 } });
+  expect(createdB.status).toBe(201);
+  const b = Pet.parse(createdB.json);
+  expect([undefined, 'available']).toContain(b.status);
+  expect(b.id).not.toBe(a.id);
+
+  const read = await get(s, createdA.headers.location!);
+  expect(read.status).toBe(200);
+  expect(isJson(read)).toBe(true);
+  expect(Pet.parse(read.json)).toEqual(a);
+  expect(read.headers.deprecation).toMatch(/^(true|@-?[0-9]+)$/);
+  expect(read.headers.sunset).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+  expect(Pet.parse((await get(s, `/v1/pets/${b.id}`)).json)).toEqual(b);
+  expectError(await get(s, '/v1/pets/0'), 404);
+  expectError(await get(s, '/v1/pets/abc'), 400, 404);
+
+  expect(await listIds(s)).toHaveLength(20);
+  const badLimit = await get(s, '/v1/pets?limit=abc');
+  if (badLimit.status === 200) expect(Pets.parse(badLimit.json)).toHaveLength(20);
+  else expectError(badLimit, 400);
+  const page = await listIds(s, '?limit=3');
+  expect(page).toHaveLength(3);
+  expect(new Set(page).size).toBe(3);
+  const all = await list(s, '?limit=100');
+  expect(all).toHaveLength(s.stats().pets);
+  expect(new Set(all.map((p) => p.id)).size).toBe(all.length);
+  expect(all).toEqual(expect.arrayContaining([a, b]));
+  const sold = await list(s, '?status=sold&limit=100');
+  expect(sold.every((p) => p.status === 'sold')).toBe(true);
+  expect(sold).toContainEqual(a);
+  expect(sold).toHaveLength(all.filter((p) => p.status === 'sold').length);
+  expectError(await get(s, '/v1/pets?status=lost'), 400);
+
+  expectError(await postRaw(s, '{"name":"x"}'), 400);
+  expectError(await postRaw(s, '{"categoryId":1}'), 400);
+  expectError(await postRaw(s, '{"name":"x","categoryId":"12"}'), 400);
+  const withId = await postRaw(s, '{"id":424242,"name":"x","categoryId":1}');
+  if (withId.status === 201) expect(Pet.parse(withId.json).id).not.toBe(424242n);
+  else expectError(withId, 400);
+  expectError(await postRaw(s, '{"name":"x","categoryId":1.5}'), 400);
+  expectError(await postRaw(s, '{"name":'), 400);
+  expectError(await get(s, '/v1/nowhere'), 404);
+  const wrongMethod = await call(s, 'DELETE', '/v1/pets', { key });
+  expectError(wrongMethod, 405);
+  expect(wrongMethod.headers.allow).toBe('GET, HEAD, POST');
+  const orders = await get(s, '/v1/store/orders');
+  expect(orders.status).toBe(200);
+  expect(orders.json).toEqual([]);
+
+  for (let i = 0; i < 3; i++) expect((await call(s, 'GET', '/v1/pets', { key: TINY_KEY })).status).toBe(200);
+  const refused = await call(s, 'GET', '/v1/pets', { key: TINY_KEY });
+  expectError(refused, 429);
+  expect(rateHeaders(refused)).toMatchObject({ limit: 3, remaining: 0, reset: T0_S + 60 });
+  clock.advance(retryAfterMs(refused.headers['retry-after'], clock.now()));
+  expect((await call(s, 'GET', '/v1/pets', { key: TINY_KEY })).status).toBe(200);
+  expect(s.stats()).toMatchObject({ earlyRetries: 0, exceptions: 0, serverErrors: 0 });
+}
+
+describe('variation catalogue', () => {
+  it('has unique ids, each with a description of what it allows', () => {
+    expect(new Set(VARIATION_IDS).size).toBe(VARIATION_IDS.length);
+    for (const variation of VARIATION_CATALOGUE) {
+      expect(variation.id).toMatch(/^[a-z0-9^]+(-[a-z0-9^]+)*$/);
+      expect(variation.allows.length).toBeGreaterThan(10);
+    }
+    expect(isVariationId('charset-utf8')).toBe(true);
+    expect(isVariationId('auth-disabled')).toBe(false);
+  });
+
+  it('reports the switched-on variations in catalogue order', async () => {
+    const s = await start(['limit-clamp', 'charset-utf8']);
+    expect(s.variations).toEqual(['limit-clamp', 'charset-utf8']);
+    expect(s.faults).toEqual([]);
+    expect((await start([])).variations).toEqual([]);
+  });
+});
+
+describe('a server with a variation still answers every operation correctly', () => {
+  const cases: [string, VariationId[]][] = [
+    ...VARIATION_IDS.map((id): [string, VariationId[]] => [id, [id]]),
+    ['all variations at once', [...VARIATION_IDS]],
+  ];
+
+  it.each(cases)('%s', async (_name, variations) => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(variations, { ...withTinyPlan(3, 100), preload: 20 }, clock);
+    await expectConforming(s, clock);
+  });
+
+  it('and so does the server without any', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    await expectConforming(await start([], { ...withTinyPlan(3, 100), preload: 20 }, clock), clock);
+  });
+});
+
+describe('each variation does what it says', () => {
+  it('ids-beyond-2^53: ids start at 2^53 + 1, spread towards 2^62, unique, written and read exactly', async () => {
+    const s = await start(['ids-beyond-2^53'], { preload: 3 });
+    const created: bigint[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res = await call(s, 'POST', '/v1/pets', { key, json: { name: `n${i}`, categoryId: 1 } });
+      const { id } = Pet.parse(res.json);
+      expect(res.text).toContain(`"id":${id}`);
+      expect(res.headers.location).toBe(`/v1/pets/${id}`);
+      expect((await get(s, `/v1/pets/${id}`)).text).toBe(res.text);
+      created.push(id);
+    }
+    const ids = await listIds(s, '?limit=100');
+    expect(ids.slice(0, 3)).toEqual([2n ** 53n + 1n, ...ids.slice(1, 3)]);
+    expect(ids.slice(3)).toEqual(created);
+    expect(new Set(ids).size).toBe(15);
+    expect(ids.every((id) => id > 2n ** 53n && id <= INT64_MAX)).toBe(true);
+    expect(ids.some((id) => id > 2n ** 61n)).toBe(true);
+    expect((await get(s, `/v1/pets/${2n ** 53n}`)).status).toBe(404);
+  });
+
+  it('ids-beyond-2^53: ids stay unique and within int64 over many animals', () => {
+    const store = new AnimalStore({ idsBeyond2to53: true });
+    store.preload(100_000);
+    const ids = store.list().map((p) => p.id);
+    expect(new Set(ids).size).toBe(100_000);
+    expect(ids.every((id) => id > 2n ** 53n && id <= INT64_MAX)).toBe(true);
+  });
+
+  it('status-default-available: an omitted status is stored and returned as available', async () => {
+    const s = await start(['status-default-available'], { preload: 40 });
+    const res = await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1 } });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ status: 'available' });
+    expect((await get(s, res.headers.location!)).json).toMatchObject({ status: 'available' });
+    const { id } = Pet.parse(res.json);
+    expect(await listIds(s, '?status=available&limit=100')).toContain(id);
+    expect((await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1, status: 'pending' } })).json).toMatchObject({
+      status: 'pending',
+    });
+    expect((await list(s, '?limit=100')).every((p) => p.status !== undefined)).toBe(true);
+  });
+
+  it.each([
+    ['500', 100],
+    ['101', 100],
+    ['99999999999999999999', 100],
+    ['0', 1],
+    ['-1', 1],
+    ['-99999999999999999999', 1],
+    ['abc', 20],
+    ['1.5', 20],
+    ['', 20],
+    ['+5', 20],
+    ['5', 5],
+  ])('limit-clamp: limit=%j gives %i animals', async (limit, expected) => {
+    const s = await start(['limit-clamp'], { preload: 130 });
+    const res = await get(s, `/v1/pets?limit=${encodeURIComponent(limit)}`);
+    expect(res.status).toBe(200);
+    expect(Pets.parse(res.json)).toHaveLength(expected);
+  });
+
+  it('limit-clamp: a repeated limit gets the default, a bad status is still 400', async () => {
+    const s = await start(['limit-clamp'], { preload: 130 });
+    expect(await listIds(s, '?limit=1&limit=2')).toHaveLength(20);
+    expectError(await get(s, '/v1/pets?status=lost&limit=500'), 400);
+  });
+
+  it('charset-utf8: every JSON response is labelled application/json; charset=utf-8', async () => {
+    const s = await start(['charset-utf8'], { ...withTinyPlan(1, 100), preload: 2 });
+    const responses = [
+      await get(s, '/v1/pets'),
+      await get(s, '/v1/pets/1'),
+      await get(s, '/v1/store/orders'),
+      await call(s, 'POST', '/v1/pets', { key, json: { name: 'x', categoryId: 1 } }),
+      await call(s, 'GET', '/v1/pets'),
+      await get(s, '/v1/pets/999'),
+      await get(s, '/v1/pets?limit=0'),
+      await call(s, 'PUT', '/v1/pets', { key }),
+      await postRaw(s, JSON.stringify({ name: 'x'.repeat(70_000), categoryId: 1 })),
+      await call(s, 'GET', '/v1/pets', { key: TINY_KEY }),
+      await call(s, 'GET', '/v1/pets', { key: TINY_KEY }),
+    ];
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 201, 401, 404, 400, 405, 413, 200, 429]);
+    for (const res of responses) expect(res.headers['content-type'], String(res.status)).toBe('application/json; charset=utf-8');
+
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(s.port, '127.0.0.1');
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+      socket.write('GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
+    });
+    expect(raw).toContain('Content-Type: application/json; charset=utf-8\r\n');
+  });
+
+  it('shuffled-order: every call is another permutation of the first animals in some order', async () => {
+    const s = await start(['shuffled-order'], { preload: 30 });
+    const everyId = Array.from({ length: 30 }, (_, i) => BigInt(i + 1));
+    let previous = await listIds(s, '?limit=100');
+    for (let i = 0; i < 10; i++) {
+      const ids = await listIds(s, '?limit=100');
+      expect([...ids].sort((x, y) => Number(x - y))).toEqual(everyId);
+      expect(ids).not.toEqual(previous);
+      previous = ids;
+    }
+    const sold = (await list(s, '?limit=100')).filter((p) => p.status === 'sold').map((p) => p.id);
+    const filtered = await listIds(s, '?status=sold&limit=100');
+    expect(new Set(filtered)).toEqual(new Set(sold));
+    const pages = await Promise.all(Array.from({ length: 5 }, () => listIds(s, '?limit=5')));
+    for (const page of pages) {
+      expect(new Set(page).size).toBe(5);
+      expect(page.every((id) => id >= 1n && id <= 30n)).toBe(true);
+    }
+    expect(new Set(pages.map(String)).size).toBeGreaterThan(1);
+  });
+
+  it('shuffled-order: even with two animals and limit=1, consecutive calls differ', async () => {
+    const s = await start(['shuffled-order'], { preload: 2 });
+    let previous = await listIds(s, '?limit=1');
+    for (let i = 0; i < 20; i++) {
+      const ids = await listIds(s, '?limit=1');
+      expect(ids).not.toEqual(previous);
+      previous = ids;
+    }
+  });
+
+  it.each(['abc', '1.5', '0x1', '%E0%A4%A', '-', '1e3'])('non-numeric-id-404: petId %s gets 404 with an Error body', async (id) => {
+    const s = await start(['non-numeric-id-404'], { preload: 2 });
+    const res = await get(s, `/v1/pets/${id}`);
+    expectError(res, 404);
+    expect(errorBody(res)?.code).toBe('not_found');
+    expect(res.headers.deprecation).toBe('true');
+  });
+
+  it('non-numeric-id-404: ids outside int64 are still 400, and found ids 200', async () => {
+    const s = await start(['non-numeric-id-404'], { preload: 2 });
+    expectError(await get(s, '/v1/pets/9223372036854775808'), 400);
+    expect((await get(s, '/v1/pets/1')).status).toBe(200);
+    expectError(await call(s, 'GET', '/v1/pets/abc'), 401);
+  });
+
+  it('extra-fields-rejected: a NewPet with unknown fields gets 400 naming the field', async () => {
+    const s = await start(['extra-fields-rejected']);
+    const res = await postRaw(s, '{"name":"x","categoryId":1,"colour":"red"}');
+    expectError(res, 400);
+    expect(errorBody(res)?.message).toMatch(/^colour: /);
+    expectError(await postRaw(s, '{"id":5,"name":"x","categoryId":1}'), 400);
+    expect((await postRaw(s, '{"name":"x","categoryId":1,"status":"sold"}')).status).toBe(201);
+    expect(s.stats().pets).toBe(1);
+  });
+
+  it('deprecation-date-form: Deprecation is @1735689600 on every getPet response', async () => {
+    const s = await start(['deprecation-date-form'], { preload: 1 });
+    expect(DEPRECATION_DATE).toBe('@1735689600');
+    for (const res of [await get(s, '/v1/pets/1'), await get(s, '/v1/pets/2'), await get(s, '/v1/pets/x'), await call(s, 'GET', '/v1/pets/1')]) {
+      expect(res.headers.deprecation).toBe('@1735689600');
+      expect(res.headers.sunset).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    }
+    expect(1_735_689_600_000).toBeLessThan(Date.parse('Thu, 05 Dec 2030 00:00:00 GMT'));
+    expect((await get(s, '/v1/pets')).headers.deprecation).toBeUndefined();
+  });
+
+  it('retry-after-http-date: a 429 gives the HTTP-date at which the blocking window resets', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['retry-after-http-date'], withTinyPlan(1, 3), clock);
+    const tiny = () => call(s, 'GET', '/v1/pets', { key: TINY_KEY });
+    expect((await tiny()).status).toBe(200);
+    const refused = await tiny();
+    expectError(refused, 429);
+    expect(refused.headers['retry-after']).toBe('Tue, 01 Jan 2030 00:01:00 GMT');
+    expect(refused.headers['retry-after']).toMatch(IMF_FIXDATE);
+    expect(Date.parse(refused.headers['retry-after']!)).toBe(T0 + 60_000);
+    // Exactly at the date is not early, although delta-seconds rounded up would have said 50 s.
+    clock.set(T0 + 60_000);
+    expect((await tiny()).status).toBe(200);
+    expect(s.stats().earlyRetries).toBe(0);
+    clock.set(T0 + 120_000);
+    expect((await tiny()).status).toBe(200);
+    const dayBlocked = await tiny();
+    expect(dayBlocked.status).toBe(429);
+    expect(dayBlocked.headers['retry-after']).toBe(new Date(T0 + 86_400_000).toUTCString());
+  });
+
+  it('rejected-count-against-quota: 429s consume quota', async () => {
+    const clock = fakeClock(T0);
+    const s = await start(['rejected-count-against-quota'], withTinyPlan(2, 6), clock);
+    const tiny = () => call(s, 'GET', '/v1/pets', { key: TINY_KEY });
+    expect([(await tiny()).status, (await tiny()).status, (await tiny()).status, (await tiny()).status]).toEqual([200, 200, 429, 429]);
+    clock.advance(60_000);
+    // Four requests counted against the day's six: the day window binds at once.
+    expect(rateHeaders(await tiny())).toEqual({ limit: 6, remaining: 1, reset: T0_S + 86_400 });
+    expect(rateHeaders(await tiny())).toEqual({ limit: 6, remaining: 0, reset: T0_S + 86_400 });
+    const refused = await tiny();
+    expectError(refused, 429);
+    expect(refused.headers['retry-after']).toBe(String(86_400 - 60));
+  });
+});

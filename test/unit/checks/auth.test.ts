@@ -1,0 +1,49 @@
+// lib/checks/auth.ts: "When the key is missing or invalid, the response is 401 with an Error body."
+import { describe, expect, it } from 'vitest';
+import { AUTH_CHECKS, expectAccepted, expectUnauthorized } from '../../../lib/checks/auth.ts';
+import type { Seen } from '../../../lib/checks/types.ts';
+import { errorBody, expectFinding, type Outcome, seen } from './_seen.ts';
+
+describe('expectUnauthorized', () => {
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: '401 with an Error body passes', seen: seen(401, errorBody(401)), outcome: 'pass' },
+    { title: '401 with an Error body and a charset passes', seen: seen(401, errorBody(401), { 'content-type': 'application/json; charset=UTF-8' }), outcome: 'pass' },
+    { title: '401 with an empty body fails naming the body', seen: seen(401, ''), outcome: 'fail', mentions: ['body is empty'] },
+    { title: '401 with a text/plain body fails naming the Content-Type', seen: seen(401, 'Unauthorized', { 'content-type': 'text/plain' }), outcome: 'fail', mentions: ['Content-Type', 'not JSON'] },
+    { title: '401 with {} fails naming the missing fields', seen: seen(401, {}), outcome: 'fail', mentions: ['Error.code', 'Error.message', 'Error.status'] },
+    { title: '401 whose Error.status is 400 fails naming both', seen: seen(401, errorBody(400)), outcome: 'fail', mentions: ['Error.status is 400', '401'] },
+    { title: '403 fails naming 403', seen: seen(403, errorBody(403)), outcome: 'fail', mentions: ['403', 'not 401'] },
+    { title: '200 fails naming 200', seen: seen(200, []), outcome: 'fail', mentions: ['200', 'not 401'] },
+    { title: '400 (validation before authentication) fails naming 400', seen: seen(400, errorBody(400)), outcome: 'fail', mentions: ['400', 'not 401'] },
+    { title: '404 (lookup before authentication) fails naming 404', seen: seen(404, errorBody(404)), outcome: 'fail', mentions: ['404', 'not 401'] },
+  ])('$title', ({ seen: s, outcome, mentions }) => {
+    expectFinding(expectUnauthorized(s), outcome, mentions);
+  });
+
+  it('describes the response it got in `actual`', () => {
+    const finding = expectUnauthorized(seen(403, errorBody(403)));
+    expect(finding.outcome === 'fail' && finding.actual).toContain('403 (application/json)');
+  });
+});
+
+describe('expectAccepted', () => {
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: '200 passes', seen: seen(200, []), outcome: 'pass' },
+    { title: '201 passes', seen: seen(201, { id: 1, name: 'Rex', categoryId: 1 }), outcome: 'pass' },
+    { title: '404 (key accepted, animal missing) passes', seen: seen(404, errorBody(404)), outcome: 'pass' },
+    { title: '400 (key accepted, body refused) passes', seen: seen(400, errorBody(400)), outcome: 'pass' },
+    { title: '401 fails, naming the scheme case', seen: seen(401, errorBody(401)), outcome: 'fail', mentions: ["scheme's case"] },
+  ])('$title', ({ seen: s, outcome, mentions }) => {
+    expectFinding(expectAccepted(s), outcome, mentions);
+  });
+});
+
+describe('AUTH_CHECKS', () => {
+  it('are must checks of the Authentication clause with unique ids', () => {
+    expect(new Set(AUTH_CHECKS.map((c) => c.id)).size).toBe(AUTH_CHECKS.length);
+    for (const c of AUTH_CHECKS) {
+      expect(c.clause).toBe('Authentication');
+      expect(c.severity).toBe('must');
+    }
+  });
+});

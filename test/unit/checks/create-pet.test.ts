@@ -1,0 +1,178 @@
+// lib/checks/create-pet.ts: 201 with the Pet, exact echo, new ids, persistence, 400 for bad input,
+// and a body id that changes nothing.
+import { describe, expect, it } from 'vitest';
+import {
+  describeNewPet,
+  describePet,
+  judgeBodyId,
+  judgeCreated,
+  judgeEcho,
+  judgeInvalidRejected,
+  judgeNewId,
+  judgePersisted,
+} from '../../../lib/checks/create-pet.ts';
+import type { Seen } from '../../../lib/checks/types.ts';
+import { INT64_MAX, INT64_MIN, type NewPet, type Pet } from '../../../lib/models.ts';
+import { errorBody, expectFinding, type Outcome, pet, seen } from './_seen.ts';
+
+const TWO_53 = 2n ** 53n;
+
+describe('judgeCreated', () => {
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[]; id?: bigint }>([
+    { title: '201 with a Pet passes and returns it', seen: seen(201, { id: 1, name: 'Rex', categoryId: 2 }), outcome: 'pass', id: 1n },
+    { title: '201 with a Pet and a status passes', seen: seen(201, { id: 5, name: 'Rex', categoryId: 2, status: 'sold' }), outcome: 'pass', id: 5n },
+    { title: '201 with a charset passes', seen: seen(201, { id: 5, name: 'Rex', categoryId: 2 }, { 'content-type': 'application/json;charset=utf-8' }), outcome: 'pass', id: 5n },
+    { title: '201 with extra fields passes (the interface does not forbid them)', seen: seen(201, { id: 5, name: 'Rex', categoryId: 2, createdAt: 'now' }), outcome: 'pass', id: 5n },
+    { title: '201 with an id above 2^53 written as digits passes with the exact bigint', seen: seen(201, '{"id":9007199254740993,"name":"Rex","categoryId":2}'), outcome: 'pass', id: TWO_53 + 1n },
+    { title: '201 with id int64 max passes', seen: seen(201, '{"id":9223372036854775807,"name":"Rex","categoryId":2}'), outcome: 'pass', id: INT64_MAX },
+    { title: '201 with a negative int64 id passes', seen: seen(201, '{"id":-9223372036854775808,"name":"Rex","categoryId":2}'), outcome: 'pass', id: INT64_MIN },
+    { title: '200 fails naming 200', seen: seen(200, { id: 1, name: 'Rex', categoryId: 2 }), outcome: 'fail', mentions: ['200', 'not 201'] },
+    { title: '400 fails naming 400', seen: seen(400, errorBody(400)), outcome: 'fail', mentions: ['400', 'not 201'] },
+    { title: '201 without id fails naming id', seen: seen(201, { name: 'Rex', categoryId: 2 }), outcome: 'fail', mentions: ['Pet.id'] },
+    { title: '201 with id as a fraction fails naming id', seen: seen(201, '{"id":1.5,"name":"Rex","categoryId":2}'), outcome: 'fail', mentions: ['Pet.id'] },
+    { title: '201 with id as a string fails naming id', seen: seen(201, { id: '12', name: 'Rex', categoryId: 2 }), outcome: 'fail', mentions: ['Pet.id'] },
+    { title: '201 with id above int64 fails naming id', seen: seen(201, '{"id":9223372036854775808,"name":"Rex","categoryId":2}'), outcome: 'fail', mentions: ['Pet.id', 'int64'] },
+    { title: '201 without categoryId fails naming it', seen: seen(201, { id: 1, name: 'Rex' }), outcome: 'fail', mentions: ['Pet.categoryId'] },
+    { title: '201 with a status outside PetStatus fails naming status', seen: seen(201, { id: 1, name: 'Rex', categoryId: 2, status: 'adopted' }), outcome: 'fail', mentions: ['Pet.status'] },
+    { title: '201 with an empty body fails', seen: seen(201, ''), outcome: 'fail', mentions: ['body is empty'] },
+    { title: '201 with a Pet labelled text/plain fails naming the Content-Type', seen: seen(201, { id: 1, name: 'Rex', categoryId: 2 }, { 'content-type': 'text/plain' }), outcome: 'fail', mentions: ['Content-Type'], id: 1n },
+  ])('$title', ({ seen: s, outcome, mentions, id }) => {
+    const { finding, pet: created } = judgeCreated(s);
+    expectFinding(finding, outcome, mentions);
+    if (id === undefined) expect(created).toBeUndefined();
+    else {
+      expect(typeof created?.id).toBe('bigint');
+      expect(created?.id).toBe(id);
+    }
+  });
+});
+
+describe('judgeEcho', () => {
+  /** The 201 a server that echoes `body` (plus an id) answers. */
+  const created = (body: Record<string, unknown>) => seen(201, { id: 10n, ...body });
+
+  it.each<{ title: string; sent: NewPet; seen: Seen }>([
+    { title: 'a plain name and categoryId echoed pass', sent: { name: 'Rex', categoryId: 3n }, seen: created({ name: 'Rex', categoryId: 3n }) },
+    { title: 'emoji (surrogate pairs, ZWJ sequence, flag) echoed pass', sent: { name: '🐶👩‍👩‍👧🇫🇷', categoryId: 3n }, seen: created({ name: '🐶👩‍👩‍👧🇫🇷', categoryId: 3n }) },
+    { title: 'combining marks echoed unnormalised pass', sent: { name: 'Ame\u0301lie', categoryId: 3n }, seen: created({ name: 'Ame\u0301lie', categoryId: 3n }) },
+    { title: 'leading and trailing whitespace echoed pass', sent: { name: '  Rex\t ', categoryId: 3n }, seen: created({ name: '  Rex\t ', categoryId: 3n }) },
+    { title: 'a name echoed with \\u escapes is the same string and passes', sent: { name: 'é🐶', categoryId: 3n }, seen: seen(201, '{"id":10,"name":"\\u00e9\\ud83d\\udc36","categoryId":3}') },
+    { title: 'categoryId int64 max echoed with every digit passes', sent: { name: 'Rex', categoryId: INT64_MAX }, seen: seen(201, '{"id":10,"name":"Rex","categoryId":9223372036854775807}') },
+    { title: 'categoryId int64 min echoed passes', sent: { name: 'Rex', categoryId: INT64_MIN }, seen: seen(201, '{"id":10,"name":"Rex","categoryId":-9223372036854775808}') },
+    { title: 'status sent and echoed passes', sent: { name: 'Rex', categoryId: 3n, status: 'pending' }, seen: created({ name: 'Rex', categoryId: 3n, status: 'pending' }) },
+    { title: 'status not sent, none returned passes', sent: { name: 'Rex', categoryId: 3n }, seen: created({ name: 'Rex', categoryId: 3n }) },
+    { title: 'status not sent, "available" returned passes (the default is not shown)', sent: { name: 'Rex', categoryId: 3n }, seen: created({ name: 'Rex', categoryId: 3n, status: 'available' }) },
+    { title: 'status not sent, "pending" returned passes', sent: { name: 'Rex', categoryId: 3n }, seen: created({ name: 'Rex', categoryId: 3n, status: 'pending' }) },
+    { title: 'status not sent, "sold" returned passes', sent: { name: 'Rex', categoryId: 3n }, seen: created({ name: 'Rex', categoryId: 3n, status: 'sold' }) },
+    { title: 'fields in another order pass', sent: { name: 'Rex', categoryId: 3n, status: 'sold' }, seen: seen(201, '{"status":"sold","categoryId":3,"id":10,"name":"Rex"}') },
+  ])('$title', ({ sent, seen: s }) => {
+    expectFinding(judgeEcho(sent, s), 'pass');
+  });
+
+  it.each<{ title: string; sent: NewPet; seen: Seen; mentions: string[] }>([
+    { title: 'a trimmed name fails naming name', sent: { name: '  Rex ', categoryId: 3n }, seen: created({ name: 'Rex', categoryId: 3n }), mentions: ['name "Rex"', '"  Rex "'] },
+    { title: 'a name normalised to NFC fails naming name', sent: { name: 'Ame\u0301lie', categoryId: 3n }, seen: created({ name: 'Amélie', categoryId: 3n }), mentions: ['name'] },
+    { title: 'an emoji replaced by U+FFFD fails naming name', sent: { name: 'Rex🐶', categoryId: 3n }, seen: created({ name: 'Rex\uFFFD', categoryId: 3n }), mentions: ['name'] },
+    {
+      title: 'categoryId 9223372036854775807 returned as 9223372036854775808 (precision loss) fails naming categoryId',
+      sent: { name: 'Rex', categoryId: INT64_MAX },
+      seen: seen(201, '{"id":10,"name":"Rex","categoryId":9223372036854775808}'),
+      mentions: ['categoryId'],
+    },
+    {
+      title: 'categoryId 9223372036854775807 returned as 9223372036854775800 (rounded) fails naming both values',
+      sent: { name: 'Rex', categoryId: INT64_MAX },
+      seen: seen(201, '{"id":10,"name":"Rex","categoryId":9223372036854775800}'),
+      mentions: ['categoryId 9223372036854775800', '9223372036854775807 sent'],
+    },
+    {
+      title: 'categoryId 2^53+1 returned as 2^53 fails naming both values',
+      sent: { name: 'Rex', categoryId: TWO_53 + 1n },
+      seen: seen(201, '{"id":10,"name":"Rex","categoryId":9007199254740992}'),
+      mentions: ['categoryId 9007199254740992', '9007199254740993 sent'],
+    },
+    { title: 'categoryId returned as a string fails naming categoryId', sent: { name: 'Rex', categoryId: 3n }, seen: created({ name: 'Rex', categoryId: '3' }), mentions: ['categoryId'] },
+    { title: 'status sent but missing fails naming status', sent: { name: 'Rex', categoryId: 3n, status: 'sold' }, seen: created({ name: 'Rex', categoryId: 3n }), mentions: ['status absent', '"sold" sent'] },
+    { title: 'status sent but another returned fails naming both', sent: { name: 'Rex', categoryId: 3n, status: 'sold' }, seen: created({ name: 'Rex', categoryId: 3n, status: 'available' }), mentions: ['status "available"', '"sold" sent'] },
+    { title: 'not created (400) fails saying so', sent: { name: 'Rex', categoryId: 3n }, seen: seen(400, errorBody(400)), mentions: ['no created Pet came back', '400'] },
+  ])('$title', ({ sent, seen: s, mentions }) => {
+    expectFinding(judgeEcho(sent, s), 'fail', mentions);
+  });
+});
+
+describe('judgeNewId', () => {
+  it.each<{ title: string; id: bigint; before: bigint[]; outcome: Outcome; mentions?: string[] }>([
+    { title: 'an id not seen before passes', id: 4n, before: [1n, 2n, 3n], outcome: 'pass' },
+    { title: 'the first id of an empty store passes', id: 1n, before: [], outcome: 'pass' },
+    { title: 'an id already taken fails naming it', id: 2n, before: [1n, 2n, 3n], outcome: 'fail', mentions: ['id 2', 'already taken'] },
+    { title: '2^53+1 is not 2^53: passes', id: TWO_53 + 1n, before: [TWO_53], outcome: 'pass' },
+    { title: 'a taken id above 2^53 fails naming every digit', id: TWO_53 + 1n, before: [TWO_53 + 1n], outcome: 'fail', mentions: ['9007199254740993'] },
+  ])('$title', ({ id, before, outcome, mentions }) => {
+    expectFinding(judgeNewId(pet(id), new Set(before)), outcome, mentions);
+  });
+});
+
+describe('judgePersisted', () => {
+  const createdPet = pet(TWO_53 + 1n, 'pending', 'Rex ', INT64_MAX);
+
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: 'the same Pet passes', seen: seen(200, createdPet), outcome: 'pass' },
+    { title: 'the same Pet with fields in another order passes', seen: seen(200, '{"status":"pending","categoryId":9223372036854775807,"name":"Rex ","id":9007199254740993}'), outcome: 'pass' },
+    { title: '404 fails naming the id and 404', seen: seen(404, errorBody(404)), outcome: 'fail', mentions: ['getPet(9007199254740993)', '404'] },
+    { title: 'another name fails naming name', seen: seen(200, { ...createdPet, name: 'Rex' }), outcome: 'fail', mentions: ['name "Rex"'] },
+    { title: 'another categoryId fails naming categoryId', seen: seen(200, { ...createdPet, categoryId: INT64_MAX - 7n }), outcome: 'fail', mentions: ['categoryId 9223372036854775800'] },
+    { title: 'another status fails naming status', seen: seen(200, { ...createdPet, status: 'sold' }), outcome: 'fail', mentions: ['status "sold"'] },
+    { title: 'another id (rounded to 2^53) fails naming id', seen: seen(200, { ...createdPet, id: TWO_53 }), outcome: 'fail', mentions: ['id 9007199254740992 is not 9007199254740993'] },
+    { title: 'a body that is not JSON fails', seen: seen(200, 'OK'), outcome: 'fail', mentions: ['not JSON'] },
+  ])('$title', ({ seen: s, outcome, mentions }) => {
+    expectFinding(judgePersisted(createdPet, s), outcome, mentions);
+  });
+});
+
+describe('judgeInvalidRejected', () => {
+  const reason = 'categoryId has a fraction';
+
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: '400 with an Error body passes', seen: seen(400, errorBody(400)), outcome: 'pass' },
+    { title: '400 without a body fails naming the reason and the body', seen: seen(400, ''), outcome: 'fail', mentions: [reason, 'body is empty'] },
+    { title: '400 whose Error.status is 422 fails naming it', seen: seen(400, errorBody(422)), outcome: 'fail', mentions: [reason, 'Error.status is 422'] },
+    { title: '201 fails as accepted', seen: seen(201, { id: 1, name: 'Rex', categoryId: 1 }), outcome: 'fail', mentions: [reason, '201', 'accepted'] },
+    { title: '200 fails as accepted', seen: seen(200, {}), outcome: 'fail', mentions: ['200', 'accepted'] },
+    { title: '500 fails as a server error', seen: seen(500, errorBody(500)), outcome: 'fail', mentions: [reason, '500', 'server error'] },
+    { title: '503 fails as a server error', seen: seen(503, ''), outcome: 'fail', mentions: ['503', 'server error'] },
+    { title: '422 fails naming 422 (the interface says 400)', seen: seen(422, errorBody(422)), outcome: 'fail', mentions: ['422', 'not 400'] },
+  ])('$title', ({ seen: s, outcome, mentions }) => {
+    expectFinding(judgeInvalidRejected(reason, s), outcome, mentions);
+  });
+});
+
+describe('judgeBodyId', () => {
+  const existing: Pet = pet(42, 'pending', 'cf-id target', 7n);
+  const intact = seen(200, existing);
+
+  it.each<{ title: string; create: Seen; after: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: 'a new animal with another id, the existing one intact, passes', create: seen(201, pet(43, 'sold', 'Other')), after: intact, outcome: 'pass' },
+    { title: 'a 400 rejection, the existing one intact, passes', create: seen(400, errorBody(400)), after: intact, outcome: 'pass' },
+    { title: 'a 409 rejection, the existing one intact, passes', create: seen(409, errorBody(409)), after: intact, outcome: 'pass' },
+    { title: 'the new animal took the existing id fails naming it', create: seen(201, pet(42, 'sold', 'Other')), after: intact, outcome: 'fail', mentions: ['took id 42'] },
+    {
+      title: 'the existing animal overwritten fails naming the field',
+      create: seen(201, pet(43, 'sold', 'Other')),
+      after: seen(200, { ...existing, name: 'Other' }),
+      outcome: 'fail',
+      mentions: ['existing animal changed', 'name "Other"'],
+    },
+    { title: 'the existing animal gone fails naming it and the status', create: seen(201, pet(43)), after: seen(404, errorBody(404)), outcome: 'fail', mentions: ['existing animal 42 is gone', '404'] },
+    { title: 'a 500 for the POST fails naming it', create: seen(500, errorBody(500)), after: intact, outcome: 'fail', mentions: ['500'] },
+    { title: 'a 200 for the POST fails naming it', create: seen(200, pet(43)), after: intact, outcome: 'fail', mentions: ['got 200'] },
+  ])('$title', ({ create, after, outcome, mentions }) => {
+    expectFinding(judgeBodyId(existing, create, after), outcome, mentions);
+  });
+});
+
+describe('describeNewPet / describePet', () => {
+  it('write int64 values with every digit', () => {
+    expect(describeNewPet({ name: 'Rex', categoryId: INT64_MAX, status: 'sold' })).toBe('{ name: "Rex", categoryId: 9223372036854775807, status: sold }');
+    expect(describePet(pet(TWO_53 + 1n, undefined, 'Rex', 1n))).toBe('{ id: 9007199254740993, name: "Rex", categoryId: 1 }');
+  });
+});

@@ -1,0 +1,135 @@
+// lib/checks/list-pets.ts: 200 and Pets; at most `limit` (default 20, max 100); no duplicates; the
+// status filter; created animals visible; out-of-range limits rejected or clamped.
+import { describe, expect, it } from 'vitest';
+import {
+  expectDefaultPage,
+  judgeCreatedVisible,
+  judgeDefaultLimit,
+  judgeLimit,
+  judgeNoDuplicates,
+  judgeOutOfRange,
+  judgeStatusFilter,
+} from '../../../lib/checks/list-pets.ts';
+import type { Seen } from '../../../lib/checks/types.ts';
+import type { Pet } from '../../../lib/models.ts';
+import { errorBody, expectFinding, type Outcome, pet, pets, seen } from './_seen.ts';
+
+/** A 200 listing these animals. */
+const page = (list: readonly Pet[]): Seen => seen(200, list);
+
+describe('expectDefaultPage', () => {
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: '20 animals pass', seen: page(pets(20)), outcome: 'pass' },
+    { title: 'an empty store (an empty array) passes', seen: page([]), outcome: 'pass' },
+    { title: '3 animals pass', seen: page(pets(3, 'sold')), outcome: 'pass' },
+    { title: 'a charset parameter passes', seen: seen(200, pets(2), { 'content-type': 'application/json; charset=utf-8' }), outcome: 'pass' },
+    { title: '21 animals fail naming 21 and the default', seen: page(pets(21)), outcome: 'fail', mentions: ['21 animals', 'default 20'] },
+    { title: '401 fails naming 401', seen: seen(401, errorBody(401)), outcome: 'fail', mentions: ['401', 'not 200'] },
+    { title: 'an object instead of an array fails', seen: seen(200, { items: [] }), outcome: 'fail', mentions: ['Pets'] },
+    { title: 'an animal without name fails naming the index and field', seen: seen(200, [{ id: 1, categoryId: 1 }]), outcome: 'fail', mentions: ['Pets.0.name'] },
+    { title: 'text/plain fails naming the Content-Type', seen: seen(200, pets(2), { 'content-type': 'text/plain' }), outcome: 'fail', mentions: ['Content-Type'] },
+    { title: 'an empty body fails', seen: seen(200, ''), outcome: 'fail', mentions: ['body is empty'] },
+  ])('$title', ({ seen: s, outcome, mentions }) => {
+    expectFinding(expectDefaultPage(s), outcome, mentions);
+  });
+});
+
+describe('judgeLimit', () => {
+  it.each<{ title: string; limit: number; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: 'limit animals pass', limit: 5, seen: page(pets(5)), outcome: 'pass' },
+    { title: 'fewer than limit pass', limit: 5, seen: page(pets(2)), outcome: 'pass' },
+    { title: 'none pass', limit: 1, seen: page([]), outcome: 'pass' },
+    { title: '100 for limit=100 pass', limit: 100, seen: page(pets(100)), outcome: 'pass' },
+    { title: 'limit+1 fails naming both numbers', limit: 5, seen: page(pets(6)), outcome: 'fail', mentions: ['limit=5 returned 6 animals'] },
+    { title: '2 for limit=1 fails', limit: 1, seen: page(pets(2)), outcome: 'fail', mentions: ['limit=1 returned 2'] },
+    { title: 'a non-array fails', limit: 5, seen: seen(200, { pets: pets(2) }), outcome: 'fail', mentions: ['limit=5', 'Pets'] },
+    { title: 'an item without id fails naming it', limit: 5, seen: seen(200, [{ id: 1, name: 'a', categoryId: 1 }, { name: 'b', categoryId: 1 }]), outcome: 'fail', mentions: ['Pets.1.id'] },
+    { title: '400 for a legal limit fails naming 400', limit: 5, seen: seen(400, errorBody(400)), outcome: 'fail', mentions: ['limit=5: got 400'] },
+  ])('$title', ({ limit, seen: s, outcome, mentions }) => {
+    expectFinding(judgeLimit(limit, s), outcome, mentions);
+  });
+});
+
+describe('judgeNoDuplicates', () => {
+  const item = (id: string) => `{"id":${id},"name":"x","categoryId":1}`;
+
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: 'distinct ids pass', seen: page(pets(20)), outcome: 'pass' },
+    { title: 'an empty page passes', seen: page([]), outcome: 'pass' },
+    { title: '9007199254740993 and 9007199254740992 are different ids: pass', seen: seen(200, `[${item('9007199254740993')},${item('9007199254740992')}]`), outcome: 'pass' },
+    { title: 'int64 max and int64 max - 1 are different ids: pass', seen: seen(200, `[${item('9223372036854775807')},${item('9223372036854775806')}]`), outcome: 'pass' },
+    { title: 'the same digits above 2^53 twice fail naming the id', seen: seen(200, `[${item('9007199254740993')},${item('1')},${item('9007199254740993')}]`), outcome: 'fail', mentions: ['id 9007199254740993 listed more than once'] },
+    { title: 'a small id twice fails naming it', seen: page([pet(3), pet(4), pet(3)]), outcome: 'fail', mentions: ['id 3 listed'] },
+    { title: 'two ids twice fail naming both', seen: page([pet(3), pet(4), pet(3), pet(4)]), outcome: 'fail', mentions: ['ids 3, 4'] },
+    { title: 'a non-array fails', seen: seen(200, {}), outcome: 'fail', mentions: ['Pets'] },
+  ])('$title', ({ seen: s, outcome, mentions }) => {
+    expectFinding(judgeNoDuplicates('limit=50', s), outcome, mentions);
+  });
+});
+
+describe('judgeDefaultLimit', () => {
+  it.each<{ title: string; store: number; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: 'a store of more than 20 (page of 100) and exactly 20 pass', store: 100, seen: page(pets(20)), outcome: 'pass' },
+    { title: 'a store of 21 and exactly 20 pass', store: 21, seen: page(pets(20)), outcome: 'pass' },
+    { title: 'a store of more than 20 and 19 fail naming 19', store: 100, seen: page(pets(19)), outcome: 'fail', mentions: ['more than 20', 'has 19'] },
+    { title: 'a store of more than 20 and 21 fail naming 21', store: 50, seen: page(pets(21)), outcome: 'fail', mentions: ['has 21'] },
+    { title: 'a store of 7 and 7 pass', store: 7, seen: page(pets(7)), outcome: 'pass' },
+    { title: 'a store of 20 and 20 pass', store: 20, seen: page(pets(20)), outcome: 'pass' },
+    { title: 'an empty store and an empty page pass', store: 0, seen: page([]), outcome: 'pass' },
+    { title: 'a store of 7 and 5 fail naming both', store: 7, seen: page(pets(5)), outcome: 'fail', mentions: ['held 7 animals', 'has 5'] },
+    // No delete exists, so another client may only have added animals between the two requests.
+    { title: 'a store of 7 that grew to 8 before the default page passes', store: 7, seen: page(pets(8)), outcome: 'pass' },
+    { title: 'a store of 7 and a default page of 21 fails', store: 7, seen: page(pets(21)), outcome: 'fail', mentions: ['has 21'] },
+    { title: 'a default page that is not 200 fails naming it', store: 7, seen: seen(500, errorBody(500)), outcome: 'fail', mentions: ['no limit: got 500'] },
+  ])('$title', ({ store, seen: s, outcome, mentions }) => {
+    expectFinding(judgeDefaultLimit(pets(store), s), outcome, mentions);
+  });
+});
+
+describe('judgeStatusFilter', () => {
+  it.each<{ title: string; limit: number; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: 'all with the status asked for pass', limit: 10, seen: page(pets(10, 'sold')), outcome: 'pass' },
+    { title: 'an empty page passes', limit: 10, seen: page([]), outcome: 'pass' },
+    { title: 'one with another status fails naming its id and status', limit: 10, seen: page([...pets(3, 'sold'), pet(77, 'available')]), outcome: 'fail', mentions: ['status=sold', 'id 77 with available'] },
+    { title: 'one without status fails naming its id', limit: 10, seen: page([...pets(3, 'sold'), pet(78)]), outcome: 'fail', mentions: ['id 78 with no status'] },
+    { title: 'more than limit fails naming both numbers', limit: 2, seen: page(pets(3, 'sold')), outcome: 'fail', mentions: ['limit=2 returned 3'] },
+    { title: '400 fails naming it', limit: 2, seen: seen(400, errorBody(400)), outcome: 'fail', mentions: ['got 400'] },
+  ])('$title', ({ limit, seen: s, outcome, mentions }) => {
+    expectFinding(judgeStatusFilter('sold', limit, s), outcome, mentions);
+  });
+});
+
+describe('judgeCreatedVisible', () => {
+  const created = pet(2n ** 53n + 1n, 'pending');
+
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: 'listed among others passes', seen: page([...pets(5, 'pending'), created]), outcome: 'pass' },
+    { title: 'absent from a page with room fails naming the id', seen: page(pets(5, 'pending')), outcome: 'fail', mentions: ['animal 9007199254740993', 'missing', 'page of 5'] },
+    { title: 'only 2^53 listed (the id rounded) fails', seen: page([pet(2n ** 53n, 'pending')]), outcome: 'fail', mentions: ['9007199254740993'] },
+    { title: 'absent from a full page of 100 passes, saying why', seen: page(pets(100, 'pending')), outcome: 'pass', mentions: ['full (100)', '9007199254740993'] },
+    { title: 'a page that is not 200 fails', seen: seen(401, errorBody(401)), outcome: 'fail', mentions: ['401'] },
+  ])('$title', ({ seen: s, outcome, mentions }) => {
+    expectFinding(judgeCreatedVisible(created, 'pending', s), outcome, mentions);
+  });
+});
+
+describe('judgeOutOfRange', () => {
+  it.each<{ title: string; raw: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: '400 (rejected) passes', raw: '500', seen: seen(400, errorBody(400)), outcome: 'pass', mentions: ['rejected with 400'] },
+    { title: '422 (rejected) passes', raw: '0', seen: seen(422, errorBody(422)), outcome: 'pass' },
+    { title: 'clamped: 200 with 100 passes', raw: '500', seen: page(pets(100)), outcome: 'pass' },
+    { title: 'clamped: 200 with fewer passes', raw: '101', seen: page(pets(3)), outcome: 'pass' },
+    { title: '200 with 101 fails naming the count and the maximum', raw: '500', seen: page(pets(101)), outcome: 'fail', mentions: ['limit=500 returned 101 animals', 'more than 100'] },
+    { title: 'a 5xx passes here (judged by the no-5xx check)', raw: '101', seen: seen(500, ''), outcome: 'pass', mentions: ['500'] },
+    { title: '200 that is not an array fails', raw: '101', seen: seen(200, {}), outcome: 'fail', mentions: ['limit=101'] },
+  ])('$title', ({ raw, seen: s, outcome, mentions }) => {
+    expectFinding(judgeOutOfRange(raw, 'above the maximum', s), outcome, mentions);
+  });
+});
+
+describe('summaries of pages', () => {
+  it('show the count and the first ids with every digit', () => {
+    const finding = judgeLimit(1, seen(200, `[{"id":9007199254740993,"name":"a","categoryId":1,"status":"sold"},{"id":2,"name":"b","categoryId":1}]`));
+    expect(finding.outcome === 'fail' && finding.actual).toBe('200, 2 animals: 9007199254740993:sold, 2');
+  });
+});

@@ -1,0 +1,164 @@
+// lib/checks/responses.ts: rules judged once over every exchange of the run: Error bodies on error
+// responses, the JSON media type, and the X-RateLimit-* headers.
+import { describe, expect, it } from 'vitest';
+import {
+  errorBody as errorBodyCheck,
+  judgeRun,
+  jsonMediaType,
+  rateLimitedBody,
+  rateLimitHeaderProblems,
+  rateLimitHeaders,
+  RUN_CHECKS,
+  type RunFinding,
+} from '../../../lib/checks/responses.ts';
+import type { CheckDef } from '../../../lib/checks/types.ts';
+import { stringifyJson } from '../../../lib/json.ts';
+import type { Exchange } from '../../../lib/result/model.ts';
+import { errorBody, seen } from './_seen.ts';
+
+const RATE_LIMIT = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1767225600' };
+const GOOD_HEADERS: Record<string, string> = { 'content-type': 'application/json', ...RATE_LIMIT };
+
+let seq = 0;
+
+/**
+ * One recorded exchange, as lib/client records it (response header names lower-case). `status`
+ * undefined is a transport error. A non-string body is written as JSON. Headers default to a JSON
+ * Content-Type and valid X-RateLimit-* headers, so each test varies only what it is about.
+ */
+function exchange(status: number | undefined, body: unknown = '', headers: Record<string, string> = GOOD_HEADERS, extra: Partial<Exchange> = {}): Exchange {
+  seq += 1;
+  const base: Exchange = {
+    seq,
+    suite: 'unit',
+    method: 'GET',
+    url: `http://127.0.0.1:8080/v1/pets/${seq}`,
+    auth: { kind: 'none' },
+    requestHeaders: { accept: 'application/json' },
+    responseHeaders: status === undefined ? {} : headers,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 3,
+  };
+  if (status === undefined) return { ...base, transportError: 'ECONNRESET', ...extra };
+  return { ...base, status, responseBody: typeof body === 'string' ? body : stringifyJson(body), ...extra };
+}
+
+const ok = () => exchange(200, []);
+const err = (status: number) => exchange(status, errorBody(status));
+
+function findingOf(def: CheckDef, exchanges: Exchange[]): RunFinding {
+  const found = judgeRun(exchanges).find((f) => f.def.id === def.id);
+  if (!found) throw new Error(`judgeRun returned no finding for ${def.id}`);
+  return found;
+}
+
+function expectRun(finding: RunFinding, outcome: RunFinding['outcome'], mentions: readonly string[] = []): void {
+  expect(finding.outcome, `finding: ${finding.message}`).toBe(outcome);
+  for (const m of mentions) expect(finding.message).toContain(m);
+  if (outcome === 'fail') {
+    expect(finding.offenders.length).toBeGreaterThan(0);
+    expect(finding.expected ?? '').not.toBe('');
+    expect(finding.actual ?? '').not.toBe('');
+  } else expect(finding.offenders).toEqual([]);
+}
+
+describe('judgeRun', () => {
+  it('returns one finding per run check, in order', () => {
+    expect(judgeRun([ok()]).map((f) => f.def.id)).toEqual(RUN_CHECKS.map((c) => c.id));
+  });
+});
+
+describe('errors.error-body', () => {
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[] }>([
+    { title: 'passes when every 4xx has an Error body', exchanges: () => [ok(), err(400), err(401), err(404)], outcome: 'pass', mentions: ['3 responses checked'] },
+    { title: 'fails on a 404 without an Error body, naming the request, 404 and the body', exchanges: () => [err(401), exchange(404, '')], outcome: 'fail', mentions: ['1 of 2', 'GET /v1/pets/', '→ 404', 'body is empty'] },
+    { title: 'fails on a 400 whose Error.status is 404', exchanges: () => [exchange(400, errorBody(404))], outcome: 'fail', mentions: ['Error.status is 404'] },
+    { title: 'fails on a 500 without an Error body', exchanges: () => [exchange(500, 'Internal Server Error', { ...RATE_LIMIT, 'content-type': 'text/plain' })], outcome: 'fail', mentions: ['→ 500'] },
+    { title: 'ignores 2xx, whatever their body', exchanges: () => [exchange(200, 'not json'), exchange(201, {}), err(404)], outcome: 'pass', mentions: ['1 responses checked'] },
+    { title: 'ignores a 429 (judged by the should check)', exchanges: () => [exchange(429, ''), err(404)], outcome: 'pass', mentions: ['1 responses checked'] },
+    { title: 'skips when the run has no error response', exchanges: () => [ok(), ok()], outcome: 'skip' },
+    { title: 'skips when the only error response is a 429', exchanges: () => [exchange(429, '')], outcome: 'skip' },
+    { title: 'ignores transport errors (no status)', exchanges: () => [exchange(undefined), err(401)], outcome: 'pass', mentions: ['1 responses checked'] },
+    { title: 'does not judge a truncated body', exchanges: () => [exchange(400, '{"code":"x","mess', GOOD_HEADERS, { responseBodyTruncated: true })], outcome: 'skip' },
+  ])('$title', ({ exchanges, outcome, mentions }) => {
+    expectRun(findingOf(errorBodyCheck, exchanges()), outcome, mentions);
+  });
+});
+
+describe('errors.429-error-body', () => {
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[] }>([
+    { title: 'passes on a 429 with an Error body', exchanges: () => [err(429)], outcome: 'pass' },
+    { title: 'fails on a 429 without a body', exchanges: () => [exchange(429, '', { ...GOOD_HEADERS, 'retry-after': '1' })], outcome: 'fail', mentions: ['→ 429', 'body is empty'] },
+    { title: 'ignores every other status', exchanges: () => [exchange(404, ''), ok()], outcome: 'skip' },
+  ])('$title', ({ exchanges, outcome, mentions }) => {
+    const finding = findingOf(rateLimitedBody, exchanges());
+    expect(finding.def.severity).toBe('should');
+    expectRun(finding, outcome, mentions);
+  });
+});
+
+describe('responses.json-media-type', () => {
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[] }>([
+    { title: 'passes when every body is application/json', exchanges: () => [ok(), err(404)], outcome: 'pass', mentions: ['2 responses checked'] },
+    { title: 'passes with a charset parameter and any case', exchanges: () => [exchange(200, [], { ...RATE_LIMIT, 'content-type': 'Application/JSON; charset=UTF-8' })], outcome: 'pass' },
+    { title: 'fails on text/plain, naming the Content-Type', exchanges: () => [ok(), exchange(200, [], { ...RATE_LIMIT, 'content-type': 'text/plain' })], outcome: 'fail', mentions: ['1 of 2', 'Content-Type is "text/plain"'] },
+    { title: 'fails on a body without Content-Type, saying it is missing', exchanges: () => [exchange(200, [], RATE_LIMIT)], outcome: 'fail', mentions: ['Content-Type is missing'] },
+    { title: 'fails on application/problem+json', exchanges: () => [exchange(400, errorBody(400), { ...RATE_LIMIT, 'content-type': 'application/problem+json' })], outcome: 'fail', mentions: ['application/problem+json'] },
+    { title: 'ignores responses without a body (no Content-Type needed)', exchanges: () => [exchange(204, '', RATE_LIMIT), ok()], outcome: 'pass', mentions: ['1 responses checked'] },
+    { title: 'skips when no response has a body', exchanges: () => [exchange(204, '', RATE_LIMIT), exchange(undefined)], outcome: 'skip' },
+    {
+      title: 'judges the Content-Type of a truncated body too (it needs no body text)',
+      exchanges: () => [exchange(200, '<html>', { ...RATE_LIMIT, 'content-type': 'text/html' }, { responseBodyTruncated: true })],
+      outcome: 'fail',
+      mentions: ['text/html'],
+    },
+  ])('$title', ({ exchanges, outcome, mentions }) => {
+    expectRun(findingOf(jsonMediaType, exchanges()), outcome, mentions);
+  });
+});
+
+describe('headers.rate-limit-present', () => {
+  const without = (name: string) => Object.fromEntries(Object.entries(GOOD_HEADERS).filter(([n]) => n !== name));
+
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[] }>([
+    { title: 'passes when every response carries all three (recorded lower-case)', exchanges: () => [ok(), err(401), exchange(204, '', RATE_LIMIT)], outcome: 'pass', mentions: ['3 responses checked'] },
+    { title: 'judges error responses too: a 401 without X-RateLimit-Reset fails naming it', exchanges: () => [ok(), exchange(401, errorBody(401), without('x-ratelimit-reset'))], outcome: 'fail', mentions: ['1 of 2', '→ 401', 'X-RateLimit-Reset missing'] },
+    { title: 'names every missing header', exchanges: () => [exchange(200, [], { 'content-type': 'application/json' })], outcome: 'fail', mentions: ['X-RateLimit-Limit missing', 'X-RateLimit-Remaining missing', 'X-RateLimit-Reset missing'] },
+    { title: '"abc" fails, naming header and value', exchanges: () => [exchange(200, [], { ...GOOD_HEADERS, 'x-ratelimit-remaining': 'abc' })], outcome: 'fail', mentions: ['X-RateLimit-Remaining is "abc", not an integer'] },
+    { title: 'a negative value fails', exchanges: () => [exchange(200, [], { ...GOOD_HEADERS, 'x-ratelimit-remaining': '-1' })], outcome: 'fail', mentions: ['X-RateLimit-Remaining is "-1"'] },
+    { title: 'a fraction fails', exchanges: () => [exchange(200, [], { ...GOOD_HEADERS, 'x-ratelimit-limit': '1.5' })], outcome: 'fail', mentions: ['X-RateLimit-Limit is "1.5"'] },
+    { title: 'an empty value fails', exchanges: () => [exchange(200, [], { ...GOOD_HEADERS, 'x-ratelimit-reset': '' })], outcome: 'fail', mentions: ['X-RateLimit-Reset is ""'] },
+    { title: 'a 0 remaining passes', exchanges: () => [exchange(429, errorBody(429), { ...GOOD_HEADERS, 'x-ratelimit-remaining': '0', 'retry-after': '30' })], outcome: 'pass' },
+    { title: 'ignores transport errors (no headers at all)', exchanges: () => [exchange(undefined), ok()], outcome: 'pass', mentions: ['1 responses checked'] },
+    { title: 'skips when the run has only transport errors', exchanges: () => [exchange(undefined), exchange(undefined)], outcome: 'skip' },
+    { title: 'still judges a response whose body was truncated', exchanges: () => [exchange(200, '[{"id":1', { 'content-type': 'application/json' }, { responseBodyTruncated: true })], outcome: 'fail', mentions: ['X-RateLimit-Limit missing'] },
+  ])('$title', ({ exchanges, outcome, mentions }) => {
+    expectRun(findingOf(rateLimitHeaders, exchanges()), outcome, mentions);
+  });
+});
+
+describe('rateLimitHeaderProblems', () => {
+  it('reads the lower-case names a recorded response carries', () => {
+    expect(rateLimitHeaderProblems(seen(200, [], GOOD_HEADERS))).toEqual([]);
+  });
+
+  it('names the header with its interface spelling', () => {
+    expect(rateLimitHeaderProblems(seen(200, [], { ...RATE_LIMIT, 'x-ratelimit-limit': 'many' }))).toEqual(['X-RateLimit-Limit is "many", not an integer']);
+  });
+});
+
+describe('evidence', () => {
+  it('holds at most 3 offenders, the first ones, while the message counts all of them', () => {
+    const bad = [1, 2, 3, 4, 5].map(() => exchange(404, ''));
+    const finding = findingOf(errorBodyCheck, [err(400), ...bad, err(401)]);
+    expectRun(finding, 'fail', ['5 of 7 responses', `GET /v1/pets/${bad[0]!.seq}`]);
+    expect(finding.offenders.map((e) => e.seq)).toEqual(bad.slice(0, 3).map((e) => e.seq));
+    expect(finding.actual!.split('\n')).toHaveLength(3);
+    expect(finding.actual).toContain('→ 404: body is empty');
+  });
+
+  it('keeps the query in the path it names', () => {
+    const finding = findingOf(jsonMediaType, [exchange(200, [], RATE_LIMIT, { url: 'http://127.0.0.1:8080/v1/pets?limit=5&status=sold' })]);
+    expectRun(finding, 'fail', ['GET /v1/pets?limit=5&status=sold → 200']);
+  });
+});

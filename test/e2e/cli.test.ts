@@ -187,3 +187,34 @@ describe('the default local target', () => {
     }
   });
 });
+
+describe('reproducibility', () => {
+  const dir = tempDir('seed');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The requests of a run, in order: method, path and query, body (the port differs between servers). */
+  async function requestsOf(seed: string, name: string): Promise<string[]> {
+    const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, preload: 40 });
+    try {
+      const reports = path.join(dir, name);
+      const run = await runCli(['--target', writeTarget(dir, targetFor(server), `${name}.yaml`), '--report-dir', reports, '--seed', seed, '--quiet']);
+      expect(run.code).toBe(0);
+      return readFileSync(path.join(reports, 'exchanges.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { method: string; url: string; requestBody?: string })
+        .map((e) => `${e.method} ${new URL(e.url).pathname}${new URL(e.url).search} ${e.requestBody ?? ''}`);
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('two runs with the same seed against the same server state send the same requests, another seed does not', async () => {
+    const first = await requestsOf('12345', 'a');
+    const second = await requestsOf('12345', 'b');
+    const other = await requestsOf('54321', 'c');
+    expect(first.length).toBeGreaterThan(100);
+    expect(second).toEqual(first);
+    expect(other).not.toEqual(first);
+  });
+});

@@ -60,7 +60,8 @@ function judge(def: CheckDef, exchanges: readonly Exchange[], applies: (s: Seen)
     const seen = seenOf(exchange);
     if (!seen || !applies(seen)) continue;
     // A truncated body cannot be parsed; the header-only checks (media type, rate-limit headers) still judge it.
-    if (exchange.responseBodyTruncated && seen.text.length > 0 && def.id !== rateLimitHeaders.id && def.id !== jsonMediaType.id) continue;
+    // A cut (or, for load bursts, unkept) body cannot be judged; headers still can.
+    if (exchange.responseBodyTruncated && (def.id === errorBody.id || def.id === rateLimitedBody.id)) continue;
     judged += 1;
     const problems = problemsOf(seen);
     if (problems.length > 0) offenders.push({ exchange, problems });

@@ -1,6 +1,6 @@
 // A check: a stable id, the clause of the interface it enforces, a severity, and a pure function
 // from what the target answered to a finding. Suites drive the requests; checks only judge them.
-import type { Severity } from '../result/model.ts';
+import type { Exchange, Severity } from '../result/model.ts';
 
 export interface CheckDef {
   /** Stable dotted id: reports, fault catalogues and other tools key on it. */
@@ -22,7 +22,15 @@ export interface PropertyFailure {
 
 export type Finding =
   | { outcome: 'pass'; message?: string }
-  | { outcome: 'fail'; message: string; expected?: string; actual?: string; property?: PropertyFailure }
+  | {
+      outcome: 'fail';
+      message: string;
+      expected?: string;
+      actual?: string;
+      property?: PropertyFailure;
+      /** The exchanges that prove it, when they are not simply the ones the check sent. */
+      exchanges?: Exchange[];
+    }
   | { outcome: 'skip'; message: string };
 
 /** What a check sees of one response. */

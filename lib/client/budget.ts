@@ -15,6 +15,17 @@ export class Budget {
     return Math.max(0, this.maxRequests - this.spent);
   }
 
+  /** Reserves n requests at once (a load burst) or throws, reserving nothing. */
+  reserve(n: number): void {
+    if (this.spent + n > this.maxRequests) throw new BudgetExhaustedError(this.maxRequests);
+    this.spent += n;
+  }
+
+  /** Gives back what a reservation did not use. */
+  refund(n: number): void {
+    this.spent = Math.max(0, this.spent - n);
+  }
+
   /** Reserves one request or throws BudgetExhaustedError; called before anything is sent. */
   take(): void {
     if (this.spent >= this.maxRequests) throw new BudgetExhaustedError(this.maxRequests);

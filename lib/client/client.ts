@@ -89,6 +89,16 @@ export class ApiClient {
     this.dispatcher = options.proxy ? new ProxyAgent({ uri: options.proxy, ...timeouts }) : new Agent(timeouts);
   }
 
+  /**
+   * Records an exchange sent by other means (the load driver), numbered and labelled like the
+   * client's own. The caller has already counted it against the budget.
+   */
+  record(exchange: Omit<Exchange, 'seq' | 'suite'>): Exchange {
+    const full: Exchange = this.redactor.scrubDeep({ ...exchange, seq: this.seq++, suite: this.suite });
+    this.emit(full);
+    return full;
+  }
+
   /** Calls fn with every exchange until the returned function is called. */
   observe(fn: (exchange: Exchange) => void): () => void {
     this.observers.add(fn);

@@ -28,6 +28,7 @@ export interface BuildInput {
   warnings: string[];
   /** Set when the target never answered: the run ends with exit status 3 whatever the checks say. */
   unreachable?: boolean;
+  rateLimits?: Report['rateLimits'];
 }
 
 export function buildReport(input: BuildInput): Report {
@@ -51,5 +52,6 @@ export function buildReport(input: BuildInput): Report {
     requests: countRequests(input.exchanges),
     warnings: input.warnings,
     checks: input.checks,
+    ...(input.rateLimits ? { rateLimits: input.rateLimits } : {}),
   };
 }

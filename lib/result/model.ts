@@ -77,6 +77,40 @@ export type CheckResult = z.infer<typeof CheckResult>;
 const OutcomeCounts = z.object({ pass: z.number().int(), fail: z.number().int(), skip: z.number().int(), error: z.number().int() });
 export type OutcomeCounts = z.infer<typeof OutcomeCounts>;
 
+const TimelinePoint = z.object({
+  t: z.number().describe('Epoch ms when the response arrived'),
+  status: z.number().int(),
+  limit: z.number().int().optional(),
+  remaining: z.number().int().optional(),
+  reset: z.number().int().optional(),
+  retryAfter: z.string().optional(),
+  date: z.string().optional(),
+  afterStop: z.boolean().optional().describe('Was in flight when the load stopped at the first 429'),
+});
+
+export const RateLimitKey = z.object({
+  label: z.string(),
+  plan: z.string(),
+  quota: z.object({ perMinute: z.number().int(), perDay: z.number().int() }),
+  windows: z.object({ minute: z.number().int(), day: z.number().int() }),
+  behaviour: z.string().describe('What the limiter looked like: fixed window, refilling, or not observed'),
+  timeline: z.array(TimelinePoint),
+  load: z
+    .object({
+      sent: z.number().int(),
+      accepted: z.number().int(),
+      rejected: z.number().int(),
+      other: z.number().int(),
+      inFlightAtStop: z.number().int(),
+      durationMs: z.number(),
+      askedRate: z.number(),
+      achievedRate: z.number(),
+      latency: z.object({ p50: z.number(), p90: z.number(), p99: z.number(), max: z.number() }),
+    })
+    .optional(),
+});
+export type RateLimitKey = z.infer<typeof RateLimitKey>;
+
 export const Report = z.object({
   schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
   tool: z.object({ name: z.string(), version: z.string() }),
@@ -112,5 +146,6 @@ export const Report = z.object({
   }),
   warnings: z.array(z.string()),
   checks: z.array(CheckResult),
+  rateLimits: z.array(RateLimitKey).optional().describe('Per key: the timeline of the rate-limit suite (for charts) and its load figures'),
 });
 export type Report = z.infer<typeof Report>;

@@ -14,7 +14,8 @@ import { loadTarget, PROJECT_ROOT } from '../config/load.ts';
 import type { Target } from '../config/schema.ts';
 import { describeError, TargetUnreachableError, TransportError, UsageError } from '../errors.ts';
 import { buildReport } from '../result/build.ts';
-import type { CheckResult, Exchange, Report } from '../result/model.ts';
+import { type CheckResult, type Exchange, RateLimitKey, type Report } from '../result/model.ts';
+import { z } from 'zod';
 import { COLOUR, checkName, PLAIN, renderSummary, verdictLine } from '../report/console.ts';
 import { linkLatest, timestampDir, writeReports } from '../report/write.ts';
 import type { RunContext } from '../suite/run-context.ts';
@@ -116,6 +117,7 @@ export async function runConformance(args: CliArgs, io: Output): Promise<RunOutc
   }
 
   const exchanges = readExchanges(exchangeLog);
+  const rateLimits = readRateLimits(path.join(reportDir, 'rate-limits.json'));
   if (!unreachable) checks.push(...judgeRun(exchanges).map(runCheckResult));
   const report = buildReport({
     tool: { name: TOOL.name, version: TOOL.version },
@@ -128,6 +130,7 @@ export async function runConformance(args: CliArgs, io: Output): Promise<RunOutc
     exchanges,
     warnings,
     unreachable,
+    ...(rateLimits ? { rateLimits } : {}),
   });
   const written = writeReports(report, reportDir, (t) => redactor.scrub(t));
   if (!args.reportDir) linkLatest(reportDir);
@@ -220,6 +223,13 @@ function runCheckResult(f: RunFinding): CheckResult {
           }
         : null,
   };
+}
+
+/** Written by the rate-limit suite in the worker; folded into report.json. */
+function readRateLimits(file: string): RateLimitKey[] | undefined {
+  if (!existsSync(file)) return undefined;
+  const parsed = z.array(RateLimitKey).safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  return parsed.success ? parsed.data : undefined;
 }
 
 function readExchanges(log: string): Exchange[] {

@@ -73,7 +73,9 @@ export async function runSuites(run: RunContext, suites: readonly string[], hook
       maxWorkers: 1,
       // Checks may wait out a Retry-After; the run's own limits bound them, not vitest.
       testTimeout: 15 * 60_000,
-      hookTimeout: 60_000,
+      // A suite's preparation may wait out real windows (the rate-limit suite: two minutes), and
+      // with --soak a whole day's quota.
+      hookTimeout: run.soak ? 26 * 3_600_000 : 15 * 60_000,
       passWithNoTests: true,
       // The same seed must send the same requests: suites run in name order, never by timing.
       sequence: { shuffle: false, concurrent: false, sequencer: NameOrder },

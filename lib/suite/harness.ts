@@ -231,7 +231,8 @@ interface ResultContext {
 function resultOf(def: CheckDef, options: CheckOptions, finding: Outcome, ctx: ResultContext): CheckResult {
   const showEvidence = finding.outcome === 'fail' || finding.outcome === 'error';
   const property = finding.outcome === 'fail' ? finding.property : undefined;
-  const reproduce = ctx.exchanges.map(curlCommand);
+  const exchanges = finding.outcome === 'fail' && finding.exchanges ? finding.exchanges : ctx.exchanges;
+  const reproduce = exchanges.map(curlCommand);
   if (property) reproduce.push(replayCommand(ctx.run, ctx.suite, ctx.run.seed));
   return {
     id: def.id,
@@ -247,7 +248,7 @@ function resultOf(def: CheckDef, options: CheckOptions, finding: Outcome, ctx: R
       ? {
           ...('expected' in finding && finding.expected !== undefined ? { expected: finding.expected } : {}),
           ...('actual' in finding && finding.actual !== undefined ? { actual: finding.actual } : {}),
-          exchanges: ctx.exchanges,
+          exchanges,
           reproduce,
           ...(property ? { counterexample: property.counterexample, seed: property.seed, ...(property.path ? { path: property.path } : {}) } : {}),
         }

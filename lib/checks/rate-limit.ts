@@ -1,0 +1,267 @@
+// Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
+// isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
+import type { TimelinePoint } from '../load/burst.ts';
+import { type CheckDef, fail, type Finding, pass } from './types.ts';
+
+const clause = 'Limits / Request rate by plan';
+const headersClause = 'Limits / Rate limit headers';
+const exceeding = 'Limits / Exceeding the limit';
+
+export const limitHeader: CheckDef = { id: 'rate-limit.limit-header', clause: headersClause, title: "X-RateLimit-Limit is the plan's per-minute quota (or per-day when that is tighter)", severity: 'must' };
+export const resetHeader: CheckDef = { id: 'rate-limit.reset-header', clause: headersClause, title: 'X-RateLimit-Reset is a Unix time in seconds, after the Date and at most one window ahead', severity: 'must' };
+export const remainingHeader: CheckDef = { id: 'rate-limit.remaining', clause: headersClause, title: 'X-RateLimit-Remaining falls by one per accepted request and is never negative', severity: 'must' };
+export const quota: CheckDef = { id: 'rate-limit.quota', clause, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must' };
+export const retryAfterPresent: CheckDef = { id: 'rate-limit.retry-after-present', clause: exceeding, title: 'A 429 carries Retry-After', severity: 'must' };
+export const retryAfterFormat: CheckDef = { id: 'rate-limit.retry-after-format', clause: exceeding, title: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3)', severity: 'should' };
+export const retryAfterConsistent: CheckDef = { id: 'rate-limit.retry-after-consistent', clause: exceeding, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should' };
+export const retryAfterHonoured: CheckDef = { id: 'rate-limit.retry-after-honoured', clause: exceeding, title: 'After waiting exactly what Retry-After says, the next request succeeds', severity: 'must' };
+export const isolation: CheckDef = { id: 'rate-limit.isolation', clause, title: 'Exhausting one key leaves another key of the same plan untouched', severity: 'must' };
+export const dailyQuota: CheckDef = { id: 'rate-limit.daily-quota', clause, title: 'The per-day quota is enforced, and Reset then points at the end of the day window', severity: 'must' };
+export const banProbe: CheckDef = { id: 'rate-limit.ban-probe', clause: exceeding, title: 'What the server does to a key that keeps sending after a 429 (disposable keys only), recorded', severity: 'info' };
+export const load: CheckDef = { id: 'rate-limit.load', clause, title: 'Load above the plan rate: accepted, 429 and other responses, latency, achieved against asked rate, recorded', severity: 'info' };
+
+export interface Observation {
+  t: number;
+  status: number;
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>;
+}
+
+export interface Quota {
+  perMinute: number;
+  perDay: number;
+}
+
+export interface BurstData {
+  points: TimelinePoint[];
+  sent: number;
+  startedAt: number;
+  durationMs: number;
+  askedRate: number;
+  ended: 'first-429' | 'max-requests' | 'max-duration';
+  latency: { p50: number; p90: number; p99: number; max: number };
+}
+
+export interface DayData {
+  /** Accepted requests from the first burst of the day test to the day block. */
+  accepted: number;
+  /** The 429 that blocked for the day, if one came. */
+  block?: TimelinePoint;
+  /** Why the loop ended. */
+  ended: 'day-block' | 'over-quota' | 'time';
+  elapsedMs: number;
+}
+
+export interface KeyRun {
+  label: string;
+  plan: string;
+  quota: Quota;
+  /** Window lengths in seconds. */
+  windows: { minute: number; day: number };
+  start?: Observation;
+  burst?: BurstData;
+  retry?: { waitedMs: number; next: Observation };
+  isolation?: { exhausted: string; before: Observation; after: Observation };
+  day?: DayData;
+  daySkipped?: string;
+  ban?: { statuses: number[]; after: Observation };
+}
+
+const int = (v: string | undefined) => (v !== undefined && /^\s*-?[0-9]+\s*$/.test(v) ? Number(v) : undefined);
+
+/** Every response of the key's run as timeline points, probes included. */
+export function pointsOf(run: KeyRun): TimelinePoint[] {
+  const fromObs = (o: Observation): TimelinePoint => {
+    const p: TimelinePoint = { t: o.t, status: o.status };
+    const limit = int(o.headers['x-ratelimit-limit']);
+    const remaining = int(o.headers['x-ratelimit-remaining']);
+    const reset = int(o.headers['x-ratelimit-reset']);
+    if (limit !== undefined) p.limit = limit;
+    if (remaining !== undefined) p.remaining = remaining;
+    if (reset !== undefined) p.reset = reset;
+    if (o.headers['retry-after'] !== undefined) p.retryAfter = o.headers['retry-after'];
+    if (o.headers.date !== undefined) p.date = o.headers.date;
+    return p;
+  };
+  const points = [
+    ...(run.start ? [fromObs(run.start)] : []),
+    ...(run.burst?.points ?? []),
+    ...(run.retry ? [fromObs(run.retry.next)] : []),
+  ];
+  return points.sort((a, b) => a.t - b.t);
+}
+
+const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
+
+export function judgeLimitHeader(run: KeyRun): Finding {
+  const allowed = [run.quota.perMinute, run.quota.perDay];
+  const wrong = pointsOf(run).filter((p) => p.limit !== undefined && !allowed.includes(p.limit));
+  if (wrong.length === 0) return pass(`X-RateLimit-Limit: ${[...new Set(pointsOf(run).map((p) => p.limit))].join(', ')}`);
+  return fail(`${run.label}: X-RateLimit-Limit is ${wrong[0]!.limit} on ${wrong.length} responses`, `${run.quota.perMinute} (per minute) or ${run.quota.perDay} (per day) for plan ${run.plan}`, `${wrong[0]!.limit}`);
+}
+
+/** The second a response was sent: its Date header, else when it arrived. */
+function sentAt(p: TimelinePoint): number {
+  const date = p.date ? Date.parse(p.date) : Number.NaN;
+  return Math.floor((Number.isNaN(date) ? p.t : date) / 1000);
+}
+
+export function judgeResetHeader(run: KeyRun): Finding {
+  for (const p of pointsOf(run)) {
+    if (p.reset === undefined) continue;
+    const now = sentAt(p);
+    const window = p.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute ? run.windows.day : run.windows.minute;
+    // A window has just reset when Reset equals the Date's second; one second of slack either way.
+    if (p.reset < now - 1) return fail(`${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+    if (p.reset > now + window + 1) {
+      const hint = p.reset > now * 100 ? ' (milliseconds?)' : '';
+      return fail(`${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+    }
+  }
+  return pass();
+}
+
+/** Reset held still through the burst: a fixed window. Otherwise the limiter refills as time passes. */
+export function isFixedWindow(points: readonly TimelinePoint[]): boolean {
+  const resets = new Set(points.filter(accepted).map((p) => p.reset));
+  return resets.size <= 1;
+}
+
+/** Requests a refilling limiter may add during the burst: the plan's rate times its duration. */
+function refillAllowance(run: KeyRun): number {
+  const seconds = (run.burst?.durationMs ?? 0) / 1000;
+  return Math.floor((seconds * run.quota.perMinute) / run.windows.minute) + 1;
+}
+
+function beforeStop(run: KeyRun): TimelinePoint[] {
+  const points = run.burst?.points ?? [];
+  const first429 = points.findIndex((p) => p.status === 429);
+  return first429 === -1 ? points : points.slice(0, first429);
+}
+
+export function judgeRemaining(run: KeyRun): Finding {
+  const negative = pointsOf(run).find((p) => p.remaining !== undefined && p.remaining < 0);
+  if (negative) return fail(`${run.label}: X-RateLimit-Remaining is ${negative.remaining} (status ${negative.status})`, 'never below 0', `${negative.remaining}`);
+  const start = int(run.start?.headers['x-ratelimit-remaining']);
+  const ok = beforeStop(run).filter(accepted);
+  if (start === undefined || ok.length === 0) return { outcome: 'skip', message: 'no burst of accepted requests to judge' };
+  const remainings = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined);
+  const lowest = Math.min(...remainings);
+  const allowance = isFixedWindow(ok) ? 0 : refillAllowance(run);
+  if (lowest > start - ok.length + allowance) {
+    return fail(
+      `${run.label}: after ${ok.length} accepted requests from Remaining ${start}, Remaining went no lower than ${lowest}`,
+      `down to ${Math.max(0, start - ok.length)}${allowance ? ` (+${allowance} refill)` : ''}`,
+      `values seen: ${[...new Set(remainings)].slice(0, 12).join(', ')}`,
+    );
+  }
+  if (isFixedWindow(ok) && new Set(remainings).size !== remainings.length) {
+    return fail(`${run.label}: in a fixed window, Remaining repeated a value (each accepted request must lower it by one)`, 'each value once', remainings.slice(0, 12).join(', '));
+  }
+  return pass();
+}
+
+export function judgeQuota(run: KeyRun): Finding {
+  const start = int(run.start?.headers['x-ratelimit-remaining']);
+  if (!run.burst || start === undefined) return { outcome: 'skip', message: 'no burst ran' };
+  const ok = beforeStop(run).filter(accepted);
+  if (run.burst.ended !== 'first-429') {
+    return fail(`${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at its ${run.burst.ended === 'max-requests' ? 'request' : 'time'} cap)`, `a 429 after ${start} accepted requests`, `${ok.length} accepted, no 429`);
+  }
+  if (isFixedWindow(ok)) {
+    return ok.length === start
+      ? pass(`fixed window: exactly ${start} accepted before the first 429, as Remaining said`)
+      : fail(`${run.label}: ${ok.length} requests accepted before the first 429, but Remaining said ${start}`, `${start}`, `${ok.length}`);
+  }
+  const allowance = refillAllowance(run);
+  if (ok.length < start) return fail(`${run.label}: a 429 after ${ok.length} accepted requests, but Remaining said ${start}`, `at least ${start}`, `${ok.length}`);
+  if (ok.length > start + allowance) return fail(`${run.label}: ${ok.length} accepted, more than Remaining ${start} plus what ${run.burst.durationMs} ms can refill (${allowance})`, `at most ${start + allowance}`, `${ok.length}`);
+  return pass(`refilling limiter (sliding window or token bucket: Reset moved during the burst): ${ok.length} accepted from Remaining ${start}, refill allowance ${allowance}`);
+}
+
+function first429(run: KeyRun): TimelinePoint | undefined {
+  return run.burst?.points.find((p) => p.status === 429);
+}
+
+export function judgeRetryAfterPresent(run: KeyRun): Finding {
+  const p = first429(run);
+  if (!p) return { outcome: 'skip', message: 'no 429 was seen' };
+  return p.retryAfter === undefined ? fail(`${run.label}: the 429 has no Retry-After`, 'Retry-After', 'absent') : pass(`Retry-After: ${p.retryAfter}`);
+}
+
+const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+export function judgeRetryAfterFormat(run: KeyRun): Finding {
+  const value = first429(run)?.retryAfter;
+  if (value === undefined) return { outcome: 'skip', message: 'no Retry-After to judge' };
+  if (/^[0-9]+$/.test(value) || IMF_FIXDATE.test(value)) return pass(`Retry-After: ${value}`);
+  return fail(`${run.label}: Retry-After "${value}" is neither delta-seconds nor an IMF-fixdate`, 'delta-seconds (e.g. 30) or an HTTP-date', value);
+}
+
+export function judgeRetryAfterConsistent(run: KeyRun): Finding {
+  const p = first429(run);
+  if (!p || p.retryAfter === undefined || p.reset === undefined) return { outcome: 'skip', message: 'no 429 with both Retry-After and X-RateLimit-Reset' };
+  const sent = sentAt(p);
+  const wait = /^[0-9]+$/.test(p.retryAfter) ? Number(p.retryAfter) : undefined;
+  const until = wait !== undefined ? sent + wait : Date.parse(p.retryAfter) / 1000;
+  if (Number.isNaN(until)) return fail(`${run.label}: Retry-After "${p.retryAfter}" names no moment`, `X-RateLimit-Reset ${p.reset}`, p.retryAfter);
+  return Math.abs(until - p.reset) <= 1
+    ? pass()
+    : fail(`${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, X-RateLimit-Reset at ${p.reset}`, 'the same moment within 1 s', `${Math.round(until - p.reset)} s apart`);
+}
+
+export function judgeRetryAfterHonoured(run: KeyRun): Finding {
+  if (!run.retry) return { outcome: 'skip', message: 'no 429 with a usable Retry-After was seen' };
+  const { next, waitedMs } = run.retry;
+  return next.status >= 200 && next.status < 300
+    ? pass(`waited ${waitedMs} ms, then ${next.status}`)
+    : fail(`${run.label}: after waiting the ${waitedMs} ms Retry-After asked for, the next request got ${next.status}`, '2xx', `${next.status}`);
+}
+
+export function judgeIsolation(run: KeyRun): Finding {
+  if (!run.isolation) return { outcome: 'skip', message: `${run.label}: no other key of plan ${run.plan} was exhausted before it` };
+  const { before, after, exhausted } = run.isolation;
+  if (after.status === 429) return fail(`${run.label} got 429 right after ${exhausted} (same plan) was exhausted`, '2xx: quotas are per key', '429');
+  if (after.status < 200 || after.status >= 300) return fail(`${run.label} got ${after.status} right after ${exhausted} was exhausted`, '2xx', `${after.status}`);
+  const r0 = int(before.headers['x-ratelimit-remaining']);
+  const r1 = int(after.headers['x-ratelimit-remaining']);
+  const sameWindow = before.headers['x-ratelimit-reset'] === after.headers['x-ratelimit-reset'];
+  if (sameWindow && r0 !== undefined && r1 !== undefined && r1 < r0 - 1) {
+    return fail(`${run.label}: Remaining fell from ${r0} to ${r1} while only ${exhausted} was sending`, `${r0 - 1}`, `${r1}`);
+  }
+  return pass(`${run.label} untouched by ${exhausted}: ${after.status}, Remaining ${r1}`);
+}
+
+export function judgeDailyQuota(run: KeyRun): Finding {
+  if (run.daySkipped) return { outcome: 'skip', message: run.daySkipped };
+  const day = run.day;
+  if (!day) return { outcome: 'skip', message: 'the daily quota was not driven' };
+  if (day.ended !== 'day-block' || !day.block) {
+    return fail(`${run.label}: ${day.accepted} requests accepted in ${Math.round(day.elapsedMs / 1000)} s without the day's quota stopping them`, `a 429 for the day after at most ${run.quota.perDay}`, `${day.accepted} accepted`);
+  }
+  const block = day.block;
+  const now = sentAt(block);
+  if (block.reset === undefined || block.reset <= now + run.windows.minute || block.reset > now + run.windows.day + 1) {
+    return fail(`${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not the end of the day window`, `after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
+  }
+  return pass(`day quota enforced after ${day.accepted} accepted; Reset ${block.reset - now} s ahead`);
+}
+
+export function describeBan(run: KeyRun): Finding {
+  if (!run.ban) return { outcome: 'skip', message: 'only keys marked disposable are probed' };
+  const still = run.ban.after.status === 429 ? `still 429 after waiting Retry-After: the key looks banned (${run.ban.after.headers['retry-after'] ?? 'no Retry-After'})` : `${run.ban.after.status} after waiting Retry-After: no ban`;
+  return pass(`kept sending after a 429: ${run.ban.statuses.join(', ')}; ${still}`);
+}
+
+export function describeLoad(run: KeyRun): Finding {
+  const b = run.burst;
+  if (!b) return { outcome: 'skip', message: 'no load ran' };
+  const counts = { accepted: 0, rejected: 0, other: 0 };
+  for (const p of b.points) counts[accepted(p) ? 'accepted' : p.status === 429 ? 'rejected' : 'other'] += 1;
+  const achieved = b.durationMs > 0 ? (b.points.length / b.durationMs) * 1000 : 0;
+  return pass(
+    `${run.label}: ${b.sent} sent, ${counts.accepted} accepted, ${counts.rejected} × 429, ${counts.other} other, ${b.sent - b.points.length} in flight at the stop; ` +
+      `${achieved.toFixed(0)} req/s achieved of ${b.askedRate.toFixed(0)} asked; latency p50 ${b.latency.p50} ms, p90 ${b.latency.p90} ms, p99 ${b.latency.p99} ms`,
+  );
+}
+

@@ -1,0 +1,155 @@
+// The load driver: autocannon sends requests with one key, above the plan's rate, until the first
+// 429, and every response becomes a timeline point (status and the rate-limit headers).
+//
+// Why clients are destroyed by hand: autocannon's stop() takes effect at its next sampling tick,
+// and at high rates thousands of requests go out before then, each one after a 429, which is
+// exactly what a client must not do. autocannon emits 'response' with the client before that
+// client writes its next request, so destroying every client there stops the load at once; only
+// requests already on the wire when the 429 arrives still come back (marked `afterStop`).
+import type { IncomingHttpHeaders } from 'node:http';
+import autocannon from 'autocannon';
+
+export interface TimelinePoint {
+  /** Epoch ms when the response arrived. */
+  t: number;
+  status: number;
+  limit?: number;
+  remaining?: number;
+  reset?: number;
+  retryAfter?: string;
+  date?: string;
+  /** Arrived after the first 429: it was already in flight. */
+  afterStop?: boolean;
+  /** Kept for responses other than 2xx only (a 429's body is judged; thousands of pages are not). */
+  body?: string;
+  contentType?: string;
+}
+
+export interface BurstOptions {
+  url: string;
+  headers: Record<string, string>;
+  /** Asked rate, requests per second over all connections. */
+  rate: number;
+  connections: number;
+  /** Hard cap on requests sent. */
+  maxRequests: number;
+  /** Hard cap on time; the burst ends by itself then. */
+  maxDurationMs: number;
+  timeoutS: number;
+}
+
+export interface BurstResult {
+  points: TimelinePoint[];
+  /** Requests written to the wire; those beyond the points were in flight when the load stopped. */
+  sent: number;
+  startedAt: number;
+  durationMs: number;
+  latency: { p50: number; p90: number; p99: number; max: number };
+  errors: number;
+  timeouts: number;
+  /** Why it ended: the first 429, the request cap, or the time cap. */
+  ended: 'first-429' | 'max-requests' | 'max-duration';
+}
+
+/** The parts of autocannon's http client used here (not all in its published types). */
+type TrackedClient = { destroy(): void; destroyed: boolean; on(event: 'request', fn: () => void): void };
+
+const int = (v: string | undefined) => (v !== undefined && /^\s*-?[0-9]+\s*$/.test(v) ? Number(v) : undefined);
+
+export function burst(options: BurstOptions): Promise<BurstResult> {
+  return new Promise((resolve, reject) => {
+    const points: TimelinePoint[] = [];
+    const clients = new Set<TrackedClient>();
+    // Requests actually written: autocannon's own `sent` counts rate slots, not requests, and a
+    // destroyed client still emits 'request' for the write that goes nowhere.
+    let sent = 0;
+    let stopped = false;
+    let ended: BurstResult['ended'] = 'max-requests';
+    const startedAt = Date.now();
+    const connections = Math.max(1, Math.min(options.connections, options.maxRequests));
+
+    const instance = autocannon(
+      {
+        url: options.url,
+        connections,
+        pipelining: 1,
+        amount: options.maxRequests,
+        overallRate: Math.max(1, Math.round(options.rate)),
+        ignoreCoordinatedOmission: true,
+        timeout: options.timeoutS,
+        sampleInt: 100,
+        headers: options.headers,
+        setupClient: (client: autocannon.Client) => {
+          const tracked = client as unknown as TrackedClient;
+          clients.add(tracked);
+          tracked.on('request', () => {
+            if (!tracked.destroyed) sent += 1;
+          });
+        },
+        requests: [
+          {
+            method: 'GET',
+            onResponse: (status: number, body: string, _context: object, headers: IncomingHttpHeaders | undefined) => {
+              // autocannon keeps the server's casing of header names.
+              const h = (name: string) => {
+                const v = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
+                return Array.isArray(v) ? v.join(', ') : v;
+              };
+              const point: TimelinePoint = { t: Date.now(), status };
+              const limit = int(h('x-ratelimit-limit'));
+              const remaining = int(h('x-ratelimit-remaining'));
+              const reset = int(h('x-ratelimit-reset'));
+              const retryAfter = h('retry-after');
+              const date = h('date');
+              if (limit !== undefined) point.limit = limit;
+              if (remaining !== undefined) point.remaining = remaining;
+              if (reset !== undefined) point.reset = reset;
+              if (retryAfter !== undefined) point.retryAfter = retryAfter;
+              if (date !== undefined) point.date = date;
+              if (stopped) point.afterStop = true;
+              if (status < 200 || status >= 300) {
+                point.body = body.slice(0, 4096);
+                const type = h('content-type');
+                if (type !== undefined) point.contentType = type;
+              }
+              points.push(point);
+              if (status === 429 && !stopped) {
+                stopped = true;
+                ended = 'first-429';
+              }
+            },
+          },
+        ],
+      },
+      (err, result) => {
+        clearTimeout(timer);
+        if (err) {
+          reject(err);
+          return;
+        }
+        resolve({
+          points,
+          sent,
+          startedAt,
+          durationMs: Date.now() - startedAt,
+          latency: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+          errors: result.errors,
+          timeouts: result.timeouts,
+          ended,
+        });
+      },
+    );
+    instance.on('response', () => {
+      if (stopped) {
+        for (const c of clients) c.destroy();
+        instance.stop();
+      }
+    });
+    const timer = setTimeout(() => {
+      if (!stopped) ended = 'max-duration';
+      stopped = true;
+      for (const c of clients) c.destroy();
+      instance.stop();
+    }, options.maxDurationMs);
+  });
+}

@@ -1,0 +1,178 @@
+// Driving one key through the rate-limit checks: probe, align to a fresh window, burst to the first
+// 429, then wait exactly what Retry-After says and try once more. Everything it sees is recorded
+// (KeyRun for the checks, exchanges for the log and the evidence).
+import type { ApiClient } from '../client/client.ts';
+import { parseRetryAfter } from '../client/retry.ts';
+import type { Target, TargetKey } from '../config/schema.ts';
+import type { BurstData, DayData, KeyRun, Observation } from '../checks/rate-limit.ts';
+import { burst, type TimelinePoint } from './burst.ts';
+
+export interface DriveContext {
+  client: ApiClient;
+  target: Target;
+  soak: boolean;
+  progress(line: string): void;
+}
+
+/** Parallel connections of a burst: enough for the rate, few enough that little is in flight at the stop. */
+const CONNECTIONS = 4;
+/** Bursts ask for this multiple of the plan's rate. */
+const RATE_FACTOR = 4;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
+const int = (v: string | undefined) => (v !== undefined && /^\s*[0-9]+\s*$/.test(v) ? Number(v) : undefined);
+
+/** One request with the key, never retried: its status and headers are the observation. */
+export async function observe(ctx: DriveContext, key: TargetKey): Promise<Observation> {
+  const res = await ctx.client.send({ method: 'GET', path: '/pets', query: { limit: 1 }, auth: { key }, retry: false });
+  return { t: Date.now(), status: res.status, headers: res.headers };
+}
+
+/** Waits until an epoch time, telling what for and, every few seconds, how long is left. */
+export async function waitUntil(ctx: DriveContext, at: number, what: string): Promise<void> {
+  let left = at - Date.now();
+  if (left <= 0) return;
+  ctx.progress(`waiting ${(left / 1000).toFixed(1)} s for ${what}`);
+  while (left > 5_000) {
+    await sleep(5_000);
+    left = at - Date.now();
+    ctx.progress(`  ${Math.ceil(left / 1000)} s left: ${what}`);
+  }
+  await sleep(left);
+}
+
+/** Waits out a 429 as a well-behaved client must: Retry-After, else the window's reset. */
+async function waitOut(ctx: DriveContext, p: TimelinePoint | Observation, label: string): Promise<number> {
+  const headers = 'headers' in p ? p.headers : { 'retry-after': p.retryAfter, date: p.date, 'x-ratelimit-reset': p.reset === undefined ? undefined : String(p.reset) };
+  const delay = parseRetryAfter(headers['retry-after'], p.t, headers.date);
+  const until = delay !== undefined ? p.t + delay : (int(headers['x-ratelimit-reset']) ?? Math.ceil(p.t / 1000) + ctx.target.windows.minute) * 1000 + 100;
+  await waitUntil(ctx, until, `${label}: ${delay !== undefined ? `Retry-After ${headers['retry-after']}` : 'the window to reset (no usable Retry-After)'}`);
+  return until - p.t;
+}
+
+async function runBurst(ctx: DriveContext, key: TargetKey, expected: number): Promise<BurstData> {
+  const { client, target } = ctx;
+  const windowMs = target.windows.minute * 1000;
+  // Room for a limiter that lets a whole plan's quota through, bounded either way.
+  const cap = Math.max(expected, key.quota.perMinute) + key.quota.perMinute + CONNECTIONS;
+  client.budget.reserve(cap);
+  const askedRate = Math.max(2, (RATE_FACTOR * key.quota.perMinute) / target.windows.minute);
+  const result = await burst({
+    url: `${target.baseUrl}/pets?limit=1`,
+    headers: { ...target.http.headers, authorization: `Bearer ${key.key}` },
+    rate: askedRate,
+    connections: CONNECTIONS,
+    maxRequests: cap,
+    maxDurationMs: windowMs,
+    timeoutS: Math.ceil(target.http.timeoutMs / 1000),
+  });
+  client.budget.refund(cap - result.sent);
+  recordBurst(ctx, key, result.points, result.sent);
+  return { points: result.points, sent: result.sent, startedAt: result.startedAt, durationMs: result.durationMs, askedRate, ended: result.ended, latency: result.latency };
+}
+
+/** Each response becomes an exchange; requests still in flight at the stop are recorded without one. */
+function recordBurst(ctx: DriveContext, key: TargetKey, points: TimelinePoint[], sent: number): void {
+  const url = `${ctx.target.baseUrl}/pets?limit=1`;
+  const auth = { kind: 'key' as const, label: key.label, env: key.env, header: `Bearer $${key.env}` };
+  const requestHeaders = { authorization: `Bearer [REDACTED:${key.label}]` };
+  for (const p of points) {
+    const responseHeaders: Record<string, string> = {};
+    if (p.limit !== undefined) responseHeaders['x-ratelimit-limit'] = String(p.limit);
+    if (p.remaining !== undefined) responseHeaders['x-ratelimit-remaining'] = String(p.remaining);
+    if (p.reset !== undefined) responseHeaders['x-ratelimit-reset'] = String(p.reset);
+    if (p.retryAfter !== undefined) responseHeaders['retry-after'] = p.retryAfter;
+    if (p.date !== undefined) responseHeaders.date = p.date;
+    if (p.contentType !== undefined) responseHeaders['content-type'] = p.contentType;
+    // 2xx bodies of a burst are not kept: marked as cut, so no check judges a body it never saw.
+    const body = p.body !== undefined ? { responseBody: p.body } : { responseBody: '', responseBodyTruncated: true };
+    ctx.client.record({ method: 'GET', url, auth, requestHeaders, status: p.status, responseHeaders, ...body, startedAt: new Date(p.t).toISOString(), durationMs: 0 });
+  }
+  for (let i = points.length; i < sent; i++) {
+    ctx.client.record({ method: 'GET', url, auth, requestHeaders, responseHeaders: {}, transportError: 'IN_FLIGHT_AT_STOP', startedAt: new Date().toISOString(), durationMs: 0 });
+  }
+}
+
+/**
+ * Probe, then burst from a fresh window. `first` is the probe taken right after another key of the
+ * same plan was exhausted (the isolation check reads it).
+ */
+export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run: KeyRun; first: Observation }> {
+  const run: KeyRun = { label: key.label, plan: key.plan, quota: key.quota, windows: ctx.target.windows };
+  const first = await observe(ctx, key);
+  let obs = first;
+  if (obs.status === 429) {
+    await waitOut(ctx, obs, `${key.label} (rate-limited before the burst)`);
+    obs = await observe(ctx, key);
+  }
+  const reset = int(obs.headers['x-ratelimit-reset']);
+  const windowMs = ctx.target.windows.minute * 1000;
+  // A burst must fit in one window: when less than half of it is left, start at the next one.
+  if (reset !== undefined && reset * 1000 - Date.now() < windowMs / 2) {
+    await waitUntil(ctx, reset * 1000 + 150, `${key.label}: the minute window to reset before the burst`);
+    obs = await observe(ctx, key);
+  }
+  run.start = obs;
+  const remaining = int(obs.headers['x-ratelimit-remaining']) ?? key.quota.perMinute;
+  ctx.progress(`${key.label}: bursting above ${key.plan}'s rate from Remaining ${remaining}`);
+  run.burst = await runBurst(ctx, key, remaining);
+  return { run, first };
+}
+
+/** After the first 429: wait exactly what Retry-After says, then one request must succeed. */
+export async function recover(ctx: DriveContext, key: TargetKey, run: KeyRun): Promise<void> {
+  const p = run.burst?.points.find((x) => x.status === 429);
+  if (!p) return;
+  const waitedMs = await waitOut(ctx, p, `${key.label}`);
+  if (p.retryAfter === undefined || parseRetryAfter(p.retryAfter, p.t, p.date) === undefined) return;
+  run.retry = { waitedMs, next: await observe(ctx, key) };
+}
+
+/** A disposable key keeps sending after its 429 (a bounded handful), then waits and tries once more. */
+export async function probeBan(ctx: DriveContext, key: TargetKey, run: KeyRun): Promise<void> {
+  const statuses: number[] = [];
+  let last: Observation | undefined;
+  for (let i = 0; i < 5; i++) {
+    last = await observe(ctx, key);
+    statuses.push(last.status);
+  }
+  if (last) await waitOut(ctx, last, `${key.label} after the ban probe`);
+  run.ban = { statuses, after: await observe(ctx, key) };
+}
+
+/** Spends the day's quota, minute window after minute window, until the day's 429. */
+export async function driveDay(ctx: DriveContext, key: TargetKey, run: KeyRun): Promise<void> {
+  const { windows } = ctx.target;
+  const minuteWindows = Math.ceil(key.quota.perDay / key.quota.perMinute) + 1;
+  const needed = minuteWindows * windows.minute;
+  if (!ctx.soak && windows.day > 600) {
+    run.daySkipped = `the day window is ${windows.day} s; --soak spends the day's quota (about ${Math.ceil(needed / 60)} min for plan ${key.plan})`;
+    return;
+  }
+  if (needed > windows.day * 0.9) {
+    run.daySkipped = `plan ${key.plan} needs about ${needed} s of ${windows.minute}-second windows to spend its ${key.quota.perDay} a day, more than the ${windows.day}-second day window`;
+    return;
+  }
+  const started = Date.now();
+  const deadline = started + (windows.day + windows.minute) * 1000;
+  const day: DayData = { accepted: 0, ended: 'time', elapsedMs: 0 };
+  ctx.progress(`${key.label}: spending the day's quota of ${key.quota.perDay} (about ${needed} s)`);
+  while (Date.now() < deadline) {
+    const data = await runBurst(ctx, key, key.quota.perMinute);
+    const block = data.points.find((p) => p.status === 429);
+    day.accepted += data.points.filter((p) => !p.afterStop && p.status >= 200 && p.status < 300).length;
+    if (block && block.reset !== undefined && block.reset * 1000 > block.t + windows.minute * 1000 + 1000) {
+      day.block = block;
+      day.ended = 'day-block';
+      // The key is not used again in this run, so its day's block need not be waited out.
+      break;
+    }
+    if (day.accepted > 2 * key.quota.perDay) {
+      day.ended = 'over-quota';
+      break;
+    }
+    if (block) await waitOut(ctx, block, `${key.label}: the minute window (spending the day's quota)`);
+  }
+  day.elapsedMs = Date.now() - started;
+  run.day = day;
+}

@@ -1,0 +1,106 @@
+// Limits, for every configured key: X-RateLimit-* meaning, the quota, 429 with Retry-After,
+// recovery, isolation between keys of one plan, the daily quota, a ban probe on disposable keys.
+// The keys are driven first (plans in parallel; the keys of one plan one after another, so that
+// each key's first request, right after the previous key was exhausted, tests isolation); then
+// each check judges what was recorded.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe } from 'vitest';
+import * as rl from '../lib/checks/rate-limit.ts';
+import type { CheckDef, Finding } from '../lib/checks/types.ts';
+import type { TargetKey } from '../lib/config/schema.ts';
+import { type DriveContext, driveDay, driveKey, observe, probeBan, recover } from '../lib/load/drive.ts';
+import { summariseKey } from '../lib/load/summary.ts';
+import type { Exchange } from '../lib/result/model.ts';
+import { check, prepare, runContext } from '../lib/suite/harness.ts';
+
+const runs = new Map<string, rl.KeyRun>();
+const evidence = new Map<string, Exchange[]>();
+let failure: string | undefined;
+
+/** Keys grouped by plan, disposable ones last (the ban probe goes after the isolation checks). */
+function byPlan(keys: readonly TargetKey[]): TargetKey[][] {
+  const groups = new Map<string, TargetKey[]>();
+  for (const k of keys) groups.set(k.plan, [...(groups.get(k.plan) ?? []), k]);
+  return [...groups.values()].map((g) => [...g].sort((a, b) => Number(a.disposable) - Number(b.disposable)));
+}
+
+async function drivePlan(ctx: DriveContext, group: TargetKey[], initial: Map<string, rl.Observation>): Promise<void> {
+  const followUps: Promise<void>[] = [];
+  let previous: rl.KeyRun | undefined;
+  for (const key of group) {
+    const { run, first } = await driveKey(ctx, key);
+    if (previous) run.isolation = { exhausted: previous.label, before: initial.get(key.label)!, after: first };
+    runs.set(key.label, run);
+    const dayKey = key === group.find((k) => !k.disposable);
+    followUps.push(
+      (async () => {
+        if (key.disposable) await probeBan(ctx, key, run);
+        else await recover(ctx, key, run);
+        if (dayKey) await driveDay(ctx, key, run);
+        else run.daySkipped = `the daily quota is spent on one key per plan (${group.find((k) => !k.disposable)?.label})`;
+      })(),
+    );
+    previous = run;
+  }
+  await Promise.all(followUps);
+}
+
+describe('Limits', () => {
+  const run = runContext();
+
+  prepare(async (ctx) => {
+    if (!ctx.run.allowLoad) return;
+    const stop = ctx.client.observe((e) => {
+      const label = e.auth.kind === 'key' ? e.auth.label : undefined;
+      if (label) evidence.set(label, [...(evidence.get(label) ?? []), e]);
+    });
+    const drive: DriveContext = { client: ctx.client, target: ctx.run.target, soak: ctx.run.soak, progress: (line) => console.info(line) };
+    try {
+      const initial = new Map<string, rl.Observation>();
+      for (const key of ctx.run.target.keys) initial.set(key.label, await observe(drive, key));
+      await Promise.all(byPlan(ctx.run.target.keys).map((group) => drivePlan(drive, group, initial)));
+    } catch (err) {
+      failure = err instanceof Error ? err.message : String(err);
+    } finally {
+      stop();
+      const keys = ctx.run.target.keys.map((k) => runs.get(k.label)).filter((r): r is rl.KeyRun => r !== undefined);
+      writeFileSync(path.join(path.dirname(ctx.run.exchangeLog), 'rate-limits.json'), JSON.stringify(keys.map(summariseKey)));
+    }
+  });
+
+  const perKey: [CheckDef, (r: rl.KeyRun) => Finding][] = [
+    [rl.limitHeader, rl.judgeLimitHeader],
+    [rl.resetHeader, rl.judgeResetHeader],
+    [rl.remainingHeader, rl.judgeRemaining],
+    [rl.quota, rl.judgeQuota],
+    [rl.retryAfterPresent, rl.judgeRetryAfterPresent],
+    [rl.retryAfterFormat, rl.judgeRetryAfterFormat],
+    [rl.retryAfterConsistent, rl.judgeRetryAfterConsistent],
+    [rl.retryAfterHonoured, rl.judgeRetryAfterHonoured],
+    [rl.isolation, rl.judgeIsolation],
+    [rl.dailyQuota, rl.judgeDailyQuota],
+    [rl.banProbe, rl.describeBan],
+    [rl.load, rl.describeLoad],
+  ];
+  for (const key of run.target.keys) {
+    for (const [def, judge] of perKey) {
+      check(def, { subject: key.label, requires: 'load' }, async () => {
+        if (failure) throw new Error(`the rate-limit run could not finish: ${failure}`);
+        const recorded = runs.get(key.label);
+        if (!recorded) return { outcome: 'skip', message: `${key.label} was not driven` };
+        const finding = judge(recorded);
+        return finding.outcome === 'fail' ? { ...finding, exchanges: keyEvidence(key.label) } : finding;
+      });
+    }
+  }
+});
+
+/** The key's first exchanges, its first 429 and what followed it: enough to see the failure. */
+function keyEvidence(label: string): Exchange[] {
+  const all = evidence.get(label) ?? [];
+  const first429 = all.findIndex((e) => e.status === 429);
+  const around = first429 === -1 ? [] : all.slice(Math.max(0, first429 - 2), first429 + 1);
+  const after = all.slice(-1);
+  return [...new Map([...all.slice(0, 2), ...around, ...after].map((e) => [e.seq, e])).values()];
+}

@@ -22,6 +22,13 @@ const RATE_FACTOR = 4;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 const int = (v: string | undefined) => (v !== undefined && /^\s*[0-9]+\s*$/.test(v) ? Number(v) : undefined);
 
+export class WaitTooLong extends Error {}
+
+/** How long after the first 429 a request already in flight may still have been answered. */
+function inFlightMargin(b: Pick<BurstData, 'latency'>): number {
+  return Math.min(2_000, b.latency.max + 50);
+}
+
 /** One request with the key, never retried: its status and headers are the observation. */
 export async function observe(ctx: DriveContext, key: TargetKey): Promise<Observation> {
   const res = await ctx.client.send({ method: 'GET', path: '/pets', query: { limit: 1 }, auth: { key }, retry: false });
@@ -41,11 +48,18 @@ export async function waitUntil(ctx: DriveContext, at: number, what: string): Pr
   await sleep(left);
 }
 
-/** Waits out a 429 as a well-behaved client must: Retry-After, else the window's reset. */
-async function waitOut(ctx: DriveContext, p: TimelinePoint | Observation, label: string): Promise<number> {
+/**
+ * Waits out a 429 as a well-behaved client must: Retry-After, else the window's reset. `marginMs`
+ * covers 429s we never saw: requests in flight when a burst stopped drew 429s a little later, with
+ * Retry-Afters that end a little later, and their connections were closed before the answers came.
+ */
+async function waitOut(ctx: DriveContext, p: TimelinePoint | Observation, label: string, marginMs = 0): Promise<number> {
   const headers = 'headers' in p ? p.headers : { 'retry-after': p.retryAfter, date: p.date, 'x-ratelimit-reset': p.reset === undefined ? undefined : String(p.reset) };
   const delay = parseRetryAfter(headers['retry-after'], p.t, headers.date);
-  const until = delay !== undefined ? p.t + delay : (int(headers['x-ratelimit-reset']) ?? Math.ceil(p.t / 1000) + ctx.target.windows.minute) * 1000 + 100;
+  const until = marginMs + (delay !== undefined ? p.t + delay : (int(headers['x-ratelimit-reset']) ?? Math.ceil(p.t / 1000) + ctx.target.windows.minute) * 1000 + 100);
+  // Waits are bounded: a longer one is not waited out, and the key is not used again.
+  const cap = 2 * ctx.target.windows.minute * 1000 + 5_000;
+  if (until - p.t > cap) throw new WaitTooLong(`${label}: asked to wait ${Math.round((until - p.t) / 1000)} s (Retry-After "${headers['retry-after'] ?? ''}"), more than two minute windows`);
   await waitUntil(ctx, until, `${label}: ${delay !== undefined ? `Retry-After ${headers['retry-after']}` : 'the window to reset (no usable Retry-After)'}`);
   return until - p.t;
 }
@@ -119,11 +133,21 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
   return { run, first };
 }
 
-/** After the first 429: wait exactly what Retry-After says, then one request must succeed. */
+/**
+ * After the first 429: wait what Retry-After says (from the last moment an in-flight request could
+ * have been answered), then one request must succeed.
+ */
 export async function recover(ctx: DriveContext, key: TargetKey, run: KeyRun): Promise<void> {
   const p = run.burst?.points.find((x) => x.status === 429);
   if (!p) return;
-  const waitedMs = await waitOut(ctx, p, `${key.label}`);
+  let waitedMs: number;
+  try {
+    waitedMs = await waitOut(ctx, p, `${key.label}`, inFlightMargin(run.burst!));
+  } catch (err) {
+    if (!(err instanceof WaitTooLong)) throw err;
+    run.retrySkipped = err.message;
+    return;
+  }
   if (p.retryAfter === undefined || parseRetryAfter(p.retryAfter, p.t, p.date) === undefined) return;
   run.retry = { waitedMs, next: await observe(ctx, key) };
 }
@@ -136,7 +160,13 @@ export async function probeBan(ctx: DriveContext, key: TargetKey, run: KeyRun): 
     last = await observe(ctx, key);
     statuses.push(last.status);
   }
-  if (last) await waitOut(ctx, last, `${key.label} after the ban probe`);
+  try {
+    if (last) await waitOut(ctx, last, `${key.label} after the ban probe`);
+  } catch (err) {
+    if (!(err instanceof WaitTooLong)) throw err;
+    run.ban = { statuses, after: last! };
+    return;
+  }
   run.ban = { statuses, after: await observe(ctx, key) };
 }
 
@@ -161,17 +191,27 @@ export async function driveDay(ctx: DriveContext, key: TargetKey, run: KeyRun): 
     const data = await runBurst(ctx, key, key.quota.perMinute);
     const block = data.points.find((p) => p.status === 429);
     day.accepted += data.points.filter((p) => !p.afterStop && p.status >= 200 && p.status < 300).length;
-    if (block && block.reset !== undefined && block.reset * 1000 > block.t + windows.minute * 1000 + 1000) {
+    const namesDay = block?.limit === key.quota.perDay && key.quota.perDay !== key.quota.perMinute;
+    if (block && block.reset !== undefined && (namesDay || block.reset * 1000 > block.t + windows.minute * 1000 + 1000)) {
       day.block = block;
       day.ended = 'day-block';
       // The key is not used again in this run, so its day's block need not be waited out.
       break;
     }
-    if (day.accepted > 2 * key.quota.perDay) {
+    // The test may straddle a day boundary (twice the quota), and a refilling day adds its rate.
+    const refill = ((Date.now() - started) / 1000 / windows.day) * key.quota.perDay;
+    if (day.accepted > 2 * key.quota.perDay + refill) {
       day.ended = 'over-quota';
       break;
     }
-    if (block) await waitOut(ctx, block, `${key.label}: the minute window (spending the day's quota)`);
+    if (!block) continue;
+    try {
+      await waitOut(ctx, block, `${key.label}: the minute window (spending the day's quota)`, inFlightMargin(data));
+    } catch (err) {
+      if (!(err instanceof WaitTooLong)) throw err;
+      run.daySkipped = err.message;
+      return;
+    }
   }
   day.elapsedMs = Date.now() - started;
   run.day = day;

@@ -4,12 +4,14 @@
 // a request is taken from the key's rate bucket, then come 401, 429, 400 for an unreadable target,
 // 404 and 405, and only then the operation's own validation and lookup. Every reply then gets the
 // rate-limit headers (and, on the deprecated getPet path, Deprecation and Sunset), passes through
-// the active variations' and then faults' rewrites, is counted, and is written.
+// the active variations' and then faults' rewrites (which see the rate decision in their context),
+// is counted, and is written; the Retry-After of a refusal, as finally sent, is noted by the
+// limiter for early-retry detection.
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { PUBLISHED_PLANS, type PlanQuota } from '../../lib/plans.ts';
 import type { KeyRing } from './auth.ts';
 import type { Faults } from './faults.ts';
-import { HEADER, errorReply, writeReply, type Reply } from './http.ts';
+import { HEADER, errorReply, headerValue, writeReply, type Reply, type ReplyContext } from './http.ts';
 import { badRequest, createOperations } from './operations.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
 import { matchRoute, type RouteMatch } from './routes.ts';
@@ -38,6 +40,9 @@ export interface AppDeps {
   maxBodyBytes?: number;
 }
 
+/** The one bucket of fault rate-shared-bucket; no key label looks like it. */
+const SHARED_BUCKET = '*shared*';
+
 /** Fault auth-query-key-accepted reads these query parameters when there is no Authorization header. */
 const QUERY_KEY_PARAMS = ['api_key', 'access_token', 'key'] as const;
 
@@ -59,9 +64,11 @@ export function createApp(deps: AppDeps): RequestListener {
     if (authError !== undefined && authFirst) return unauthorized(authError);
     if (!rate.allowed) {
       const retryAfter = rate.retryAfter ?? 1;
-      return errorReply(429, 'rate_limited', `rate limit exceeded; retry after ${retryAfter} s`, {
-        [HEADER.retryAfter]: String(retryAfter),
-      });
+      const headers = { [HEADER.retryAfter]: String(retryAfter) };
+      if (rate.banned) {
+        return errorReply(429, 'banned', `API key banned for retrying before Retry-After; retry after ${retryAfter} s`, headers);
+      }
+      return errorReply(429, 'rate_limited', `rate limit exceeded; retry after ${retryAfter} s`, headers);
     }
     if (url === undefined) return badRequest('request target is not a valid URL');
     if (route.kind === 'not-found') return errorReply(404, 'not_found', `no such resource: ${url.pathname}`);
@@ -85,7 +92,11 @@ export function createApp(deps: AppDeps): RequestListener {
     const client = auth.ok ? auth.client : { label: ANONYMOUS, plan: 'free' };
     // Unauthenticated callers share one bucket with the free plan's numbers that is counted but
     // never enforced: they are always answered 401, which tells them what is actually wrong.
-    const rate = limiter.take(client.label, auth.ok ? plans[client.plan]! : anonymousQuota, { enforce: auth.ok });
+    // Fault rate-never-429 stops enforcing; fault rate-shared-bucket counts every key in one bucket.
+    const rate = limiter.take(client.label, auth.ok ? plans[client.plan]! : anonymousQuota, {
+      enforce: auth.ok && !faults.has('rate-never-429'),
+      bucket: auth.ok && faults.has('rate-shared-bucket') ? SHARED_BUCKET : undefined,
+    });
     const authError = auth.ok || faults.has('auth-disabled') ? undefined : auth.message;
 
     let reply: Reply;
@@ -105,9 +116,21 @@ export function createApp(deps: AppDeps): RequestListener {
         ...reply.headers,
       },
     };
-    const context = { operation: route.kind === 'operation' ? route.operation : undefined };
+    const context: ReplyContext = {
+      operation: route.kind === 'operation' ? route.operation : undefined,
+      rate: { decision: rate, plan: client.plan, plans },
+    };
     reply = faults.rewrite(variations.rewrite(reply, context), context);
-    stats.record({ keyLabel: client.label, plan: client.plan, method, status: reply.status, earlyRetry: rate.earlyRetry });
+    // Later requests are judged early against the Retry-After the client was actually sent.
+    if (!rate.allowed) limiter.noteRetryAfter(client.label, headerValue(reply.headers, HEADER.retryAfter), rate.at);
+    stats.record({
+      keyLabel: client.label,
+      plan: client.plan,
+      method,
+      status: reply.status,
+      earlyRetry: rate.earlyRetry,
+      banStarted: rate.banStarted,
+    });
     return reply;
   }
 

@@ -3,15 +3,17 @@
 //
 // A fault takes one of two forms. A *rewrite* fault changes the finished Reply (status, headers,
 // body) and needs no code in the handler: most faults about what a response looks like belong
-// here. A *flag* fault has no rewrite; the handler asks `faults.has(id)` at the one point where
-// the behaviour lives (the auth gate, the list query, the create path). Adding a fault means adding
-// an entry to the area's file under faults/ and, for a flag, one `has` at its hook point; FaultId
-// makes a misspelt id a type error.
+// here; its context carries the operation and the rate decision. A *flag* fault has no rewrite;
+// the handler asks `faults.has(id)` at the one point where the behaviour lives (the auth gate, the
+// list query, the create path, the limiter's wiring). Adding a fault means adding an entry to the
+// area's file under faults/ and, for a flag, one `has` at its hook point; FaultId makes a
+// misspelt id a type error.
 import type { Reply, ReplyContext, ReplyRewrite } from './http.ts';
 import { AUTH_FAULTS } from './faults/auth.ts';
 import { CREATE_FAULTS } from './faults/create.ts';
 import { GET_FAULTS } from './faults/get.ts';
 import { LIST_FAULTS } from './faults/list.ts';
+import { RATE_LIMIT_FAULTS } from './faults/rate-limit.ts';
 import { ERROR_FAULTS, HEADER_FAULTS } from './faults/responses.ts';
 
 export type { ReplyContext } from './http.ts';
@@ -30,6 +32,7 @@ export const FAULT_CATALOGUE = [
   ...CREATE_FAULTS,
   ...GET_FAULTS,
   ...HEADER_FAULTS,
+  ...RATE_LIMIT_FAULTS,
 ] as const satisfies readonly FaultDefinition[];
 
 export type FaultId = (typeof FAULT_CATALOGUE)[number]['id'];

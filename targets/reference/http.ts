@@ -2,6 +2,8 @@
 // turn a request into bytes and a reply back into a response.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringifyJson } from '../../lib/json.ts';
+import type { PlanQuota } from '../../lib/plans.ts';
+import type { RateDecision } from './rate-limit.ts';
 import type { OperationId } from './routes.ts';
 
 export const JSON_TYPE = 'application/json';
@@ -32,6 +34,16 @@ export interface Reply {
 export interface ReplyContext {
   /** The operation the request was routed to, if any. */
   operation: OperationId | undefined;
+  /** The rate-limit decision behind the reply's X-RateLimit-* headers; absent only for a failure of the pipeline itself. */
+  rate?: RateContext;
+}
+
+export interface RateContext {
+  decision: RateDecision;
+  /** The plan whose quota was applied (`free` for anonymous callers). */
+  plan: string;
+  /** The plan table in force (published plans with config overrides). */
+  plans: Readonly<Record<string, PlanQuota>>;
 }
 
 /** A change to a finished Reply, made by a fault or a variation. */
@@ -59,6 +71,12 @@ export function isErrorBody(value: unknown): value is ErrorBody {
 export function withoutHeaders(headers: Record<string, string>, names: readonly string[]): Record<string, string> {
   const drop = new Set(names.map((name) => name.toLowerCase()));
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !drop.has(name.toLowerCase())));
+}
+
+/** A header's value, its name matched case-insensitively. */
+export function headerValue(headers: Record<string, string>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  return Object.entries(headers).find(([key]) => key.toLowerCase() === wanted)?.[1];
 }
 
 /** A JSON object without one field; anything else unchanged. */

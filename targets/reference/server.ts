@@ -35,6 +35,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Variation ban-after-ignoring-429: early retries in a row that get a key banned. */
+export const BAN_AFTER_EARLY_RETRIES = 5;
+
 const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
   HPE_HEADER_OVERFLOW: [431, 'headers_too_large'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout'],
@@ -54,11 +57,14 @@ export async function startReferenceServer(
   store.preload(config.preload);
   const keys = new KeyRing(config.keys);
   const plans = configPlans(config);
+  const faults = new Faults(config.faults);
   const limiter = new RateLimiter(config.windows, now, {
     countRefused: variations.has('rejected-count-against-quota'),
-    retryAtWindowEnd: variations.has('retry-after-http-date'),
+    tokenBucket: variations.has('sliding-window'),
+    banAfterEarlyRetries: variations.has('ban-after-ignoring-429') ? BAN_AFTER_EARLY_RETRIES : undefined,
+    extraPerMinute: faults.has('rate-one-too-many') ? 1 : 0,
+    enforceDay: !faults.has('rate-daily-not-enforced'),
   });
-  const faults = new Faults(config.faults);
   const stats = new StatsRecorder();
   const jsonType = variations.has('charset-utf8') ? JSON_TYPE_UTF8 : JSON_TYPE;
 

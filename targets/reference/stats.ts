@@ -11,6 +11,8 @@ export interface KeyStats {
   rateLimited: number;
   /** Requests that arrived before a Retry-After given to this key had passed. */
   earlyRetries: number;
+  /** Bans imposed on this key (variation ban-after-ignoring-429); not the requests refused during them. */
+  bans: number;
 }
 
 export interface ServerStats {
@@ -21,6 +23,7 @@ export interface ServerStats {
   posts: number;
   rateLimited: number;
   earlyRetries: number;
+  bans: number;
   /** Responses with a 5xx status. */
   serverErrors: number;
   /** Unexpected exceptions turned into a 500. */
@@ -35,6 +38,8 @@ export interface ExchangeRecord {
   method: string;
   status: number;
   earlyRetry: boolean;
+  /** This request got its key banned. */
+  banStarted?: boolean;
 }
 
 export class StatsRecorder {
@@ -45,13 +50,21 @@ export class StatsRecorder {
     posts: 0,
     rateLimited: 0,
     earlyRetries: 0,
+    bans: 0,
     serverErrors: 0,
     exceptions: 0,
   };
 
   record(exchange: ExchangeRecord): void {
     const s = this.stats;
-    const key = (s.byKey[exchange.keyLabel] ??= { plan: exchange.plan, requests: 0, byStatus: {}, rateLimited: 0, earlyRetries: 0 });
+    const key = (s.byKey[exchange.keyLabel] ??= {
+      plan: exchange.plan,
+      requests: 0,
+      byStatus: {},
+      rateLimited: 0,
+      earlyRetries: 0,
+      bans: 0,
+    });
     const status = String(exchange.status);
     s.requests++;
     key.requests++;
@@ -65,6 +78,10 @@ export class StatsRecorder {
     if (exchange.earlyRetry) {
       s.earlyRetries++;
       key.earlyRetries++;
+    }
+    if (exchange.banStarted) {
+      s.bans++;
+      key.bans++;
     }
     if (exchange.status >= 500) s.serverErrors++;
   }

@@ -5,7 +5,7 @@
 // Same two forms as faults (faults.ts): a *rewrite* of the finished Reply, or a *flag* consulted
 // with `variations.has(id)` where the behaviour lives (the store, the limiter, validation).
 // Variation rewrites run before fault rewrites.
-import { HEADER, JSON_TYPE, type Reply, type ReplyContext, type ReplyRewrite } from './http.ts';
+import { HEADER, JSON_TYPE, withoutHeaders, type Reply, type ReplyContext, type ReplyRewrite } from './http.ts';
 
 interface VariationDefinition {
   readonly id: string;
@@ -61,16 +61,36 @@ export const VARIATION_CATALOGUE = [
   {
     id: 'retry-after-http-date',
     allows: 'The format of Retry-After is "not shown": a 429 gives the HTTP-date at which the blocking window resets.',
-    // A 429's X-RateLimit-Reset is the end of the blocking window; the limiter expects the client then.
-    rewrite: (reply) => {
-      const reset = reply.headers[HEADER.reset];
-      if (reply.status !== 429 || reply.headers[HEADER.retryAfter] === undefined || reset === undefined) return reply;
-      return { ...reply, headers: { ...reply.headers, [HEADER.retryAfter]: new Date(Number(reset) * 1000).toUTCString() } };
+    // The whole second from which a request is let through again: the end of a fixed window (a
+    // 429's X-RateLimit-Reset), the next token of a bucket, the end of a ban. The limiter notes the
+    // date as sent, so a request at that moment is not early.
+    rewrite: (reply, { rate }) => {
+      const retryAtMs = rate?.decision.retryAtMs;
+      if (reply.status !== 429 || reply.headers[HEADER.retryAfter] === undefined || retryAtMs === undefined) return reply;
+      const date = new Date(Math.ceil(retryAtMs / 1000) * 1000).toUTCString();
+      return { ...reply, headers: { ...reply.headers, [HEADER.retryAfter]: date } };
     },
   },
   {
     id: 'rejected-count-against-quota',
     allows: 'Whether refused requests count is not shown: 429 responses consume quota too.',
+  },
+  {
+    id: 'sliding-window',
+    allows:
+      'The kind of window is not shown: token buckets (capacity = quota, refilled continuously over the window) ' +
+      'instead of fixed windows; Reset is when the bucket is full again, or on a 429 when the next token arrives.',
+  },
+  {
+    id: '429-empty-body',
+    allows: 'The body of a 429 is not shown: it is empty, without Content-Type.',
+    rewrite: (reply) => (reply.status !== 429 ? reply : { status: 429, headers: withoutHeaders(reply.headers, [HEADER.contentType]) }),
+  },
+  {
+    id: 'ban-after-ignoring-429',
+    allows:
+      'A key that keeps sending after a 429 may be banned for a time not shown: 5 requests in a row before Retry-After ' +
+      'has passed ban it for one minute window (429, Error code "banned", Retry-After until the ban ends).',
   },
 ] as const satisfies readonly VariationDefinition[];
 

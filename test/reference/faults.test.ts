@@ -2,14 +2,49 @@
 // conforming behaviour of the same requests is covered by the other files in this folder.
 import { describe, expect, it } from 'vitest';
 import { Pet, Pets } from '../../lib/models.ts';
+import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import { FAULT_CATALOGUE, FAULT_IDS, isFaultId, type FaultId } from '../../targets/reference/faults.ts';
 import type { RunningServer } from '../../targets/reference/server.ts';
-import { KEYS, call, errorBody, postRaw, rateHeaders, startTestServer } from './helpers.ts';
+import {
+  KEYS,
+  T0,
+  TEST_CONFIG,
+  call,
+  errorBody,
+  fakeClock,
+  postRaw,
+  rateHeaders,
+  startTestServer,
+  type Exchange,
+  type FakeClock,
+} from './helpers.ts';
 
+const T0_S = T0 / 1000;
+/** Every check starts here: 10.25 s into a minute window, so waits are not whole seconds. */
+const START = T0 + 10_250;
 const key = KEYS.bulk;
 const get = (s: RunningServer, path: string) => call(s, 'GET', path, { key });
 const post = (s: RunningServer, json: unknown) => call(s, 'POST', '/v1/pets', { key, json });
 const ids = async (s: RunningServer, query: string) => Pets.parse((await get(s, `/v1/pets${query}`)).json).map((p) => p.id);
+
+/** A key of plan `tiny`, 3 requests a minute and 5 a day, in every fault's server. */
+const TINY_KEY = 'test-tiny-key';
+const CONFIG = {
+  keys: [...TEST_CONFIG.keys, { key: TINY_KEY, plan: 'tiny' }],
+  plans: { ...TEST_CONFIG.plans, tiny: { perMinute: 3, perDay: 5 } },
+} satisfies Partial<ServerConfigInput>;
+const tiny = (s: RunningServer) => call(s, 'GET', '/v1/pets', { key: TINY_KEY });
+const free = (s: RunningServer, n: 1 | 2 = 1) => call(s, 'GET', '/v1/pets', { key: n === 1 ? KEYS.free1 : KEYS.free2 });
+
+/** `n` requests in a row with the tiny key. */
+async function tinies(s: RunningServer, n: number): Promise<Exchange[]> {
+  const out: Exchange[] = [];
+  for (let i = 0; i < n; i++) out.push(await tiny(s));
+  return out;
+}
+
+const statuses = (responses: Exchange[]) => responses.map((r) => r.status);
+const header = (responses: Exchange[], name: string) => responses.map((r) => r.headers[name]);
 
 /** Animals present for a fault's check; 60 unless listed. */
 const PRELOAD: Partial<Record<FaultId, number>> = { 'list-accepts-limit-over-100': 150 };
@@ -253,6 +288,13 @@ const checks = {
     expect(rateHeaders(await get(s, '/v1/pets/999'))).toBeUndefined();
     expect(rateHeaders(await call(s, 'GET', '/v1/pets'))).toBeUndefined();
     expect(rateHeaders(await get(s, '/v1/pets'))).toBeDefined();
+    expect(rateHeaders(await post(s, { name: 'x', categoryId: 1 }))).toBeDefined();
+    // Headers on success only: the 429 loses them too, though it keeps Retry-After.
+    const responses = await tinies(s, 4);
+    expect(statuses(responses)).toEqual([200, 200, 200, 429]);
+    expect(responses.slice(0, 3).map(rateHeaders)).toEqual([2, 1, 0].map((remaining) => ({ limit: 3, remaining, reset: T0_S + 60 })));
+    expect(rateHeaders(responses[3]!)).toBeUndefined();
+    expect(responses[3]!.headers['retry-after']).toBe('50');
   },
   'headers-missing': async (s) => {
     expect(rateHeaders(await get(s, '/v1/pets'))).toBeUndefined();
@@ -264,7 +306,154 @@ const checks = {
     expect(res.headers['content-type']).toBe('text/plain');
     expect((await get(s, '/v1/nowhere')).headers['content-type']).toBe('application/json');
   },
-} satisfies Record<FaultId, (server: RunningServer) => Promise<void>>;
+  'rate-remaining-constant': async (s) => {
+    const responses = await tinies(s, 4);
+    expect(statuses(responses)).toEqual([200, 200, 200, 429]);
+    for (const res of responses) expect(rateHeaders(res)).toEqual({ limit: 3, remaining: 3, reset: T0_S + 60 });
+    expect(responses[3]!.headers['retry-after']).toBe('50');
+    expect(rateHeaders(await get(s, '/v1/pets'))).toMatchObject({ limit: 1_000_000, remaining: 1_000_000 });
+  },
+  'rate-remaining-negative': async (s, clock) => {
+    const responses = await tinies(s, 6);
+    expect(statuses(responses)).toEqual([200, 200, 200, 429, 429, 429]);
+    expect(header(responses, 'x-ratelimit-remaining')).toEqual(['2', '1', '0', '-1', '-2', '-3']);
+    expect(responses.map((r) => rateHeaders(r)?.reset)).toEqual(Array(6).fill(T0_S + 60));
+    clock.set(T0 + 60_000);
+    // The day window (5) binds now; a new run of refusals starts again at -1.
+    expect(header(await tinies(s, 3), 'x-ratelimit-remaining')).toEqual(['1', '0', '-1']);
+  },
+  'rate-reset-milliseconds': async (s) => {
+    const responses = await tinies(s, 4);
+    expect(statuses(responses)).toEqual([200, 200, 200, 429]);
+    expect(header(responses, 'x-ratelimit-reset')).toEqual(Array(4).fill(String((T0_S + 60) * 1000)));
+    expect(header(responses, 'x-ratelimit-remaining')).toEqual(['2', '1', '0', '0']);
+    expect(responses[3]!.headers['retry-after']).toBe('50');
+  },
+  'rate-reset-relative': async (s, clock) => {
+    expect(rateHeaders(await tiny(s))).toEqual({ limit: 3, remaining: 2, reset: 50 });
+    clock.advance(20_000);
+    const responses = await tinies(s, 3);
+    expect(statuses(responses)).toEqual([200, 200, 429]);
+    expect(header(responses, 'x-ratelimit-reset')).toEqual(['30', '30', '30']);
+    expect(responses[2]!.headers['retry-after']).toBe('30');
+  },
+  'rate-reset-window-start': async (s, clock) => {
+    const responses = await tinies(s, 4);
+    expect(statuses(responses)).toEqual([200, 200, 200, 429]);
+    expect(header(responses, 'x-ratelimit-reset')).toEqual(Array(4).fill(String(T0_S)));
+    clock.set(T0 + 61_000);
+    // The minute window starts at +60 s; the day window, which now binds, at T0.
+    expect(rateHeaders(await call(s, 'GET', '/v1/pets', { key: KEYS.pro }))).toMatchObject({ limit: 300, reset: T0_S + 60 });
+    expect(rateHeaders(await tiny(s))).toEqual({ limit: 5, remaining: 1, reset: T0_S });
+  },
+  'rate-limit-wrong-plan': async (s) => {
+    expect(rateHeaders(await free(s))).toEqual({ limit: 300, remaining: 59, reset: T0_S + 60 });
+    expect(rateHeaders(await call(s, 'GET', '/v1/pets', { key: KEYS.pro }))).toMatchObject({ limit: 60, remaining: 299 });
+    expect(rateHeaders(await call(s, 'GET', '/v1/pets', { key: KEYS.business }))).toMatchObject({ limit: 60, remaining: 999 });
+    expect(rateHeaders(await tiny(s))).toMatchObject({ limit: 60, remaining: 2 });
+    // Enforcement is the plan's own: free still gets 60 a minute.
+    for (let i = 0; i < 59; i++) expect((await free(s)).status).toBe(200);
+    const refused = await free(s);
+    expect(refused.status).toBe(429);
+    expect(rateHeaders(refused)).toEqual({ limit: 300, remaining: 0, reset: T0_S + 60 });
+  },
+  'rate-one-too-many': async (s, clock) => {
+    const responses = await tinies(s, 5);
+    expect(statuses(responses)).toEqual([200, 200, 200, 200, 429]);
+    expect(responses.map(rateHeaders)).toEqual([2, 1, 0, 0, 0].map((remaining) => ({ limit: 3, remaining, reset: T0_S + 60 })));
+    // The day quota is exact: 4 used, 1 left.
+    clock.set(T0 + 60_000);
+    const nextMinute = await tinies(s, 2);
+    expect(statuses(nextMinute)).toEqual([200, 429]);
+    expect(rateHeaders(nextMinute[1]!)).toEqual({ limit: 5, remaining: 0, reset: T0_S + 86_400 });
+  },
+  'rate-never-429': async (s) => {
+    const responses = await tinies(s, 8);
+    expect(statuses(responses)).toEqual(Array(8).fill(200));
+    expect(header(responses, 'x-ratelimit-remaining')).toEqual(['2', '1', '0', '0', '0', '0', '0', '0']);
+    expect(header(responses, 'retry-after')).toEqual(Array(8).fill(undefined));
+    expect(s.stats().rateLimited).toBe(0);
+  },
+  'rate-no-retry-after': async (s) => {
+    const refused = (await tinies(s, 4))[3]!;
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBeUndefined();
+    expect(errorBody(refused)).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(rateHeaders(refused)).toEqual({ limit: 3, remaining: 0, reset: T0_S + 60 });
+  },
+  'rate-retry-after-milliseconds': async (s, clock) => {
+    const refused = (await tinies(s, 4))[3]!;
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('49750');
+    expect(rateHeaders(refused)).toEqual({ limit: 3, remaining: 0, reset: T0_S + 60 });
+    clock.advance(49_750);
+    expect((await tiny(s)).status).toBe(200);
+  },
+  'rate-retry-after-fraction': async (s, clock) => {
+    const refused = (await tinies(s, 4))[3]!;
+    expect(refused.headers['retry-after']).toBe('49.75');
+    expect(rateHeaders(refused)).toEqual({ limit: 3, remaining: 0, reset: T0_S + 60 });
+    // Even a whole number of seconds keeps its fraction.
+    clock.set(T0 + 60_000);
+    const dayBlocked = (await tinies(s, 3))[2]!;
+    expect(dayBlocked.status).toBe(429);
+    expect(dayBlocked.headers['retry-after']).toBe('86340.00');
+  },
+  'rate-retry-after-too-short': async (s, clock) => {
+    const refused = (await tinies(s, 4))[3]!;
+    expect(refused.headers['retry-after']).toBe('49');
+    expect(rateHeaders(refused)).toEqual({ limit: 3, remaining: 0, reset: T0_S + 60 });
+    clock.advance(49_000);
+    expect((await tiny(s)).status).toBe(429);
+
+    // With 2-second windows too, waiting exactly Retry-After is always too early.
+    const shortClock = fakeClock(T0 + 1_500);
+    const short = await startTestServer(
+      {
+        ...CONFIG,
+        plans: { ...CONFIG.plans, tiny: { perMinute: 3, perDay: 100 } },
+        windows: { minute: 2, day: 30 },
+        faults: ['rate-retry-after-too-short'],
+      },
+      shortClock,
+    );
+    try {
+      for (const [at, expected] of [
+        [T0 + 1_500, '0'],
+        [T0 + 2_100, '1'],
+        [T0 + 4_000, '1'],
+      ] as const) {
+        shortClock.set(at);
+        const refusedShort = (await tinies(short, 4))[3]!;
+        expect(refusedShort.status).toBe(429);
+        expect(refusedShort.headers['retry-after']).toBe(expected);
+        shortClock.advance(Number(expected) * 1000);
+        expect((await tiny(short)).status).toBe(429);
+      }
+    } finally {
+      await short.close();
+    }
+  },
+  'rate-shared-bucket': async (s) => {
+    for (let i = 0; i < 60; i++) expect((await free(s, 1)).status).toBe(200);
+    const other = await free(s, 2);
+    expect(other.status).toBe(429);
+    expect(rateHeaders(other)).toEqual({ limit: 60, remaining: 0, reset: T0_S + 60 });
+    // Each key is still judged by its own plan's quota.
+    expect(rateHeaders(await call(s, 'GET', '/v1/pets', { key: KEYS.pro }))).toMatchObject({ limit: 300, remaining: 239 });
+    expect(s.stats().earlyRetries).toBe(0);
+  },
+  'rate-daily-not-enforced': async (s, clock) => {
+    const responses = await tinies(s, 4);
+    expect(statuses(responses)).toEqual([200, 200, 200, 429]);
+    clock.set(T0 + 60_000);
+    const second = await tinies(s, 3);
+    expect(statuses(second)).toEqual([200, 200, 200]);
+    expect(second.map(rateHeaders)).toEqual([2, 1, 0].map((remaining) => ({ limit: 3, remaining, reset: T0_S + 120 })));
+    clock.set(T0 + 120_000);
+    expect(rateHeaders(await tiny(s))).toEqual({ limit: 3, remaining: 2, reset: T0_S + 180 });
+  },
+} satisfies Record<FaultId, (server: RunningServer, clock: FakeClock) => Promise<void>>;
 
 describe('fault catalogue', () => {
   it('has unique kebab-case ids, each with a description of the rule it breaks', () => {
@@ -282,10 +471,11 @@ describe('fault catalogue', () => {
   });
 
   it.each(Object.entries(checks))('%s changes the behaviour it claims', async (id, check) => {
-    const server = await startTestServer({ faults: [id as FaultId], preload: PRELOAD[id as FaultId] ?? 60 });
+    const clock = fakeClock(START);
+    const server = await startTestServer({ ...CONFIG, faults: [id as FaultId], preload: PRELOAD[id as FaultId] ?? 60 }, clock);
     try {
       expect(server.faults).toEqual([id]);
-      await check(server);
+      await check(server, clock);
     } finally {
       await server.close();
     }

@@ -149,13 +149,30 @@ async function expectConforming(s: RunningServer, clock: FakeClock): Promise<voi
   expect(orders.status).toBe(200);
   expect(orders.json).toEqual([]);
 
-  for (let i = 0; i < 3; i++) expect((await call(s, 'GET', '/v1/pets', { key: TINY_KEY })).status).toBe(200);
+  const accepted: Exchange[] = [];
+  for (let i = 0; i < 3; i++) accepted.push(await call(s, 'GET', '/v1/pets', { key: TINY_KEY }));
+  expect(accepted.map((r) => r.status)).toEqual([200, 200, 200]);
+  expect(accepted.map((r) => rateHeaders(r)?.remaining)).toEqual([2, 1, 0]);
   const refused = await call(s, 'GET', '/v1/pets', { key: TINY_KEY });
-  expectError(refused, 429);
-  expect(rateHeaders(refused)).toMatchObject({ limit: 3, remaining: 0, reset: T0_S + 60 });
-  clock.advance(retryAfterMs(refused.headers['retry-after'], clock.now()));
+  // The body of a 429 is "not shown": an Error body, or nothing at all.
+  if (refused.text === '') expect(refused.status).toBe(429);
+  else expectError(refused, 429);
+  const limits = rateHeaders(refused)!;
+  expect(limits).toMatchObject({ limit: 3, remaining: 0 });
+  expect(rateHeaders(accepted[0]!)?.limit).toBe(3);
+  for (const res of [...accepted, refused]) expectResetInWindow(rateHeaders(res)!.reset, clock.now(), 60);
+  const waitMs = retryAfterMs(refused.headers['retry-after'], clock.now());
+  expect(Math.abs(clock.now() + waitMs - limits.reset * 1000)).toBeLessThanOrEqual(1000);
+  clock.advance(waitMs);
   expect((await call(s, 'GET', '/v1/pets', { key: TINY_KEY })).status).toBe(200);
-  expect(s.stats()).toMatchObject({ earlyRetries: 0, exceptions: 0, serverErrors: 0 });
+  expect(s.stats()).toMatchObject({ earlyRetries: 0, bans: 0, exceptions: 0, serverErrors: 0 });
+}
+
+/** X-RateLimit-Reset is a Unix second after now and at most one window after the current whole second. */
+function expectResetInWindow(reset: number, nowMs: number, windowSeconds: number): void {
+  expect(Number.isInteger(reset)).toBe(true);
+  expect(reset * 1000).toBeGreaterThan(nowMs);
+  expect(reset).toBeLessThanOrEqual(Math.floor(nowMs / 1000) + windowSeconds);
 }
 
 describe('variation catalogue', () => {
@@ -392,5 +409,135 @@ describe('each variation does what it says', () => {
     const refused = await tiny();
     expectError(refused, 429);
     expect(refused.headers['retry-after']).toBe(String(86_400 - 60));
+  });
+
+  it('sliding-window: token buckets, Remaining = floor(tokens), Reset = full again, or on a 429 the next token', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['sliding-window'], withTinyPlan(3, 100), clock);
+    const tiny = () => call(s, 'GET', '/v1/pets', { key: TINY_KEY });
+    // 3 a minute: a token every 20 s. Full again 20, 40, 60 s later (capped at one window).
+    const accepted = [await tiny(), await tiny(), await tiny()];
+    expect(accepted.map(rateHeaders)).toEqual([
+      { limit: 3, remaining: 2, reset: T0_S + 31 },
+      { limit: 3, remaining: 1, reset: T0_S + 51 },
+      { limit: 3, remaining: 0, reset: T0_S + 70 },
+    ]);
+    const refused = await tiny();
+    expectError(refused, 429);
+    expect(errorBody(refused)?.code).toBe('rate_limited');
+    expect(refused.headers['retry-after']).toBe('20');
+    expect(rateHeaders(refused)).toEqual({ limit: 3, remaining: 0, reset: T0_S + 31 });
+    // 429s take no token: half-way, the next token is 10 s off.
+    clock.advance(10_000);
+    expect((await tiny()).headers['retry-after']).toBe('10');
+    clock.advance(10_000);
+    expect(rateHeaders(await tiny())).toEqual({ limit: 3, remaining: 0, reset: T0_S + 90 });
+    clock.advance(60_000);
+    expect(rateHeaders(await tiny())).toEqual({ limit: 3, remaining: 2, reset: T0_S + 111 });
+    // The early retry was the one 10 s in; the request at the next token was on time.
+    expect(s.stats().byKey['tiny#1']).toMatchObject({ requests: 7, rateLimited: 2, earlyRetries: 1 });
+  });
+
+  it('sliding-window: the day bucket binds when it holds fewer tokens, and refills over the day', async () => {
+    const clock = fakeClock(T0);
+    const s = await start(['sliding-window'], { ...withTinyPlan(10, 12), windows: { minute: 60, day: 600 } }, clock);
+    const tiny = () => call(s, 'GET', '/v1/pets', { key: TINY_KEY });
+    for (let i = 0; i < 10; i++) expect((await tiny()).status).toBe(200);
+    expect((await tiny()).headers['retry-after']).toBe('6');
+    clock.advance(60_000);
+    // 1.2 day tokens back (12 per 600 s): 3.2 left.
+    expect(rateHeaders(await tiny())).toEqual({ limit: 12, remaining: 2, reset: T0_S + 550 });
+    await tiny();
+    await tiny();
+    const refused = await tiny();
+    expectError(refused, 429);
+    expect(refused.headers['retry-after']).toBe('40');
+    expect(rateHeaders(refused)).toEqual({ limit: 12, remaining: 0, reset: T0_S + 100 });
+    clock.advance(40_000);
+    expect(rateHeaders(await tiny())).toMatchObject({ limit: 12, remaining: 0 });
+    expect(s.stats().earlyRetries).toBe(0);
+  });
+
+  it('sliding-window with retry-after-http-date: the date is the next token, and a request then is on time', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['sliding-window', 'retry-after-http-date', 'ban-after-ignoring-429'], withTinyPlan(3, 100), clock);
+    const tiny = () => call(s, 'GET', '/v1/pets', { key: TINY_KEY });
+    for (let cycle = 0; cycle < 8; cycle++) {
+      let refused: Exchange;
+      for (;;) {
+        refused = await tiny();
+        if (refused.status !== 200) break;
+      }
+      expectError(refused, 429);
+      expect(refused.headers['retry-after']).toMatch(IMF_FIXDATE);
+      expect(Date.parse(refused.headers['retry-after']!)).toBe(rateHeaders(refused)!.reset * 1000);
+      clock.set(Date.parse(refused.headers['retry-after']!));
+    }
+    expect(s.stats()).toMatchObject({ earlyRetries: 0, bans: 0, rateLimited: 8 });
+  });
+
+  it('429-empty-body: a 429 has no body and no Content-Type, but its headers', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['429-empty-body'], withTinyPlan(1, 100), clock);
+    expect((await call(s, 'GET', '/v1/pets', { key: TINY_KEY })).status).toBe(200);
+    const refused = await call(s, 'GET', '/v1/pets', { key: TINY_KEY });
+    expect(refused.status).toBe(429);
+    expect(refused.text).toBe('');
+    expect(refused.headers['content-type']).toBeUndefined();
+    expect(refused.headers['content-length']).toBe('0');
+    expect(refused.headers['retry-after']).toBe('50');
+    expect(rateHeaders(refused)).toEqual({ limit: 1, remaining: 0, reset: T0_S + 60 });
+    expectError(await get(s, '/v1/pets/999'), 404);
+    expectError(await call(s, 'GET', '/v1/pets'), 401);
+  });
+
+  it('ban-after-ignoring-429: 5 early retries in a row ban the key for one minute window', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['ban-after-ignoring-429'], withTinyPlan(1, 100), clock);
+    const tiny = () => call(s, 'GET', '/v1/pets', { key: TINY_KEY });
+    expect((await tiny()).status).toBe(200);
+    const first = await tiny();
+    expect(errorBody(first)?.code).toBe('rate_limited');
+    expect(first.headers['retry-after']).toBe('50');
+    for (let i = 0; i < 4; i++) {
+      const res = await tiny();
+      expectError(res, 429);
+      expect(errorBody(res)?.code).toBe('rate_limited');
+    }
+    expect(s.stats()).toMatchObject({ earlyRetries: 4, bans: 0 });
+
+    const banned = await tiny();
+    expectError(banned, 429);
+    expect(errorBody(banned)?.code).toBe('banned');
+    expect(banned.headers['retry-after']).toBe('60');
+    expect(rateHeaders(banned)).toEqual({ limit: 1, remaining: 0, reset: T0_S + 70 });
+    expect(s.stats()).toMatchObject({ earlyRetries: 5, bans: 1, byKey: { 'tiny#1': { earlyRetries: 5, bans: 1 } } });
+    // Other keys are not affected.
+    expect((await get(s, '/v1/pets')).status).toBe(200);
+
+    // The minute window resets; the ban does not, and further requests do not start another.
+    clock.set(T0 + 60_000);
+    const stillBanned = await tiny();
+    expect(errorBody(stillBanned)?.code).toBe('banned');
+    expect(stillBanned.headers['retry-after']).toBe('10');
+    clock.set(T0 + 70_000);
+    expect(rateHeaders(await tiny())).toEqual({ limit: 1, remaining: 0, reset: T0_S + 120 });
+    expect(s.stats()).toMatchObject({ earlyRetries: 6, bans: 1, rateLimited: 7 });
+  });
+
+  it('ban-after-ignoring-429: a client that honours Retry-After is never banned', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['ban-after-ignoring-429'], withTinyPlan(2, 1_000), clock);
+    const tiny = () => call(s, 'GET', '/v1/pets', { key: TINY_KEY });
+    for (let cycle = 0; cycle < 10; cycle++) {
+      const statuses = [(await tiny()).status, (await tiny()).status];
+      const refused = await tiny();
+      expect([...statuses, refused.status]).toEqual([200, 200, 429]);
+      expect(errorBody(refused)?.code).toBe('rate_limited');
+      // Four early retries now and then (fewer than five in a row) are tolerated.
+      if (cycle % 3 === 0) for (let i = 0; i < 4; i++) expect(errorBody(await tiny())?.code).toBe('rate_limited');
+      clock.advance(retryAfterMs(refused.headers['retry-after'], clock.now()));
+    }
+    expect(s.stats().byKey['tiny#1']).toMatchObject({ bans: 0, earlyRetries: 16 });
   });
 });

@@ -1,0 +1,113 @@
+// Faults in rate limiting: what the X-RateLimit-* and Retry-After headers say, and what the
+// limiter enforces. Header faults rewrite the finished Reply from the rate decision in its context
+// (they touch only headers that are there); enforcement faults are flags read where the limiter is
+// wired (server.ts: rate-one-too-many, rate-daily-not-enforced) or called (app.ts: rate-never-429,
+// rate-shared-bucket).
+import type { FaultDefinition } from '../faults.ts';
+import { HEADER, withoutHeaders, type RateContext, type Reply, type ReplyContext } from '../http.ts';
+
+/** `reply` with one header replaced, if it has that header. */
+function replaceHeader(reply: Reply, name: string, value: string): Reply {
+  return reply.headers[name] === undefined ? reply : { ...reply, headers: { ...reply.headers, [name]: value } };
+}
+
+/** A rewrite of the rate-limit headers of every reply that has a rate decision. */
+function onRated(change: (reply: Reply, rate: RateContext) => Reply): (reply: Reply, context: ReplyContext) => Reply {
+  return (reply, { rate }) => (rate === undefined ? reply : change(reply, rate));
+}
+
+/** A rewrite of the Retry-After of refusals. */
+function onRefused(change: (reply: Reply, rate: RateContext) => Reply): (reply: Reply, context: ReplyContext) => Reply {
+  return onRated((reply, rate) =>
+    reply.status !== 429 || rate.decision.allowed || reply.headers[HEADER.retryAfter] === undefined ? reply : change(reply, rate),
+  );
+}
+
+export const RATE_LIMIT_FAULTS = [
+  {
+    id: 'rate-remaining-constant',
+    breaks: 'X-RateLimit-Remaining is the requests remaining: it always equals the limit (enforcement unchanged).',
+    rewrite: (reply) => {
+      const limit = reply.headers[HEADER.limit];
+      return limit === undefined ? reply : replaceHeader(reply, HEADER.remaining, limit);
+    },
+  },
+  {
+    id: 'rate-remaining-negative',
+    breaks: 'X-RateLimit-Remaining never goes below 0: a 429 says -1, then -2, ... for each refusal in a row.',
+    rewrite: onRated((reply, { decision }) =>
+      reply.status !== 429 || decision.allowed ? reply : replaceHeader(reply, HEADER.remaining, String(-decision.refusedInARow)),
+    ),
+  },
+  {
+    id: 'rate-reset-milliseconds',
+    breaks: 'X-RateLimit-Reset is a Unix timestamp in seconds: it is given in milliseconds.',
+    rewrite: onRated((reply, { decision }) => replaceHeader(reply, HEADER.reset, String(decision.reset * 1000))),
+  },
+  {
+    id: 'rate-reset-relative',
+    breaks: 'X-RateLimit-Reset is a Unix timestamp: it is the number of seconds until the reset instead.',
+    rewrite: onRated((reply, { decision }) =>
+      replaceHeader(reply, HEADER.reset, String(Math.max(0, Math.ceil((decision.reset * 1000 - decision.at) / 1000)))),
+    ),
+  },
+  {
+    id: 'rate-reset-window-start',
+    breaks: 'X-RateLimit-Reset is when the limit resets: it is the start of the current window (in the past).',
+    rewrite: onRated((reply, { decision }) => replaceHeader(reply, HEADER.reset, String(decision.reset - decision.windowSeconds))),
+  },
+  {
+    id: 'rate-limit-wrong-plan',
+    breaks: "X-RateLimit-Limit is the plan's limit: it shows another plan's per-minute quota (free shows pro's, others free's).",
+    rewrite: onRated((reply, { plan, plans }) => {
+      const other = plan === 'free' ? plans.pro : plans.free;
+      return other === undefined ? reply : replaceHeader(reply, HEADER.limit, String(other.perMinute));
+    }),
+  },
+  {
+    id: 'rate-one-too-many',
+    breaks: 'Request rate by plan: quota + 1 requests are accepted per minute window (headers still give the quota).',
+  },
+  {
+    id: 'rate-never-429',
+    breaks: 'A request over the limit receives 429: none ever does (the headers still count down to 0 and stay there).',
+  },
+  {
+    id: 'rate-no-retry-after',
+    breaks: 'A 429 carries a Retry-After header: it is missing.',
+    rewrite: onRefused((reply) => ({ ...reply, headers: withoutHeaders(reply.headers, [HEADER.retryAfter]) })),
+  },
+  {
+    id: 'rate-retry-after-milliseconds',
+    breaks: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110): it gives the wait in milliseconds.',
+    rewrite: onRefused((reply, { decision }) =>
+      decision.retryAtMs === undefined
+        ? reply
+        : replaceHeader(reply, HEADER.retryAfter, String(Math.max(1, Math.ceil(decision.retryAtMs - decision.at)))),
+    ),
+  },
+  {
+    id: 'rate-retry-after-fraction',
+    breaks: 'Retry-After delta-seconds is a whole number (RFC 9110): it carries hundredths of a second ("49.75").',
+    rewrite: onRefused((reply, { decision }) =>
+      decision.retryAtMs === undefined
+        ? reply
+        : replaceHeader(reply, HEADER.retryAfter, Math.max(0.01, (decision.retryAtMs - decision.at) / 1000).toFixed(2)),
+    ),
+  },
+  {
+    id: 'rate-retry-after-too-short',
+    breaks: 'The client retries only after Retry-After: it is 1 s shorter than the real wait (at least 0), so a retry then is refused.',
+    rewrite: onRefused((reply, { decision }) =>
+      decision.retryAfter === undefined ? reply : replaceHeader(reply, HEADER.retryAfter, String(Math.max(0, decision.retryAfter - 1))),
+    ),
+  },
+  {
+    id: 'rate-shared-bucket',
+    breaks: "Limits are per key: every key counts in one shared bucket (each judged by its own plan's quota).",
+  },
+  {
+    id: 'rate-daily-not-enforced',
+    breaks: 'Request rate by plan: the per-day quota is never enforced, and the headers only ever describe the minute window.',
+  },
+] as const satisfies readonly FaultDefinition[];

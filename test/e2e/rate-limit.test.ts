@@ -1,0 +1,82 @@
+// The rate-limit suite end to end: a conforming limiter passes, the timeline reaches report.json,
+// and the harness behaves as the client the interface asks for: no request with a key while that
+// key's Retry-After runs, apart from requests already in flight when the 429 arrived.
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Exchange } from '../../lib/result/model.ts';
+import { type RunningServer, startReferenceServer } from '../../targets/reference/server.ts';
+import { readReport, runCli, tempDir, writeTarget } from './cli-helpers.ts';
+
+const KEYS = [
+  { key: 'sk-rl-free-1-0a1b2c', plan: 'free' },
+  { key: 'sk-rl-free-2-3d4e5f', plan: 'free' },
+  { key: 'sk-rl-pro-1-6a7b8c', plan: 'pro' },
+  { key: 'sk-rl-daily-1-9d0e1f', plan: 'daily' },
+];
+const SPARE = { key: 'sk-rl-spare-1-2a3b4c', plan: 'free', disposable: true };
+const PLANS = { daily: { perMinute: 40, perDay: 100 } };
+const WINDOWS = { minute: 2, day: 30 };
+
+describe('the rate-limit suite against a conforming limiter', () => {
+  let server: RunningServer;
+  const dir = tempDir('rate-limit');
+  beforeAll(async () => {
+    server = await startReferenceServer({ keys: [...KEYS, { key: SPARE.key, plan: SPARE.plan }], plans: PLANS, windows: WINDOWS });
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('passes, records a timeline per key, and never retries early', async () => {
+    const reports = path.join(dir, 'out');
+    const target = { name: 'rl', baseUrl: server.baseUrl, keys: [...KEYS, SPARE], plans: PLANS, windows: WINDOWS, allow: { load: true } };
+    const run = await runCli(['--target', writeTarget(dir, target), '--report-dir', reports, '--suite', 'rate-limit']);
+    const report = readReport(reports);
+    expect(report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error').map((c) => `${c.id} [${c.subject}]: ${c.message}`)).toEqual([]);
+    expect(run.code).toBe(0);
+
+    // Every key was driven to its first 429, with the exact count a fixed window allows.
+    const quota = report.checks.filter((c) => c.id === 'rate-limit.quota');
+    expect(quota.map((c) => c.subject).sort()).toEqual(['daily#1', 'free#1', 'free#2', 'free#3', 'pro#1']);
+    expect(quota.filter((c) => c.outcome === 'pass').every((c) => c.message.startsWith('fixed window: exactly'))).toBe(true);
+    expect(report.checks.find((c) => c.id === 'rate-limit.isolation' && c.subject === 'free#2')?.outcome).toBe('pass');
+    expect(report.checks.find((c) => c.id === 'rate-limit.daily-quota' && c.subject === 'daily#1')?.outcome).toBe('pass');
+    expect(report.checks.find((c) => c.id === 'rate-limit.ban-probe' && c.subject === 'free#3')?.message).toMatch(/kept sending after a 429: (\d+, ){4}\d+/);
+
+    const timelines = new Map(report.rateLimits?.map((k) => [k.label, k]));
+    const exchanges = readFileSync(path.join(reports, 'exchanges.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Exchange);
+    for (const label of ['free#1', 'free#2', 'pro#1', 'daily#1']) {
+      const key = timelines.get(label);
+      expect(key?.behaviour).toBe('fixed window');
+      expect(key?.timeline.some((p) => p.status === 429)).toBe(true);
+      expect(key?.timeline.every((p) => p.remaining !== undefined && p.reset !== undefined)).toBe(true);
+      // The harness's one lapse allowed: requests already on the wire when a 429 came back
+      // (every burst's, the daily quota's too), which the exchange log records as such.
+      const inFlight = exchanges.filter((e) => e.auth.kind === 'key' && e.auth.label === label && e.transportError === 'IN_FLIGHT_AT_STOP').length;
+      expect({ label, early: server.stats().byKey[label]!.earlyRetries }).toEqual({ label, early: expect.toBeOneOf([...Array(inFlight + 1).keys()]) });
+    }
+    // Every request the server saw is in the report, in-flight ones included.
+    expect(report.requests.total).toBe(server.stats().requests);
+  });
+});
+
+describe('without load allowed', () => {
+  it('skips every rate-limit check, saying how to allow it, and sends nothing with the keys', async () => {
+    const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS });
+    const dir = tempDir('no-load');
+    try {
+      const target = { name: 'noload', baseUrl: server.baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS };
+      const run = await runCli(['--target', writeTarget(dir, target), '--report-dir', path.join(dir, 'out'), '--suite', 'rate-limit']);
+      expect(run.code).toBe(0);
+      const limits = readReport(path.join(dir, 'out')).checks.filter((c) => c.id.startsWith('rate-limit.'));
+      expect(limits.length).toBeGreaterThan(0);
+      expect(limits.every((c) => c.outcome === 'skip' && /allow\.load .* --allow-load/.test(c.message))).toBe(true);
+      expect(server.stats().requests).toBe(1); // the reachability probe, unauthenticated
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,484 @@
+// lib/checks/rate-limit.ts: the Limits clause judged over what one key's run recorded. Every run
+// here is built by hand from a fixed base time: no clock, no server, no load.
+import { describe, expect, it } from 'vitest';
+import {
+  type BurstData,
+  type DayData,
+  describeBan,
+  describeLoad,
+  isFixedWindow,
+  judgeDailyQuota,
+  judgeIsolation,
+  judgeLimitHeader,
+  judgeQuota,
+  judgeRemaining,
+  judgeResetHeader,
+  judgeRetryAfterConsistent,
+  judgeRetryAfterFormat,
+  judgeRetryAfterHonoured,
+  judgeRetryAfterPresent,
+  type KeyRun,
+  type Observation,
+  pointsOf,
+} from '../../../lib/checks/rate-limit.ts';
+import type { Finding } from '../../../lib/checks/types.ts';
+import type { TimelinePoint } from '../../../lib/load/burst.ts';
+import { expectFinding, type Outcome } from './_seen.ts';
+
+/** Monday 6 January 2025, 12:00:00 UTC: every run starts here. */
+const T0 = Date.UTC(2025, 0, 6, 12, 0, 0);
+/** T0 in Unix seconds. */
+const S0 = T0 / 1000;
+/** The Free plan: 60 a minute, 1,000 a day; real window lengths. */
+const QUOTA = { perMinute: 60, perDay: 1000 };
+const WINDOWS = { minute: 60, day: 86_400 };
+/** Where the fixed minute window of the examples ends: 45 s after T0. */
+const RESET = S0 + 45;
+
+const httpDate = (ms: number) => new Date(ms).toUTCString();
+const second = (ms: number) => Math.floor(ms / 1000);
+
+function keyRun(extra: Partial<KeyRun> = {}): KeyRun {
+  return { label: 'free-a', plan: 'free', quota: QUOTA, windows: WINDOWS, ...extra };
+}
+
+interface RateHeaders {
+  limit?: number | string;
+  remaining?: number | string;
+  reset?: number | string;
+  retryAfter?: string;
+  /** Defaults to the arrival time as an IMF-fixdate; null for none. */
+  date?: string | null;
+}
+
+/** A probe's response (lower-case header names, as the client records them). */
+function observation(t: number, status: number, h: RateHeaders = {}): Observation {
+  const headers: Record<string, string> = {};
+  if (h.limit !== undefined) headers['x-ratelimit-limit'] = String(h.limit);
+  if (h.remaining !== undefined) headers['x-ratelimit-remaining'] = String(h.remaining);
+  if (h.reset !== undefined) headers['x-ratelimit-reset'] = String(h.reset);
+  if (h.retryAfter !== undefined) headers['retry-after'] = h.retryAfter;
+  if (h.date !== null) headers.date = h.date ?? httpDate(t);
+  return { t, status, headers };
+}
+
+/** The probe before a burst: 200 with the window's Remaining and Reset. */
+const startAt = (remaining: number, reset: number = RESET, limit = QUOTA.perMinute) => observation(T0, 200, { limit, remaining, reset });
+
+function burstData(points: TimelinePoint[], extra: Partial<BurstData> = {}): BurstData {
+  const last = points.at(-1)?.t ?? T0;
+  return {
+    points,
+    sent: points.length,
+    startedAt: T0,
+    durationMs: last - T0 + 50,
+    askedRate: 4,
+    ended: points.some((p) => p.status === 429) ? 'first-429' : 'max-requests',
+    latency: { p50: 12, p90: 30, p99: 80, max: 95 },
+    ...extra,
+  };
+}
+
+interface FixedOptions {
+  reset?: number;
+  limit?: number;
+  /** Each response carries a Date header (default true). */
+  dates?: boolean;
+  /** Remaining of each accepted response, when not start-1, start-2, … (floored at 0). */
+  remainings?: number[];
+  /** The 429's Remaining (default 0). */
+  rejectedRemaining?: number;
+  /** The 429's Retry-After (default the seconds left until Reset); null for none. */
+  retryAfter?: string | null;
+  /** Leave the 429 out: the load stopped at its cap. */
+  no429?: boolean;
+  stepMs?: number;
+}
+
+/**
+ * A fixed window: `n` accepted requests with Remaining start-1 … start-n, all with one Reset, then
+ * a 429 with the same Reset and a Retry-After pointing at it.
+ */
+function fixedBurst(start: number, n: number, o: FixedOptions = {}): BurstData {
+  const reset = o.reset ?? RESET;
+  const limit = o.limit ?? QUOTA.perMinute;
+  const step = o.stepMs ?? 100;
+  const withDate = (p: TimelinePoint): TimelinePoint => (o.dates === false ? p : { ...p, date: httpDate(p.t) });
+  const points: TimelinePoint[] = Array.from({ length: n }, (_, i) => withDate({ t: T0 + (i + 1) * step, status: 200, limit, remaining: o.remainings?.[i] ?? Math.max(0, start - 1 - i), reset }));
+  if (!o.no429) {
+    const t = T0 + (n + 1) * step;
+    const p: TimelinePoint = withDate({ t, status: 429, limit, remaining: o.rejectedRemaining ?? 0, reset });
+    const retryAfter = o.retryAfter === undefined ? String(reset - second(t)) : o.retryAfter;
+    points.push(retryAfter === null ? p : { ...p, retryAfter });
+  }
+  return burstData(points, o.no429 ? { ended: 'max-requests' } : {});
+}
+
+/**
+ * A refilling limiter (token bucket, one token a second on the Free plan): `start + extra`
+ * requests accepted over `durationMs`; at `extra` of them a token came back, so Remaining stayed
+ * where it was, and Reset (when the bucket is full again) moves with every request. A negative
+ * `extra` stops that many requests short of Remaining.
+ */
+function bucketBurst(start: number, extra: number, o: { durationMs?: number; remainings?: number[] } = {}): BurstData {
+  const n = start + extra;
+  const durationMs = o.durationMs ?? 5_000;
+  const step = Math.floor(durationMs / (n + 2));
+  const refills = new Set(Array.from({ length: Math.max(0, extra) }, (_, k) => Math.round(((k + 1) * n) / (extra + 1))));
+  const points: TimelinePoint[] = [];
+  let r = start;
+  for (let i = 0; i < n; i++) {
+    if (!refills.has(i)) r -= 1;
+    const t = T0 + (i + 1) * step;
+    const remaining = o.remainings?.[i] ?? r;
+    points.push({ t, status: 200, limit: QUOTA.perMinute, remaining, reset: second(t) + (QUOTA.perMinute - remaining), date: httpDate(t) });
+  }
+  const t = T0 + (n + 1) * step;
+  points.push({ t, status: 429, limit: QUOTA.perMinute, remaining: 0, reset: second(t) + QUOTA.perMinute, retryAfter: '1', date: httpDate(t) });
+  return burstData(points, { durationMs });
+}
+
+type Case = { title: string; run: () => KeyRun; outcome: Outcome; mentions?: string[] };
+
+describe('judgeLimitHeader', () => {
+  it.each<Case>([
+    { title: 'the per-minute quota on every response passes', run: () => keyRun({ start: startAt(20), burst: fixedBurst(20, 20) }), outcome: 'pass', mentions: ['60'] },
+    { title: 'the per-day quota (when it is the tighter one) passes', run: () => keyRun({ start: startAt(20, S0 + 3600, 1000), burst: fixedBurst(20, 20, { limit: 1000, reset: S0 + 3600 }) }), outcome: 'pass', mentions: ['1000'] },
+    { title: 'both, minute then day, pass', run: () => keyRun({ start: startAt(20), retry: { waitedMs: 40_000, next: observation(T0 + 45_000, 200, { limit: 1000, remaining: 30, reset: S0 + 3600 }) } }), outcome: 'pass', mentions: ['60', '1000'] },
+    { title: "another plan's number (Pro's 300) fails naming it", run: () => keyRun({ start: startAt(20, RESET, 300), burst: fixedBurst(20, 20, { limit: 300 }) }), outcome: 'fail', mentions: ['X-RateLimit-Limit is 300', 'on 22 responses'] },
+    { title: 'one wrong response among right ones fails', run: () => keyRun({ start: startAt(20), retry: { waitedMs: 1, next: observation(T0 + 45_000, 200, { limit: 10_000, remaining: 59, reset: S0 + 105 }) } }), outcome: 'fail', mentions: ['10000', 'on 1 responses'] },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgeLimitHeader(run()), outcome, mentions);
+  });
+
+  it("names the plan's two numbers in `expected`", () => {
+    const finding = judgeLimitHeader(keyRun({ start: startAt(20, RESET, 300) }));
+    expect(finding.outcome === 'fail' && finding.expected).toBe('60 (per minute) or 1000 (per day) for plan free');
+    expect(finding.outcome === 'fail' && finding.actual).toBe('300');
+  });
+});
+
+describe('judgeResetHeader', () => {
+  /** A run whose only response is one probe. */
+  const probe = (h: RateHeaders, t = T0) => () => keyRun({ start: observation(t, 200, { limit: QUOTA.perMinute, remaining: 10, ...h }) });
+
+  it.each<Case>([
+    { title: 'Reset at the end of a minute window (Date + 60 s) passes', run: probe({ reset: S0 + 60 }), outcome: 'pass' },
+    { title: 'Reset part-way through the window passes', run: probe({ reset: S0 + 17 }), outcome: 'pass' },
+    { title: 'Reset equal to the Date second passes (a window that has just reset)', run: probe({ reset: S0 }), outcome: 'pass' },
+    { title: 'Reset one second beyond the window passes (rounding slack)', run: probe({ reset: S0 + 61 }), outcome: 'pass' },
+    { title: 'Reset 2 s in the past fails', run: probe({ reset: S0 - 2 }), outcome: 'fail', mentions: [`X-RateLimit-Reset ${S0 - 2} is before the response's Date (${S0})`] },
+    { title: 'Reset in milliseconds fails with the "milliseconds?" hint', run: probe({ reset: (S0 + 60) * 1000 }), outcome: 'fail', mentions: ['more than one window (60 s)', '(milliseconds?)'] },
+    { title: 'Reset as seconds from now (2) fails', run: probe({ reset: 2 }), outcome: 'fail', mentions: ['X-RateLimit-Reset 2 is before'] },
+    { title: 'Reset 2 s beyond the minute window fails', run: probe({ reset: S0 + 62 }), outcome: 'fail', mentions: [`${S0 + 62}`, 'more than one window (60 s)'] },
+    { title: 'a per-minute response may not point an hour ahead', run: probe({ reset: S0 + 3600 }), outcome: 'fail', mentions: ['60 s'] },
+    { title: 'a day-limit response (Limit = per-day quota) may reach one day window ahead', run: probe({ limit: QUOTA.perDay, reset: S0 + 86_400 }), outcome: 'pass' },
+    { title: 'a day-limit response pointing an hour ahead passes', run: probe({ limit: QUOTA.perDay, reset: S0 + 3600 }), outcome: 'pass' },
+    { title: 'a day-limit response beyond one day window fails', run: probe({ limit: QUOTA.perDay, reset: S0 + 86_402 }), outcome: 'fail', mentions: ['86400 s'] },
+    { title: 'without a Date header, the arrival second is the reference (Reset then passes)', run: probe({ reset: S0 + 10, date: null }, T0 + 10_500), outcome: 'pass' },
+    { title: 'without a Date header, a Reset before the arrival second fails', run: probe({ reset: S0 + 5, date: null }, T0 + 10_500), outcome: 'fail', mentions: [`(${S0 + 10})`] },
+    { title: 'the Date header wins over a late arrival', run: probe({ reset: S0, date: httpDate(T0) }, T0 + 5_000), outcome: 'pass' },
+    { title: 'an unparseable Date falls back to the arrival time', run: probe({ reset: S0, date: 'yesterday' }, T0 + 10_000), outcome: 'fail', mentions: [`(${S0 + 10})`] },
+    { title: 'responses without Reset pass (presence is judged elsewhere)', run: probe({}), outcome: 'pass' },
+    { title: 'a whole fixed-window burst passes', run: () => keyRun({ start: startAt(20), burst: fixedBurst(20, 20) }), outcome: 'pass' },
+    { title: 'a token-bucket burst (Reset moving, never beyond a window) passes', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 4) }), outcome: 'pass' },
+    {
+      title: 'the retry probe is judged too',
+      run: () => keyRun({ start: startAt(20), retry: { waitedMs: 45_000, next: observation(T0 + 45_000, 200, { limit: 60, remaining: 59, reset: RESET - 5 }) } }),
+      outcome: 'fail',
+      mentions: [`${RESET - 5}`],
+    },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgeResetHeader(run()), outcome, mentions);
+  });
+
+  it('gives no milliseconds hint for a Reset that is merely too far', () => {
+    expect(judgeResetHeader(probe({ reset: S0 + 62 })()).message ?? '').not.toContain('milliseconds');
+  });
+});
+
+describe('judgeRemaining', () => {
+  it.each<Case>([
+    { title: 'a fixed window counting down by one to 0 passes', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10) }), outcome: 'pass' },
+    { title: 'a fixed window whose responses arrive out of order passes', run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { remainings: [3, 4, 2, 0, 1] }) }), outcome: 'pass' },
+    {
+      title: 'a constant Remaining fails naming the value',
+      run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { remainings: Array(10).fill(10) }) }),
+      outcome: 'fail',
+      mentions: ['after 10 accepted requests from Remaining 10', 'no lower than 10'],
+    },
+    { title: 'a Remaining that stops one short fails', run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { remainings: [4, 3, 2, 1, 1] }) }), outcome: 'fail', mentions: ['no lower than 1'] },
+    { title: 'a negative Remaining on the 429 fails naming it', run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { rejectedRemaining: -1 }) }), outcome: 'fail', mentions: ['X-RateLimit-Remaining is -1', 'status 429'] },
+    { title: 'a negative Remaining on the start probe fails', run: () => keyRun({ start: startAt(-3) }), outcome: 'fail', mentions: ['-3', 'status 200'] },
+    {
+      title: 'a repeated value in a fixed window fails',
+      run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { remainings: [4, 3, 3, 1, 0] }) }),
+      outcome: 'fail',
+      mentions: ['fixed window', 'repeated a value'],
+    },
+    { title: 'a refilling limiter (Reset moving) repeating values within its allowance passes', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 4) }), outcome: 'pass' },
+    {
+      title: 'a refilling limiter whose Remaining stays above its refill allowance fails',
+      run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 4, { remainings: Array(24).fill(15) }) }),
+      outcome: 'fail',
+      mentions: ['no lower than 15'],
+    },
+    { title: 'no burst: skip', run: () => keyRun({ start: startAt(10) }), outcome: 'skip' },
+    { title: 'no Remaining on the start probe: skip', run: () => keyRun({ start: observation(T0, 200, { limit: 60, reset: RESET }), burst: fixedBurst(10, 10) }), outcome: 'skip' },
+    { title: 'a burst whose first response is the 429: skip', run: () => keyRun({ start: startAt(0), burst: fixedBurst(0, 0) }), outcome: 'skip' },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgeRemaining(run()), outcome, mentions);
+  });
+
+  it('states the refill it allowed in `expected`', () => {
+    const finding = judgeRemaining(keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 4, { remainings: Array(24).fill(15) }) }));
+    // 5 s at one token a second: floor(5) + 1.
+    expect(finding.outcome === 'fail' && finding.expected).toBe('down to 0 (+6 refill)');
+  });
+});
+
+describe('judgeQuota', () => {
+  it.each<Case>([
+    { title: 'a fixed window accepting exactly Remaining passes', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10) }), outcome: 'pass', mentions: ['fixed window', 'exactly 10'] },
+    { title: 'a fixed window accepting one too many fails', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 11) }), outcome: 'fail', mentions: ['11 requests accepted', 'Remaining said 10'] },
+    { title: 'a fixed window accepting one too few fails', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 9) }), outcome: 'fail', mentions: ['9 requests accepted', 'Remaining said 10'] },
+    { title: 'a fixed window with no Remaining left and an immediate 429 passes', run: () => keyRun({ start: startAt(0), burst: fixedBurst(0, 0) }), outcome: 'pass', mentions: ['exactly 0'] },
+    { title: 'no 429 before the request cap fails', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 74, { no429: true }) }), outcome: 'fail', mentions: ['no 429 after 74 accepted', 'request cap'] },
+    { title: 'no 429 before the time cap fails', run: () => keyRun({ start: startAt(10), burst: { ...fixedBurst(10, 74, { no429: true }), ended: 'max-duration' } }), outcome: 'fail', mentions: ['time cap'] },
+    { title: 'a refilling limiter accepting Remaining + a few within its allowance passes', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 4) }), outcome: 'pass', mentions: ['refilling', '24 accepted from Remaining 20', 'allowance 6'] },
+    { title: 'a refilling limiter accepting exactly its allowance more passes', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 6) }), outcome: 'pass', mentions: ['refilling'] },
+    { title: 'a refilling limiter accepting beyond its allowance fails', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 7) }), outcome: 'fail', mentions: ['27 accepted', 'refill (6)'] },
+    { title: 'a refilling limiter accepting fewer than Remaining fails', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, -2) }), outcome: 'fail', mentions: ['a 429 after 18 accepted', 'Remaining said 20'] },
+    { title: 'no burst: skip', run: () => keyRun({ start: startAt(10) }), outcome: 'skip' },
+    { title: 'no Remaining on the start probe: skip', run: () => keyRun({ start: observation(T0, 200, { limit: 60 }), burst: fixedBurst(10, 10) }), outcome: 'skip' },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgeQuota(run()), outcome, mentions);
+  });
+});
+
+/** When the example 429 arrives: 1 s after T0, 44 s before RESET. */
+const T429 = T0 + 1_000;
+
+/**
+ * A run whose burst is one accepted request and a 429 at T429 (Reset RESET, Date T429, Retry-After
+ * 44), with `changes` applied to the 429; a change to undefined removes that field.
+ */
+function rejectedRun(changes: Partial<TimelinePoint> = {}): KeyRun {
+  const rejected: TimelinePoint = { t: T429, status: 429, limit: 60, remaining: 0, reset: RESET, retryAfter: '44', date: httpDate(T429), ...changes };
+  for (const k of Object.keys(rejected) as (keyof TimelinePoint)[]) if (rejected[k] === undefined) delete rejected[k];
+  const ok: TimelinePoint = { t: T0 + 500, status: 200, limit: 60, remaining: 0, reset: RESET, date: httpDate(T0 + 500) };
+  return keyRun({ start: startAt(1), burst: burstData([ok, rejected]) });
+}
+
+describe('judgeRetryAfterPresent', () => {
+  it.each<Case>([
+    { title: 'a 429 with Retry-After passes', run: () => rejectedRun(), outcome: 'pass', mentions: ['Retry-After: 44'] },
+    { title: 'a 429 without Retry-After fails', run: () => rejectedRun({ retryAfter: undefined }), outcome: 'fail', mentions: ['the 429 has no Retry-After'] },
+    { title: 'only the first 429 counts', run: () => keyRun({ burst: burstData([...rejectedRun({ retryAfter: undefined }).burst!.points, { t: T429 + 10, status: 429, retryAfter: '44', afterStop: true }]) }), outcome: 'fail' },
+    { title: 'a burst without a 429: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { no429: true }) }), outcome: 'skip' },
+    { title: 'no burst: skip', run: () => keyRun({ start: startAt(10) }), outcome: 'skip' },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgeRetryAfterPresent(run()), outcome, mentions);
+  });
+});
+
+describe('judgeRetryAfterFormat', () => {
+  it.each<{ title: string; value: string; outcome: Outcome; mentions?: string[] }>([
+    { title: 'delta-seconds "30" passes', value: '30', outcome: 'pass' },
+    { title: 'delta-seconds "0" passes', value: '0', outcome: 'pass' },
+    { title: 'an IMF-fixdate passes', value: 'Mon, 06 Jan 2025 12:00:45 GMT', outcome: 'pass' },
+    { title: 'a fraction "1.5" fails', value: '1.5', outcome: 'fail', mentions: ['"1.5"', 'neither delta-seconds nor an IMF-fixdate'] },
+    { title: 'milliseconds with a unit "1500ms" fails', value: '1500ms', outcome: 'fail', mentions: ['"1500ms"'] },
+    { title: 'seconds with a unit "30s" fails', value: '30s', outcome: 'fail' },
+    { title: 'a negative number fails', value: '-5', outcome: 'fail' },
+    { title: 'an RFC 850 date (obsolete: senders must not generate it) fails', value: 'Monday, 06-Jan-25 12:00:45 GMT', outcome: 'fail' },
+    { title: 'an asctime date (obsolete) fails', value: 'Mon Jan  6 12:00:45 2025', outcome: 'fail' },
+    { title: 'an IMF-fixdate in lower case (names are case-sensitive) fails', value: 'mon, 06 jan 2025 12:00:45 gmt', outcome: 'fail' },
+    { title: 'an ISO 8601 time fails', value: '2025-01-06T12:00:45Z', outcome: 'fail' },
+  ])('$title', ({ value, outcome, mentions }) => {
+    expectFinding(judgeRetryAfterFormat(rejectedRun({ retryAfter: value })), outcome, mentions);
+  });
+
+  it('skips when there is no Retry-After to judge', () => {
+    expectFinding(judgeRetryAfterFormat(rejectedRun({ retryAfter: undefined })), 'skip');
+    expectFinding(judgeRetryAfterFormat(keyRun()), 'skip');
+  });
+});
+
+describe('judgeRetryAfterConsistent', () => {
+  it.each<{ title: string; changes: Partial<TimelinePoint>; outcome: Outcome; mentions?: string[] }>([
+    { title: 'delta-seconds from the Date to Reset passes', changes: {}, outcome: 'pass' },
+    { title: 'one second later than Reset passes', changes: { retryAfter: '45' }, outcome: 'pass' },
+    { title: 'one second earlier than Reset passes', changes: { retryAfter: '43' }, outcome: 'pass' },
+    { title: 'two seconds later than Reset fails', changes: { retryAfter: '46' }, outcome: 'fail', mentions: [`points at ${RESET + 2}`, `X-RateLimit-Reset at ${RESET}`] },
+    { title: 'the same wait in milliseconds fails', changes: { retryAfter: '44000' }, outcome: 'fail', mentions: ['"44000"'] },
+    { title: 'an HTTP-date naming the Reset moment passes', changes: { retryAfter: httpDate(RESET * 1000) }, outcome: 'pass' },
+    { title: 'an HTTP-date 10 s after Reset fails', changes: { retryAfter: httpDate((RESET + 10) * 1000) }, outcome: 'fail', mentions: [`points at ${RESET + 10}`] },
+    { title: 'delta-seconds count from the Date header, not from a late arrival', changes: { t: T0 + 3_000, date: httpDate(T0), retryAfter: '45' }, outcome: 'pass' },
+    { title: 'without a Date header, delta-seconds count from the arrival', changes: { date: undefined }, outcome: 'pass' },
+    { title: 'without a Date header, a late arrival shifts the moment', changes: { t: T0 + 5_000, date: undefined }, outcome: 'fail', mentions: [`points at ${RESET + 4}`] },
+    { title: 'a value that names no moment fails', changes: { retryAfter: 'soon' }, outcome: 'fail', mentions: ['"soon" names no moment'] },
+  ])('$title', ({ changes, outcome, mentions }) => {
+    expectFinding(judgeRetryAfterConsistent(rejectedRun(changes)), outcome, mentions);
+  });
+
+  it.each<{ title: string; run: () => KeyRun }>([
+    { title: 'no Retry-After', run: () => rejectedRun({ retryAfter: undefined }) },
+    { title: 'no X-RateLimit-Reset on the 429', run: () => rejectedRun({ reset: undefined }) },
+    { title: 'no 429', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { no429: true }) }) },
+    { title: 'no burst', run: () => keyRun() },
+  ])('skips with $title', ({ run }) => {
+    expectFinding(judgeRetryAfterConsistent(run()), 'skip');
+  });
+});
+
+describe('judgeRetryAfterHonoured', () => {
+  const retried = (status: number) => () => keyRun({ ...rejectedRun(), retry: { waitedMs: 44_000, next: observation(T429 + 44_000, status, { limit: 60, remaining: 59, reset: RESET + 60 }) } });
+  it.each<Case>([
+    { title: 'a 200 after waiting passes', run: retried(200), outcome: 'pass', mentions: ['waited 44000 ms, then 200'] },
+    { title: 'a 429 after waiting fails', run: retried(429), outcome: 'fail', mentions: ['44000 ms', 'got 429'] },
+    { title: 'a 503 after waiting fails', run: retried(503), outcome: 'fail', mentions: ['got 503'] },
+    { title: 'no retry (no usable Retry-After): skip', run: () => rejectedRun(), outcome: 'skip' },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgeRetryAfterHonoured(run()), outcome, mentions);
+  });
+});
+
+describe('judgeIsolation', () => {
+  const before = observation(T0 - 10_000, 200, { limit: 60, remaining: 50, reset: RESET });
+  const isolated = (after: Observation) => () => keyRun({ isolation: { exhausted: 'free-b', before, after } });
+  it.each<Case>([
+    { title: '2xx with Remaining one lower (its own request) passes', run: isolated(observation(T0, 200, { limit: 60, remaining: 49, reset: RESET })), outcome: 'pass', mentions: ['untouched by free-b', 'Remaining 49'] },
+    { title: '2xx with Remaining unchanged passes', run: isolated(observation(T0, 200, { limit: 60, remaining: 50, reset: RESET })), outcome: 'pass' },
+    { title: '429 fails, naming the exhausted key', run: isolated(observation(T0, 429, { limit: 60, remaining: 0, reset: RESET, retryAfter: '45' })), outcome: 'fail', mentions: ['got 429', 'free-b'] },
+    { title: 'another error status fails naming it', run: isolated(observation(T0, 503)), outcome: 'fail', mentions: ['got 503'] },
+    { title: "Remaining lowered by the other key's burst (same Reset) fails", run: isolated(observation(T0, 200, { limit: 60, remaining: 30, reset: RESET })), outcome: 'fail', mentions: ['fell from 50 to 30', 'free-b'] },
+    { title: 'the window changed between the probes (Reset differs): only the 2xx is needed', run: isolated(observation(T0 + 60_000, 200, { limit: 60, remaining: 30, reset: RESET + 60 })), outcome: 'pass' },
+    { title: 'a 2xx without Remaining passes', run: isolated(observation(T0, 200)), outcome: 'pass' },
+    { title: 'no other key of the plan was exhausted first: skip', run: () => keyRun(), outcome: 'skip', mentions: ['plan free'] },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgeIsolation(run()), outcome, mentions);
+  });
+
+  it('expects Remaining one below the first probe', () => {
+    const finding = judgeIsolation(isolated(observation(T0, 200, { limit: 60, remaining: 30, reset: RESET }))());
+    expect(finding.outcome === 'fail' && [finding.expected, finding.actual]).toEqual(['49', '30']);
+  });
+});
+
+describe('judgeDailyQuota', () => {
+  const block = (changes: Partial<TimelinePoint> = {}): TimelinePoint => ({ t: T0, status: 429, limit: QUOTA.perDay, remaining: 0, reset: S0 + 3600, retryAfter: '3600', date: httpDate(T0), ...changes });
+  const dayRun = (day: Partial<DayData>) => () => keyRun({ day: { accepted: 940, ended: 'day-block', elapsedMs: 1_020_000, block: block(), ...day } });
+  it.each<Case>([
+    { title: 'a day block with Reset an hour ahead passes', run: dayRun({}), outcome: 'pass', mentions: ['after 940 accepted', 'Reset 3600 s ahead'] },
+    { title: 'a day block with Reset one day window ahead passes', run: dayRun({ block: block({ reset: S0 + 86_400 }) }), outcome: 'pass' },
+    { title: 'a day block with Reset just beyond the minute window passes', run: dayRun({ block: block({ reset: S0 + 61 }) }), outcome: 'pass' },
+    { title: 'a block naming the minute limit with Reset only the minute window ahead fails', run: dayRun({ block: block({ reset: S0 + 60, limit: QUOTA.perMinute }) }), outcome: 'fail', mentions: [`X-RateLimit-Reset ${S0 + 60}`, 'not the end of the day window'] },
+    // A refilling day (token bucket) names its next token, which may be seconds away.
+    { title: "a block naming the day's limit with Reset a second ahead passes", run: dayRun({ block: block({ reset: S0 + 1 }) }), outcome: 'pass' },
+    { title: 'a block whose Reset is beyond the day window fails', run: dayRun({ block: block({ reset: S0 + 86_402 }) }), outcome: 'fail' },
+    { title: 'a block without Reset fails', run: dayRun({ block: block({ reset: undefined }) }), outcome: 'fail', mentions: ['X-RateLimit-Reset undefined'] },
+    { title: 'without a Date header, the block is measured from its arrival', run: dayRun({ block: { t: T0 + 30_000, status: 429, reset: S0 + 80 } }), outcome: 'fail' },
+    { title: "ended 'over-quota' fails naming the count", run: dayRun({ ended: 'over-quota', accepted: 2001, block: undefined }), outcome: 'fail', mentions: ['2001 requests accepted in 1020 s'] },
+    { title: "ended 'time' fails", run: dayRun({ ended: 'time', accepted: 600, block: undefined }), outcome: 'fail', mentions: ['600 requests accepted'] },
+    { title: 'the skipped reason passes through as skip', run: () => keyRun({ daySkipped: 'the day window is 86400 s; --soak spends the day' }), outcome: 'skip', mentions: ['the day window is 86400 s; --soak spends the day'] },
+    { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip' },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgeDailyQuota(run()), outcome, mentions);
+  });
+});
+
+describe('describeBan', () => {
+  const fiveTimes = [429, 429, 429, 429, 429];
+  it.each<{ title: string; ban: KeyRun['ban']; outcome: Outcome; mentions: string[] }>([
+    { title: 'a key still refused after waiting is recorded as banned', ban: { statuses: fiveTimes, after: observation(T0, 429, { retryAfter: '600' }) }, outcome: 'pass', mentions: ['429, 429, 429, 429, 429', 'looks banned', '(600)'] },
+    { title: 'a refusal without Retry-After says so', ban: { statuses: fiveTimes, after: observation(T0, 429) }, outcome: 'pass', mentions: ['no Retry-After'] },
+    { title: 'a key accepted after waiting is recorded as not banned', ban: { statuses: fiveTimes, after: observation(T0, 200) }, outcome: 'pass', mentions: ['200 after waiting Retry-After: no ban'] },
+    { title: 'a 403 ban is recorded with its statuses, never failed', ban: { statuses: [429, 403, 403, 403, 403], after: observation(T0, 403) }, outcome: 'pass', mentions: ['429, 403, 403, 403, 403', '403 after waiting'] },
+    { title: 'a key that was not probed: skip', ban: undefined, outcome: 'skip', mentions: ['disposable'] },
+  ])('$title', ({ ban, outcome, mentions }) => {
+    expectFinding(describeBan(keyRun(ban ? { ban } : {})), outcome, mentions);
+  });
+});
+
+describe('describeLoad', () => {
+  it('records sent, accepted, 429, other and in-flight counts, achieved against asked rate, and latency', () => {
+    const points = [...fixedBurst(10, 10).points, { t: T0 + 1_150, status: 503, afterStop: true }];
+    const finding = describeLoad(keyRun({ burst: burstData(points, { sent: 14, durationMs: 2_000, askedRate: 4 }) }));
+    expectFinding(finding, 'pass', ['free-a: 14 sent', '10 accepted', '1 × 429', '1 other', '2 in flight at the stop', '6 req/s achieved of 4 asked', 'p50 12 ms', 'p90 30 ms', 'p99 80 ms']);
+  });
+
+  it('never fails, whatever the load saw', () => {
+    const points: TimelinePoint[] = Array.from({ length: 5 }, (_, i) => ({ t: T0 + i, status: 500 }));
+    expectFinding(describeLoad(keyRun({ burst: burstData(points, { ended: 'max-duration', durationMs: 0, askedRate: 66.7 }) })), 'pass', ['0 accepted', '0 × 429', '5 other', '0 req/s achieved of 67 asked']);
+  });
+
+  it('skips when no load ran', () => {
+    expectFinding(describeLoad(keyRun()), 'skip');
+  });
+});
+
+describe('isFixedWindow', () => {
+  const ok = (reset?: number): TimelinePoint => ({ t: T0, status: 200, ...(reset === undefined ? {} : { reset }) });
+  it.each<{ title: string; points: TimelinePoint[]; fixed: boolean }>([
+    { title: 'no points: fixed', points: [], fixed: true },
+    { title: 'one Reset on every accepted response: fixed', points: fixedBurst(5, 5).points, fixed: true },
+    { title: 'a 429 with another Reset does not count: fixed', points: [ok(RESET), ok(RESET), { t: T0, status: 429, reset: RESET + 60 }], fixed: true },
+    { title: 'accepted responses without Reset: fixed (nothing moved)', points: [ok(), ok()], fixed: true },
+    { title: 'Reset moving between accepted responses: refilling', points: bucketBurst(5, 1).points, fixed: false },
+    { title: 'two Resets, one second apart: refilling', points: [ok(RESET), ok(RESET + 1)], fixed: false },
+  ])('$title', ({ points, fixed }) => {
+    expect(isFixedWindow(points)).toBe(fixed);
+  });
+});
+
+describe('pointsOf', () => {
+  it('merges the start probe, the burst and the retry probe in time order', () => {
+    const burst = burstData([
+      { t: T0 + 100, status: 200, remaining: 1 },
+      { t: T0 + 300, status: 429, remaining: 0 },
+    ]);
+    const run = keyRun({ start: observation(T0 + 200, 200, { remaining: 2 }), burst, retry: { waitedMs: 1, next: observation(T0 + 50, 200, { remaining: 59 }) } });
+    expect(pointsOf(run).map((p) => [p.t - T0, p.remaining])).toEqual([
+      [50, 59],
+      [100, 1],
+      [200, 2],
+      [300, 0],
+    ]);
+    // The burst's own order is left as recorded.
+    expect(burst.points.map((p) => p.t - T0)).toEqual([100, 300]);
+  });
+
+  it('turns a probe into a timeline point: integer headers parsed, Retry-After and Date kept', () => {
+    const start = observation(T0, 200, { limit: '60', remaining: ' 7 ', reset: `${RESET}`, retryAfter: '30' });
+    expect(pointsOf(keyRun({ start }))).toEqual([{ t: T0, status: 200, limit: 60, remaining: 7, reset: RESET, retryAfter: '30', date: httpDate(T0) }]);
+  });
+
+  it('leaves out headers that are not integers', () => {
+    const start = observation(T0, 200, { limit: '60 requests', remaining: '1.5', reset: '', date: null });
+    expect(pointsOf(keyRun({ start }))).toEqual([{ t: T0, status: 200 }]);
+  });
+
+  it('keeps a negative integer, so the Remaining check can name it', () => {
+    expect(pointsOf(keyRun({ start: observation(T0, 429, { remaining: '-1' }) }))[0]?.remaining).toBe(-1);
+  });
+
+  it('is empty for a run that recorded nothing', () => {
+    expect(pointsOf(keyRun())).toEqual([]);
+  });
+});
+
+describe('every finding', () => {
+  it('that fails says what was expected and what came back', () => {
+    const failing: Finding[] = [
+      judgeLimitHeader(keyRun({ start: startAt(1, RESET, 300) })),
+      judgeResetHeader(keyRun({ start: startAt(1, 2) })),
+      judgeRemaining(keyRun({ start: startAt(-1) })),
+      judgeQuota(keyRun({ start: startAt(10), burst: fixedBurst(10, 9) })),
+      judgeRetryAfterPresent(rejectedRun({ retryAfter: undefined })),
+      judgeRetryAfterFormat(rejectedRun({ retryAfter: '1.5' })),
+      judgeRetryAfterConsistent(rejectedRun({ retryAfter: '44000' })),
+    ];
+    for (const f of failing) expectFinding(f, 'fail');
+  });
+});

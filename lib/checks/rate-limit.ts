@@ -128,10 +128,17 @@ export function judgeResetHeader(run: KeyRun): Finding {
   return pass();
 }
 
-/** Reset held still through the burst: a fixed window. Otherwise the limiter refills as time passes. */
+/**
+ * A fixed window holds Reset still and never shows a positive Remaining twice (responses may
+ * arrive out of order, but each value is sent once; a limiter that lets one too many through
+ * repeats only 0). A refilling limiter (token bucket, sliding window) moves Reset or repeats
+ * values as capacity comes back.
+ */
 export function isFixedWindow(points: readonly TimelinePoint[]): boolean {
-  const resets = new Set(points.filter(accepted).map((p) => p.reset));
-  return resets.size <= 1;
+  const ok = points.filter(accepted);
+  if (new Set(ok.map((p) => p.reset)).size > 1) return false;
+  const positive = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined && r > 0);
+  return new Set(positive).size === positive.length;
 }
 
 /** Requests a refilling limiter may add during the burst: the plan's rate times its duration. */

@@ -1,11 +1,13 @@
 // The load driver: autocannon sends requests with one key, above the plan's rate, until the first
 // 429, and every response becomes a timeline point (status and the rate-limit headers).
 //
-// Why clients are destroyed by hand: autocannon's stop() takes effect at its next sampling tick,
+// Why each client is capped by hand: autocannon's stop() takes effect at its next sampling tick,
 // and at high rates thousands of requests go out before then, each one after a 429, which is
-// exactly what a client must not do. autocannon emits 'response' with the client before that
-// client writes its next request, so destroying every client there stops the load at once; only
-// requests already on the wire when the 429 arrives still come back (marked `afterStop`).
+// exactly what a client must not do. A client checks its `responseMax` before writing each next
+// request, after the previous response has been delivered; setting it to what the client has
+// already sent, at the first 429, stops new requests at once while the answers to requests already
+// on the wire still arrive and are counted (marked `afterStop`). Destroying the clients instead
+// would lose those answers, and with them 2xx responses the server sent before its first 429.
 import type { IncomingHttpHeaders } from 'node:http';
 import autocannon from 'autocannon';
 
@@ -52,7 +54,7 @@ export interface BurstResult {
 }
 
 /** The parts of autocannon's http client used here (not all in its published types). */
-type TrackedClient = { destroy(): void; destroyed: boolean; on(event: 'request', fn: () => void): void };
+type TrackedClient = { destroy(): void; destroyed: boolean; reqsMade: number; responseMax?: number; on(event: 'request', fn: () => void): void };
 
 const int = (v: string | undefined) => (v !== undefined && /^\s*-?[0-9]+\s*$/.test(v) ? Number(v) : undefined);
 
@@ -116,6 +118,7 @@ export function burst(options: BurstOptions): Promise<BurstResult> {
               if (status === 429 && !stopped) {
                 stopped = true;
                 ended = 'first-429';
+                for (const c of clients) c.responseMax = Math.max(1, c.reqsMade);
               }
             },
           },
@@ -139,12 +142,6 @@ export function burst(options: BurstOptions): Promise<BurstResult> {
         });
       },
     );
-    instance.on('response', () => {
-      if (stopped) {
-        for (const c of clients) c.destroy();
-        instance.stop();
-      }
-    });
     const timer = setTimeout(() => {
       if (!stopped) ended = 'max-duration';
       stopped = true;

@@ -138,7 +138,8 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
  * have been answered), then one request must succeed.
  */
 export async function recover(ctx: DriveContext, key: TargetKey, run: KeyRun): Promise<void> {
-  const p = run.burst?.points.find((x) => x.status === 429);
+  // The last 429 seen: answers to requests in flight at the stop carry later Retry-Afters.
+  const p = run.burst?.points.filter((x) => x.status === 429).at(-1);
   if (!p) return;
   let waitedMs: number;
   try {
@@ -189,7 +190,7 @@ export async function driveDay(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   ctx.progress(`${key.label}: spending the day's quota of ${key.quota.perDay} (about ${needed} s)`);
   while (Date.now() < deadline) {
     const data = await runBurst(ctx, key, key.quota.perMinute);
-    const block = data.points.find((p) => p.status === 429);
+    const block = data.points.filter((p) => p.status === 429).at(-1);
     day.accepted += data.points.filter((p) => !p.afterStop && p.status >= 200 && p.status < 300).length;
     const namesDay = block?.limit === key.quota.perDay && key.quota.perDay !== key.quota.perMinute;
     if (block && block.reset !== undefined && (namesDay || block.reset * 1000 > block.t + windows.minute * 1000 + 1000)) {

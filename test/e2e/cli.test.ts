@@ -49,8 +49,11 @@ describe('a conforming server someone else started (five keys over four plans, p
     expect(report.verdict).toBe('pass');
     expect(report.target.keys.map((k) => k.label)).toEqual(['free#1', 'free#2', 'pro#1', 'business#1', 'enterprise#1']);
     expect(report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error')).toEqual([]);
-    // A conforming server under a light run never says 429, so the check of 429 bodies has nothing to judge.
-    expect(report.checks.filter((c) => c.outcome === 'skip').map((c) => c.id)).toEqual(['errors.429-error-body']);
+    // Load is not allowed on this target, so the rate-limit checks skip; and a conforming server
+    // under a light run never says 429, so the check of 429 bodies has nothing to judge.
+    const skipped = report.checks.filter((c) => c.outcome === 'skip');
+    expect(skipped.filter((c) => !c.id.startsWith('rate-limit.')).map((c) => c.id)).toEqual(['errors.429-error-body']);
+    expect(skipped.filter((c) => c.id.startsWith('rate-limit.')).every((c) => c.message.includes('--allow-load'))).toBe(true);
     expect(report.checks.map((c) => c.id)).toEqual(
       expect.arrayContaining(['auth.missing-key', 'auth.invalid-key', 'auth.wrong-scheme', 'list-pets.smoke', 'create-pet.echo', 'get-pet.not-found', 'errors.error-body', 'headers.rate-limit-present']),
     );
@@ -179,7 +182,7 @@ describe('the default local target', () => {
       const report = readReport(dir);
       expect(report.verdict).toBe('pass');
       expect(run.stdout).toMatch(/Target stopped \(pid \d+\)/);
-      const localKeys = ['local-free-key-1', 'local-free-key-2', 'local-pro-key-1', 'local-business-key-1'];
+      const localKeys = ['local-free-key-1', 'local-free-key-2', 'local-pro-key-1', 'local-business-key-1', 'local-daily-key-1', 'local-spare-key-1'];
       for (const { text } of filesUnder(dir)) for (const k of localKeys) expect(text).not.toContain(k);
       for (const k of localKeys) expect(run.stdout + run.stderr).not.toContain(k);
     } finally {

@@ -100,7 +100,7 @@ describe('loadServerConfig', () => {
   it('loads the bundled configs', async () => {
     const serve = await loadServerConfig(new URL('../../targets/reference/server.yaml', import.meta.url).pathname);
     expect(serve).toMatchObject({ port: 8080, windows: { minute: 60, day: 86_400 } });
-    expect(serve.keys.map((k) => k.plan)).toEqual(['free', 'free', 'pro', 'business', 'daily']);
+    expect(serve.keys.map((k) => k.plan)).toEqual(['free', 'free', 'pro', 'business', 'daily', 'free']);
     expect(serve.plans).toEqual({ daily: { perMinute: 40, perDay: 100 } });
     const local = await loadServerConfig(new URL('../../targets/reference/local.server.yaml', import.meta.url).pathname);
     expect(local).toMatchObject({ port: 0, windows: { minute: 2, day: 30 }, keys: serve.keys, plans: serve.plans });

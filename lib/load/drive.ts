@@ -100,10 +100,11 @@ function recordBurst(ctx: DriveContext, key: TargetKey, points: TimelinePoint[],
     if (p.contentType !== undefined) responseHeaders['content-type'] = p.contentType;
     // 2xx bodies of a burst are not kept: marked as cut, so no check judges a body it never saw.
     const body = p.body !== undefined ? { responseBody: p.body } : { responseBody: '', responseBodyTruncated: true };
-    ctx.client.record({ method: 'GET', url, auth, requestHeaders, status: p.status, responseHeaders, ...body, startedAt: new Date(p.t).toISOString(), durationMs: 0 });
+    const late = p.afterStop ? { inFlightAtStop: true } : {};
+    ctx.client.record({ method: 'GET', url, auth, requestHeaders, status: p.status, responseHeaders, ...body, ...late, startedAt: new Date(p.t).toISOString(), durationMs: 0 });
   }
   for (let i = points.length; i < sent; i++) {
-    ctx.client.record({ method: 'GET', url, auth, requestHeaders, responseHeaders: {}, transportError: 'IN_FLIGHT_AT_STOP', startedAt: new Date().toISOString(), durationMs: 0 });
+    ctx.client.record({ method: 'GET', url, auth, requestHeaders, responseHeaders: {}, transportError: 'NO_RESPONSE_AFTER_STOP', inFlightAtStop: true, startedAt: new Date().toISOString(), durationMs: 0 });
   }
 }
 

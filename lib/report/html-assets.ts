@@ -61,6 +61,25 @@ button { font: inherit; font-size: 0.85rem; padding: 0.1rem 0.6rem; border: 1px 
 #filters fieldset { border: 0; margin: 0; padding: 0; }
 #filters legend { font-weight: 600; padding: 0; float: left; margin-right: 0.5rem; }
 #filters label { margin-right: 0.6rem; white-space: nowrap; }
+#filter-count { align-self: center; color: var(--muted); font-size: 0.875rem; }
+figure.chart { margin: 1rem 0 1.5rem; break-inside: avoid; print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+figure.chart figcaption { margin-bottom: 0.25rem; overflow-wrap: anywhere; }
+figure.chart svg { display: block; width: 100%; max-width: 48rem; height: auto; }
+.chart text { fill: var(--fg); font-size: 12px; font-family: inherit; }
+.chart .grid line, .chart line.grid { stroke: var(--line); stroke-width: 1; }
+.chart .axis { fill: none; stroke: var(--muted); stroke-width: 1; }
+.chart .remaining { fill: none; stroke: var(--link); stroke-width: 1.5; stroke-linejoin: round; }
+.chart .remaining-dot { fill: var(--link); }
+.chart .reset { stroke: var(--muted); stroke-width: 1; stroke-dasharray: 4 3; }
+.chart .m429 { fill: none; stroke: var(--fail); stroke-width: 2; }
+.chart .mother { fill: var(--error); stroke: var(--error); }
+.chart .no-data { fill: var(--muted); }
+.chart .panel-title { font-weight: 600; font-size: 13px; }
+.chart .bar-p50 { fill: var(--link); fill-opacity: 0.35; stroke: var(--link); }
+.chart .bar-p90 { fill: var(--link); fill-opacity: 0.65; stroke: var(--link); }
+.chart .bar-p99 { fill: var(--link); stroke: var(--link); }
+.chart .bar-asked { fill: none; stroke: var(--fg); stroke-dasharray: 4 2; }
+.chart .bar-achieved { fill: var(--pass); stroke: var(--pass); }
 @media (max-width: 40rem) {
   h1 { font-size: 1.9rem; }
   dl.facts { grid-template-columns: 1fr; }
@@ -87,11 +106,19 @@ export const SCRIPT = `
   var apply = function () {
     var on = {};
     boxes.forEach(function (box) { on[box.value] = box.checked; });
+    var shown = 0, total = 0;
     each('.filterable', function (el) {
       el.hidden = !(on['outcome:' + el.getAttribute('data-outcome')] && on['severity:' + el.getAttribute('data-severity')]);
+      if (el.tagName === 'TR') { total++; if (!el.hidden) shown++; }
     });
+    each('section.clause', function (section) {
+      section.hidden = !section.querySelector('tr.filterable:not([hidden])');
+    });
+    var count = doc.getElementById('filter-count');
+    if (count) count.textContent = 'Showing ' + shown + ' of ' + total + ' checks';
   };
   boxes.forEach(function (box) { box.addEventListener('change', apply); });
+  if (boxes.length) apply();
   each('button[data-copy]', function (button) {
     var reset = function () { setTimeout(function () { button.textContent = 'Copy'; }, 2000); };
     button.addEventListener('click', function () {

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { CheckResult, Evidence, Exchange, Outcome, OutcomeCounts, Report, Severity } from '../result/model.ts';
 import { countOutcomes } from '../result/verdict.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
+import { rateLimitSection } from './html-rate-limits.ts';
 import { type Html, html, trusted } from './markup.ts';
 import {
   OUTCOMES,
@@ -46,12 +47,13 @@ export function renderHtml(report: Report): string {
 <style>${trusted(STYLE)}</style>
 </head>
 <body>
-<main data-verdict="${report.verdict}" data-failures="${failures.length}">
+<main data-verdict="${report.verdict}" data-failures="${failures.length}" data-requests="${report.requests.total}" data-checks="${report.checks.length}">
 ${header(report, verdictText)}
 ${filters()}
 ${failureSection(failures, anchors, report.options.strict)}
 ${checksSection(report.checks, anchors)}
 ${coverageSection(report.checks)}
+${rateLimitSection(report)}
 ${requestsSection(report)}
 <footer class="note"><p>${report.tool.name} ${report.tool.version}, report schema ${report.schemaVersion}.</p></footer>
 </main>
@@ -124,6 +126,7 @@ function filters(): Html {
   return html`<div id="filters" role="group" hidden data-enhance aria-label="Filter checks">
 <fieldset><legend>Outcome</legend>${OUTCOMES.map((o) => box('outcome', o, OUTCOME_LABEL[o]))}</fieldset>
 <fieldset><legend>Severity</legend>${SEVERITIES.map((s) => box('severity', s, s))}</fieldset>
+<output id="filter-count" aria-live="polite"></output>
 </div>`;
 }
 

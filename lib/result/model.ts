@@ -42,6 +42,7 @@ export const Exchange = z.object({
   responseBody: z.string().optional(),
   responseBodyTruncated: z.boolean().optional(),
   transportError: z.string().optional().describe('Code of the failure when no complete response arrived'),
+  inFlightAtStop: z.boolean().optional().describe('A load request already on the wire when the load stopped at its first 429'),
   startedAt: z.string().describe('ISO 8601'),
   durationMs: z.number(),
 });

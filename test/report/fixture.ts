@@ -80,3 +80,45 @@ export function mixedChecks(): CheckResult[] {
     check({ id: 'info.orders', clause: 'Endpoints', severity: 'info', outcome: 'error', message: 'no answer' }),
   ];
 }
+
+/** 2030-01-01T00:00:00Z in epoch ms: timelines start on a whole second. */
+export const T0 = 1_893_456_000_000;
+
+type RateLimitKey = NonNullable<Report['rateLimits']>[number];
+
+/**
+ * A fixed-window burst: `accepted` 2xx responses counting Remaining down from `limit`, then
+ * `rejected` 429s, one every `stepMs`, all with the window resetting `resetAfterS` after T0.
+ */
+export function rateLimitKey(
+  overrides: Partial<RateLimitKey> = {},
+  shape: { accepted?: number; rejected?: number; stepMs?: number; limit?: number; resetAfterS?: number } = {},
+): RateLimitKey {
+  const { accepted = 58, rejected = 1, stepMs = 3, limit = 60, resetAfterS = 60 } = shape;
+  const reset = T0 / 1000 + resetAfterS;
+  const timeline: RateLimitKey['timeline'] = [];
+  for (let i = 0; i < accepted; i++) timeline.push({ t: T0 + i * stepMs, status: 200, limit, remaining: Math.max(0, limit - 1 - i), reset });
+  for (let i = 0; i < rejected; i++) {
+    timeline.push({ t: T0 + (accepted + i) * stepMs, status: 429, limit, remaining: 0, reset, retryAfter: String(resetAfterS), ...(i > 0 ? { afterStop: true } : {}) });
+  }
+  return {
+    label: 'free#1',
+    plan: 'free',
+    quota: { perMinute: limit, perDay: 1000 },
+    windows: { minute: 60, day: 86_400 },
+    behaviour: 'fixed window',
+    timeline,
+    load: {
+      sent: accepted + rejected,
+      accepted,
+      rejected,
+      other: 0,
+      inFlightAtStop: 0,
+      durationMs: (accepted + rejected) * stepMs,
+      askedRate: 200,
+      achievedRate: 180,
+      latency: { p50: 4, p90: 9, p99: 21, max: 40 },
+    },
+    ...overrides,
+  };
+}

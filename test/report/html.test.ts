@@ -14,7 +14,7 @@ describe('renderHtml', () => {
     const r = report(mixedChecks());
     const doc = renderHtml(r);
     expect(doc.startsWith('<!DOCTYPE html>')).toBe(true);
-    expect(doc).toContain('<main data-verdict="fail" data-failures="3">');
+    expect(doc).toContain('<main data-verdict="fail" data-failures="3" data-requests="7" data-checks="8">');
     expect(doc).toMatch(/<h1[^>]*>Not conformant<\/h1>/);
     expect(doc).toContain('http://127.0.0.1:4010/v1');
     expect(doc).toContain('2030-01-01T00:00:00.000Z');
@@ -33,7 +33,7 @@ describe('renderHtml', () => {
 
   it('says Conformant when no blocking check failed', () => {
     const doc = renderHtml(report([check({ id: 'a' }), check({ id: 'b', severity: 'info', outcome: 'fail' })]));
-    expect(doc).toContain('<main data-verdict="pass" data-failures="0">');
+    expect(doc).toContain('<main data-verdict="pass" data-failures="0" data-requests="7" data-checks="2">');
     expect(doc).toMatch(/<h1[^>]*>Conformant<\/h1>/);
   });
 

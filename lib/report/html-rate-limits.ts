@@ -1,0 +1,50 @@
+// The rate-limit section of report.html: a timeline per key, the load chart and its figures.
+import type { RateLimitKey, Report } from '../result/model.ts';
+import { loadChart, num, timelineChart } from './charts.ts';
+import { type Html, html } from './markup.ts';
+import { formatDuration } from './text.ts';
+
+/** Why there is nothing to chart, from the run's options. */
+export function noRateLimitReason(report: Report): string {
+  const { allowLoad, suites } = report.options;
+  if (!allowLoad) return 'The rate-limit suite did not run: load was not allowed (pass --allow-load, or set allow.load in the target).';
+  if (suites.length > 0 && !suites.includes('rate-limit')) return 'The rate-limit suite did not run: it was not selected (--suite rate-limit).';
+  return 'The rate-limit suite did not run, or recorded no timeline.';
+}
+
+export function rateLimitSection(report: Report): Html {
+  const keys = report.rateLimits ?? [];
+  if (keys.length === 0) {
+    return html`<section id="rate-limits" data-rate-limits="0" aria-labelledby="rate-limits-h">
+<h2 id="rate-limits-h">Rate limits</h2>
+<p class="muted" data-no-rate-limits>${noRateLimitReason(report)}</p>
+</section>`;
+  }
+  const load = loadChart(keys);
+  return html`<section id="rate-limits" data-rate-limits="${keys.length}" aria-labelledby="rate-limits-h">
+<h2 id="rate-limits-h">Rate limits</h2>
+<p class="note">Each key's responses during the rate-limit suite: X-RateLimit-Remaining as a line, 429 responses as crosses, window resets (X-RateLimit-Reset) as dashed lines.</p>
+${keys.map((k) => timelineChart(k))}
+<h3>Load</h3>
+${load ? html`${load}${loadTable(keys)}` : html`<p class="muted">No key was driven under load.</p>`}
+</section>`;
+}
+
+function loadTable(keys: readonly RateLimitKey[]): Html {
+  const cell = (n: number) => html`<td class="num">${num(n)}</td>`;
+  return html`<div class="table-wrap"><table class="load-figures" aria-label="Load figures per key">
+<thead><tr><th scope="col">Key</th><th scope="col" class="num">Sent</th><th scope="col" class="num">2xx</th><th scope="col" class="num">429</th><th scope="col" class="num">Other</th><th scope="col" class="num">In flight at stop</th><th scope="col" class="num">Duration</th><th scope="col" class="num">Asked /s</th><th scope="col" class="num">Achieved /s</th><th scope="col" class="num">p50 ms</th><th scope="col" class="num">p90 ms</th><th scope="col" class="num">p99 ms</th><th scope="col" class="num">max ms</th></tr></thead>
+<tbody>${keys.map((k) =>
+    k.load
+      ? html`<tr data-load-key="${k.label}"><th scope="row">${k.label}</th>${[k.load.sent, k.load.accepted, k.load.rejected, k.load.other, k.load.inFlightAtStop].map(cell)}<td class="num">${formatDuration(k.load.durationMs)}</td>${[
+          k.load.askedRate,
+          k.load.achievedRate,
+          k.load.latency.p50,
+          k.load.latency.p90,
+          k.load.latency.p99,
+          k.load.latency.max,
+        ].map(cell)}</tr>`
+      : html`<tr data-load-key="${k.label}"><th scope="row">${k.label}</th><td colspan="12" class="muted">not driven under load</td></tr>`,
+  )}</tbody>
+</table></div>`;
+}

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../../lib/config/load.ts';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Report } from '../../lib/result/model.ts';
+import { REPORT_SCHEMA_FILE } from '../../lib/result/schema.ts';
 
 export interface CliRun {
   code: number | null;
@@ -45,9 +47,22 @@ export function writeTarget(dir: string, target: Record<string, unknown>, name =
   return file;
 }
 
-/** report.json of a run, checked against the zod model of the contract. */
+const validateSchema = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(REPORT_SCHEMA_FILE, 'utf8')));
+
+/**
+ * report.json of a run, checked against the published JSON Schema and the zod model of the
+ * contract, with junit.xml checked to hold one testcase per check and the same failure counts.
+ */
 export function readReport(dir: string): Report {
-  return Report.parse(JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')));
+  const raw: unknown = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8'));
+  if (!validateSchema(raw)) throw new Error(`report.json does not match report.schema.json: ${JSON.stringify(validateSchema.errors?.slice(0, 3))}`);
+  const report = Report.parse(raw);
+  const junit = readFileSync(path.join(dir, 'junit.xml'), 'utf8');
+  const testcases = junit.match(/<testcase\b/g)?.length ?? 0;
+  if (testcases !== report.checks.length) throw new Error(`junit.xml has ${testcases} testcases for ${report.checks.length} checks`);
+  const root = /<testsuites\b[^>]*\btests="(\d+)"/.exec(junit);
+  if (Number(root?.[1]) !== report.checks.length) throw new Error(`junit.xml says tests="${root?.[1]}" for ${report.checks.length} checks`);
+  return report;
 }
 
 /** Every file under dir, as text. */

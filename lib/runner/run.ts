@@ -94,13 +94,16 @@ export async function runConformance(args: CliArgs, io: Output): Promise<RunOutc
         requestsBefore: probe.sent,
         exchangeLog,
       };
+      const progress = new SuiteProgress(exchangeLog, say);
       const result = await runSuites(context, suites, {
-        onSuiteStart: (s) => say(`▶ ${s}`),
+        onSuiteStart: (s) => progress.start(s),
         onCheck: (c) => {
+          progress.check(c);
           if (c.outcome === 'fail' || c.outcome === 'error') say(`  ${style.red('✗')} ${checkName(c)}: ${c.message.split('\n')[0]}`);
         },
         onLog: (line) => say(`  ${line}`),
       });
+      progress.end();
       checks.push(...result.checks);
     } else unreachable = true;
   } catch (err) {
@@ -153,6 +156,45 @@ function uniqueDir(dir: string): string {
   let candidate = dir;
   for (let n = 2; existsSync(candidate); n++) candidate = `${dir}-${n}`;
   return candidate;
+}
+
+/** One line per suite when it ends: its checks by outcome and the requests it sent. */
+class SuiteProgress {
+  private suite: string | undefined;
+  private counts = { pass: 0, fail: 0, skip: 0, error: 0 };
+  private started = 0;
+  private sentBefore = 0;
+
+  constructor(
+    private readonly log: string,
+    private readonly say: (line: string) => void,
+  ) {}
+
+  start(suite: string): void {
+    this.end();
+    this.suite = suite;
+    this.counts = { pass: 0, fail: 0, skip: 0, error: 0 };
+    this.started = Date.now();
+    this.sentBefore = this.sent();
+    this.say(`▶ ${suite}`);
+  }
+
+  check(c: CheckResult): void {
+    this.counts[c.outcome] += 1;
+  }
+
+  end(): void {
+    if (!this.suite) return;
+    const c = this.counts;
+    const total = c.pass + c.fail + c.skip + c.error;
+    const parts = Object.entries(c).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`);
+    this.say(`  ${this.suite}: ${total} checks (${parts.join(', ') || 'none'}), ${this.sent() - this.sentBefore} requests, ${((Date.now() - this.started) / 1000).toFixed(1)} s`);
+    this.suite = undefined;
+  }
+
+  private sent(): number {
+    return existsSync(this.log) ? readFileSync(this.log, 'utf8').split('\n').length - 1 : 0;
+  }
 }
 
 /** Creates the run's directory and an empty exchange log (suites append to it). */

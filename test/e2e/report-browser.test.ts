@@ -67,7 +67,7 @@ describe.skipIf(!haveChromium)('report.html in headless Chromium', () => {
       expect(await page.locator('tr.filterable:visible').count()).toBeLessThan(rows);
 
       const shot = path.join(reports, 'report.png');
-      await page.screenshot({ path: shot, fullPage: false });
+      await page.screenshot({ path: shot, fullPage: true });
       expect(statSync(shot).size).toBeGreaterThan(10_000);
       expect(problems).toEqual([]);
     } finally {

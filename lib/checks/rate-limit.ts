@@ -181,6 +181,18 @@ export function judgeQuota(run: KeyRun): Finding {
   if (!run.burst || start === undefined) return { outcome: 'skip', message: 'no burst ran' };
   const ok = beforeStop(run).filter(accepted);
   if (run.burst.ended !== 'first-429') {
+    // A load too slow to spend the quota before the window reset proves nothing either way,
+    // unless the first window already let more through than Remaining allowed.
+    const firstReset = ok[0]?.reset;
+    const inFirstWindow = ok.filter((p) => p.reset === firstReset).length;
+    if (run.burst.ended === 'max-duration' && ok.some((p) => p.reset !== firstReset) && inFirstWindow <= start) {
+      const needed = start / run.windows.minute;
+      const achieved = run.burst.durationMs > 0 ? (run.burst.points.length * 1000) / run.burst.durationMs : 0;
+      return {
+        outcome: 'skip',
+        message: `${run.label}: the load did not spend the quota within one window (${inFirstWindow} of ${start} accepted before it reset; ${achieved.toFixed(0)} req/s achieved, ${needed.toFixed(0)} req/s needed): not checked`,
+      };
+    }
     return fail(`${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at its ${run.burst.ended === 'max-requests' ? 'request' : 'time'} cap)`, `a 429 after ${start} accepted requests`, `${ok.length} accepted, no 429`);
   }
   if (isFixedWindow(ok)) {

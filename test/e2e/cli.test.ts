@@ -171,6 +171,7 @@ describe('a closed port', () => {
 describe('the default local target', () => {
   it('starts the bundled reference server, checks it, exits 0 and writes reports/local/<timestamp>/ with a latest link', async () => {
     const run = await runCli([]);
+    expect(run.stdout.split('\n').filter((l) => /^\s+[✗!] /.test(l))).toEqual([]);
     expect(run.code).toBe(0);
     const reportLine = /Reports: (\S+)\/report\.json/.exec(run.stdout);
     expect(reportLine).not.toBeNull();

@@ -103,7 +103,7 @@ describe('loadServerConfig', () => {
     expect(serve.keys.map((k) => k.plan)).toEqual(['free', 'free', 'pro', 'business', 'daily', 'free']);
     expect(serve.plans).toEqual({ daily: { perMinute: 40, perDay: 100 } });
     const local = await loadServerConfig(new URL('../../targets/reference/local.server.yaml', import.meta.url).pathname);
-    expect(local).toMatchObject({ port: 0, windows: { minute: 2, day: 30 }, keys: serve.keys, plans: serve.plans });
+    expect(local).toMatchObject({ port: 0, windows: { minute: 5, day: 60 }, keys: serve.keys, plans: serve.plans });
     expect(local.keys.find((k) => k.plan === 'daily')?.key).toBe('local-daily-key-1');
   });
 

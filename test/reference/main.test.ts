@@ -64,7 +64,7 @@ describe.concurrent('reference server CLI', () => {
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^Animal Store reference server listening on http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(result.stdout).toContain('free#1 (free), free#2 (free), pro#1 (pro), business#1 (business), daily#1 (daily)');
-    expect(result.stdout).toContain('minute 2 s, day 30 s');
+    expect(result.stdout).toContain('minute 5 s, day 60 s');
     expect(result.stdout).toContain('faults: headers-missing');
     expect(result.stdout).toContain('variations: none');
     expect(result.stdout).not.toContain('local-');

@@ -345,7 +345,7 @@ describe('rate limiting over HTTP', () => {
     expect((await get()).status).toBe(200);
   });
 
-  it("enforces the local config's daily key: its day quota runs out in the third 2-second window", async () => {
+  it("enforces the local config's daily key: its day quota runs out in the third 5-second window", async () => {
     const config = await loadServerConfig(fileURLToPath(new URL('../../targets/reference/local.server.yaml', import.meta.url)));
     clock = fakeClock(T0);
     server = await startReferenceServer(config, { now: clock.now });
@@ -360,25 +360,25 @@ describe('rate limiting over HTTP', () => {
     };
     const first = await run();
     expect(first).toHaveLength(41);
-    expect(rateHeaders(first[0]!)).toEqual({ limit: 40, remaining: 39, reset: T0_S + 2 });
-    expect(first[40]!.headers['retry-after']).toBe('2');
-    clock.set(T0 + 2_000);
+    expect(rateHeaders(first[0]!)).toEqual({ limit: 40, remaining: 39, reset: T0_S + 5 });
+    expect(first[40]!.headers['retry-after']).toBe('5');
+    clock.set(T0 + 5_000);
     const second = await run();
     expect(second).toHaveLength(41);
     // 60 left for the day against 40 for the minute: the minute window still binds.
-    expect(rateHeaders(second[0]!)).toEqual({ limit: 40, remaining: 39, reset: T0_S + 4 });
-    expect(rateHeaders(second[39]!)).toEqual({ limit: 40, remaining: 0, reset: T0_S + 4 });
-    clock.set(T0 + 4_000);
+    expect(rateHeaders(second[0]!)).toEqual({ limit: 40, remaining: 39, reset: T0_S + 10 });
+    expect(rateHeaders(second[39]!)).toEqual({ limit: 40, remaining: 0, reset: T0_S + 10 });
+    clock.set(T0 + 10_000);
     const third = await run();
     expect(third).toHaveLength(21);
-    expect(rateHeaders(third[0]!)).toEqual({ limit: 100, remaining: 19, reset: T0_S + 30 });
-    expect(rateHeaders(third[19]!)).toEqual({ limit: 100, remaining: 0, reset: T0_S + 30 });
+    expect(rateHeaders(third[0]!)).toEqual({ limit: 100, remaining: 19, reset: T0_S + 60 });
+    expect(rateHeaders(third[19]!)).toEqual({ limit: 100, remaining: 0, reset: T0_S + 60 });
     const refused = third[20]!;
     expectError(refused, 429, 'rate_limited');
-    expect(rateHeaders(refused)).toEqual({ limit: 100, remaining: 0, reset: T0_S + 30 });
-    expect(refused.headers['retry-after']).toBe('26');
-    clock.set(T0 + 30_000);
-    expect(rateHeaders(await daily())).toEqual({ limit: 40, remaining: 39, reset: T0_S + 32 });
+    expect(rateHeaders(refused)).toEqual({ limit: 100, remaining: 0, reset: T0_S + 60 });
+    expect(refused.headers['retry-after']).toBe('50');
+    clock.set(T0 + 60_000);
+    expect(rateHeaders(await daily())).toEqual({ limit: 40, remaining: 39, reset: T0_S + 65 });
     expect(server.stats().byKey['daily#1']).toMatchObject({ plan: 'daily', requests: 104, rateLimited: 3, earlyRetries: 0, bans: 0 });
   });
 

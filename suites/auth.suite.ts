@@ -53,8 +53,9 @@ describe('Authentication', () => {
     }
   }
 
-  // An invalid body: a server that validates first answers 400, and nothing is created either way.
-  check(auth.beforeValidation, { subject: 'createPet POST /pets' }, async (ctx) => {
+  // An invalid body: a server that validates first answers 400, and nothing is created either way;
+  // still a POST, so only where writes are allowed (production promises none).
+  check(auth.beforeValidation, { subject: 'createPet POST /pets', requires: 'writes' }, async (ctx) => {
     for (const body of ['{}', '{"name": 1}', 'not json']) {
       const res = await ctx.client.send({ method: 'POST', path: '/pets', body, auth: { none: true } });
       if (res.status !== 401) return fail(`unauthenticated POST with body ${body} got ${res.status}, not 401`, '401 before any validation', `${res.status} ${res.text.slice(0, 200)}`);

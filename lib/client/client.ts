@@ -65,6 +65,8 @@ export interface ClientOptions {
 
 /** Kept in the record; a checked body longer than this is cut (and marked as cut). */
 const RECORDED_BODY_BYTES = 64 * 1024;
+/** The whole-exchange deadline lets undici's own, more precise, timeouts fire first. */
+const DEADLINE_SLACK_MS = 1_000;
 /** Read at most this much of a body; a hostile server cannot fill our memory. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -158,6 +160,8 @@ export class ApiClient {
       startedAt: new Date(started).toISOString(),
     };
     try {
+      // undici's timeouts measure silences (before the headers, between body chunks): a server
+      // that drips a byte at a time never trips them. The deadline bounds the whole exchange.
       const res = await request(url, {
         method: req.method,
         headers,
@@ -165,6 +169,7 @@ export class ApiClient {
         dispatcher: this.dispatcher,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
+        signal: AbortSignal.timeout(this.options.timeoutMs + DEADLINE_SLACK_MS),
       });
       const { text, truncated } = await readBody(res.body);
       const responseHeaders = flattenHeaders(res.headers);
@@ -253,7 +258,8 @@ function truncateUtf8(text: string, bytes: number): string {
 }
 
 function errorCode(err: unknown): string {
-  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  const e = err as { code?: unknown; cause?: { code?: unknown }; name?: unknown };
+  if (e?.name === 'TimeoutError') return 'REQUEST_DEADLINE';
   if (typeof e?.code === 'string') return e.code;
   if (typeof e?.cause?.code === 'string') return e.cause.code;
   return err instanceof Error ? err.name : 'UNKNOWN';

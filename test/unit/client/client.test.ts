@@ -301,4 +301,24 @@ describe('ApiClient: transport errors', () => {
     expect(elapsed).toBeLessThan(300 + 1700);
     expect(exchanges[0]?.transportError).toBe('UND_ERR_HEADERS_TIMEOUT');
   });
+
+  it('ends a response dripped one byte at a time at the whole-request deadline', async () => {
+    let timer: NodeJS.Timeout | undefined;
+    routes.set('/v1/drip', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      timer = setInterval(() => res.write(' '), 50);
+      res.on('close', () => clearInterval(timer));
+    });
+    const { api, exchanges } = client({ timeoutMs: 300 });
+    const started = performance.now();
+    const err = await api.send({ method: 'GET', path: '/drip', auth: { none: true } }).catch((e: unknown) => e);
+    const elapsed = performance.now() - started;
+    clearInterval(timer);
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).cause_code).toBe('REQUEST_DEADLINE');
+    // Never between chunks for 300 ms, so only the deadline (timeoutMs plus 1 s of slack) ends it.
+    expect(elapsed).toBeGreaterThanOrEqual(1_250);
+    expect(elapsed).toBeLessThan(3_000);
+    expect(exchanges[0]?.transportError).toBe('REQUEST_DEADLINE');
+  });
 });

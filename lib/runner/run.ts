@@ -64,7 +64,11 @@ export async function runConformance(args: CliArgs, io: Output): Promise<RunOutc
   const checks: CheckResult[] = [];
   let unreachable = false;
   let started: StartedTarget | undefined;
-  const stopOnSignal = () => void started?.stop().finally(() => process.exit(130));
+  // Our listener replaces Node's default exit on Ctrl-C: stop what we started, then exit.
+  const stopOnSignal = () => {
+    io.err('Interrupted: stopping.');
+    void (started ? started.stop() : Promise.resolve()).finally(() => process.exit(130));
+  };
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
   try {

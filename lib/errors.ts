@@ -54,6 +54,11 @@ export class TransportError extends HarnessError {
   }
 }
 
+/** The target stopped answering: after several requests in a row got no response, no more are sent. */
+export class TargetGoneError extends HarnessError {
+  readonly code = 'HARNESS_TARGET_GONE';
+}
+
 /** The target kept answering 429 (or asked for a longer wait than allowed) beyond the retry policy. */
 export class RateLimitedError extends HarnessError {
   readonly code = 'HARNESS_RATE_LIMITED';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
 import type { TargetKey } from '../config/schema.ts';
-import { RateLimitedError, TransportError } from '../errors.ts';
+import { RateLimitedError, TargetGoneError, TransportError } from '../errors.ts';
 import type { AuthUsed, Exchange } from '../result/model.ts';
 import { Budget } from './budget.ts';
 import { DEFAULT_RETRY, decideRetry, type RetryOptions } from './retry.ts';
@@ -65,6 +65,11 @@ export interface ClientOptions {
 
 /** Kept in the record; a checked body longer than this is cut (and marked as cut). */
 const RECORDED_BODY_BYTES = 64 * 1024;
+/**
+ * Requests in a row that got no response before the client stops sending: a target that hangs or
+ * drops every connection would otherwise cost a timeout for each of hundreds of checks.
+ */
+const GIVE_UP_AFTER = 5;
 /** The whole-exchange deadline lets undici's own, more precise, timeouts fire first. */
 const DEADLINE_SLACK_MS = 1_000;
 /** Read at most this much of a body; a hostile server cannot fill our memory. */
@@ -76,6 +81,7 @@ export class ApiClient {
   private readonly dispatcher: Dispatcher;
   private seq: number;
   private readonly observers = new Set<(exchange: Exchange) => void>();
+  private failuresInARow = 0;
   suite: string;
 
   constructor(private readonly options: ClientOptions) {
@@ -140,6 +146,9 @@ export class ApiClient {
 
   /** One request, no retry. Throws TransportError when no complete response arrives. */
   async sendOnce(req: ApiRequest): Promise<ApiResponse> {
+    if (this.failuresInARow >= GIVE_UP_AFTER) {
+      throw new TargetGoneError(`the target stopped answering: ${GIVE_UP_AFTER} requests in a row got no response, so no more are sent`);
+    }
     this.budget.take();
     const seq = this.seq++;
     const url = this.url(req);
@@ -183,11 +192,13 @@ export class ApiClient {
         durationMs: Date.now() - started,
       };
       this.emit(exchange);
+      this.failuresInARow = 0;
       return { exchange, status: res.statusCode, headers: responseHeaders, text };
     } catch (err) {
       const code = errorCode(err);
       const exchange: Exchange = { ...base, responseHeaders: {}, transportError: code, durationMs: Date.now() - started };
       this.emit(exchange);
+      this.failuresInARow += 1;
       throw new TransportError(`${req.method} ${this.redactor.scrub(url)}: no response (${code})`, code);
     }
   }

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { Budget } from '../../../lib/client/budget.ts';
 import { ApiClient, type ClientOptions } from '../../../lib/client/client.ts';
 import type { TargetKey } from '../../../lib/config/schema.ts';
-import { BudgetExhaustedError, RateLimitedError, TransportError } from '../../../lib/errors.ts';
+import { BudgetExhaustedError, RateLimitedError, TargetGoneError, TransportError } from '../../../lib/errors.ts';
 import type { Exchange } from '../../../lib/result/model.ts';
 
 /** Distinctive, and with characters that URL encodings change. */
@@ -300,6 +300,25 @@ describe('ApiClient: transport errors', () => {
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(300 + 1700);
     expect(exchanges[0]?.transportError).toBe('UND_ERR_HEADERS_TIMEOUT');
+  });
+
+  it('stops sending once five requests in a row got no response, and says why', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const exchanges: Exchange[] = [];
+    const api = new ApiClient({ baseUrl: `http://127.0.0.1:${port}/v1`, keys: [], budget: new Budget(100), timeoutMs: 1_000, onExchange: (e) => exchanges.push(e) });
+    try {
+      for (let i = 0; i < 5; i++) expect(await api.send({ method: 'GET', path: '/pets', auth: { none: true } }).catch((e: unknown) => e)).toBeInstanceOf(TransportError);
+      const gone = await api.send({ method: 'GET', path: '/pets', auth: { none: true } }).catch((e: unknown) => e);
+      expect(gone).toBeInstanceOf(TargetGoneError);
+      expect((gone as TargetGoneError).message).toMatch(/5 requests in a row got no response/);
+      expect(exchanges).toHaveLength(5);
+      expect(api.budget.used).toBe(5);
+    } finally {
+      await api.close();
+    }
   });
 
   it('ends a response dripped one byte at a time at the whole-request deadline', async () => {

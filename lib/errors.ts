@@ -54,6 +54,11 @@ export class TransportError extends HarnessError {
   }
 }
 
+/** The whole-run time limit (budget.maxSeconds) is reached: nothing more is sent. */
+export class RunTimeLimitError extends HarnessError {
+  readonly code = 'HARNESS_RUN_TIME_LIMIT';
+}
+
 /** The target stopped answering: after several requests in a row got no response, no more are sent. */
 export class TargetGoneError extends HarnessError {
   readonly code = 'HARNESS_TARGET_GONE';

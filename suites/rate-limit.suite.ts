@@ -9,7 +9,7 @@ import { describe } from 'vitest';
 import * as rl from '../lib/checks/rate-limit.ts';
 import type { CheckDef, Finding } from '../lib/checks/types.ts';
 import type { TargetKey } from '../lib/config/schema.ts';
-import { type DriveContext, driveDay, driveKey, observe, probeBan, recover } from '../lib/load/drive.ts';
+import { burstConnections, type DriveContext, driveDay, driveKey, observe, probeBan, recover } from '../lib/load/drive.ts';
 import { summariseKey } from '../lib/load/summary.ts';
 import type { Exchange } from '../lib/result/model.ts';
 import { check, prepare, runContext } from '../lib/suite/harness.ts';
@@ -55,11 +55,18 @@ describe('Limits', () => {
       const label = e.auth.kind === 'key' ? e.auth.label : undefined;
       if (label) evidence.set(label, [...(evidence.get(label) ?? []), e]);
     });
-    const drive: DriveContext = { client: ctx.client, target: ctx.run.target, soak: ctx.run.soak, progress: (line) => console.info(line) };
+    const drive: DriveContext = { client: ctx.client, target: ctx.run.target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: (line) => console.info(line) };
     try {
       const initial = new Map<string, rl.Observation>();
       for (const key of ctx.run.target.keys) initial.set(key.label, await observe(drive, key));
-      await Promise.all(byPlan(ctx.run.target.keys).map((group) => drivePlan(drive, group, initial)));
+      // Plans run side by side, as many as the cap on concurrent requests leaves room for.
+      const lanes = Math.max(1, Math.floor(ctx.run.target.http.maxConcurrency / burstConnections(ctx.run.target)));
+      const queue = byPlan(ctx.run.target.keys);
+      await Promise.all(
+        Array.from({ length: Math.min(lanes, queue.length) }, async () => {
+          for (let group = queue.shift(); group; group = queue.shift()) await drivePlan(drive, group, initial);
+        }),
+      );
     } catch (err) {
       failure = err instanceof Error ? err.message : String(err);
     } finally {

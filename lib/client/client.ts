@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
 import type { TargetKey } from '../config/schema.ts';
-import { RateLimitedError, TargetGoneError, TransportError } from '../errors.ts';
+import { RateLimitedError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
 import type { AuthUsed, Exchange } from '../result/model.ts';
 import { Budget } from './budget.ts';
 import { DEFAULT_RETRY, decideRetry, type RetryOptions } from './retry.ts';
@@ -49,6 +49,11 @@ export interface ClientOptions {
   headers?: Record<string, string>;
   proxy?: string;
   caFile?: string;
+  connectTimeoutMs?: number;
+  /** Accept any TLS certificate (test hosts only). */
+  insecure?: boolean;
+  /** Epoch ms after which nothing more is sent (the whole-run time limit). */
+  deadline?: number;
   retry?: RetryOptions;
   /** Receives every exchange once complete (the run's log). */
   onExchange?: (exchange: Exchange) => void;
@@ -90,8 +95,9 @@ export class ApiClient {
     this.seq = options.seqStart ?? 0;
     this.suite = options.suite ?? 'harness';
     const connect = {
-      timeout: options.timeoutMs,
+      timeout: options.connectTimeoutMs ?? options.timeoutMs,
       ...(options.caFile ? { ca: readFileSync(options.caFile) } : {}),
+      ...(options.insecure ? { rejectUnauthorized: false } : {}),
     };
     const timeouts = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, connect };
     this.dispatcher = options.proxy ? new ProxyAgent({ uri: options.proxy, ...timeouts }) : new Agent(timeouts);
@@ -146,6 +152,9 @@ export class ApiClient {
 
   /** One request, no retry. Throws TransportError when no complete response arrives. */
   async sendOnce(req: ApiRequest): Promise<ApiResponse> {
+    if (this.options.deadline !== undefined && Date.now() >= this.options.deadline) {
+      throw new RunTimeLimitError('the run time limit (budget.maxSeconds) is reached: no more requests are sent');
+    }
     if (this.failuresInARow >= GIVE_UP_AFTER) {
       throw new TargetGoneError(`the target stopped answering: ${GIVE_UP_AFTER} requests in a row got no response, so no more are sent`);
     }

@@ -39,7 +39,13 @@ export const TargetSchema = z
     plans: z.record(PlanName, Quota).default({}),
     windows: z.strictObject({ minute: positiveInt.default(60), day: positiveInt.default(86_400) }).prefault({}),
     allow: z.strictObject({ writes: bool.default(false), load: bool.default(false) }).prefault({}),
-    budget: z.strictObject({ maxRequests: positiveInt.default(5_000) }).prefault({}),
+    budget: z
+      .strictObject({
+        maxRequests: positiveInt.default(5_000),
+        /** Whole-run time limit: past it no request is sent and the remaining checks end as errors. */
+        maxSeconds: positiveInt.default(1_800),
+      })
+      .prefault({}),
     start: z
       .strictObject({
         command: z.string().min(1, 'is empty'),
@@ -51,9 +57,16 @@ export const TargetSchema = z
     http: z
       .strictObject({
         headers: z.record(z.string(), z.string()).default({}),
+        /** Per request: silence before the headers and between body chunks; the whole exchange gets 1 s more. */
         timeoutMs: positiveInt.default(10_000),
+        /** Establishing the connection (TCP and TLS); defaults to timeoutMs. */
+        connectTimeoutMs: positiveInt.optional(),
+        /** Requests in flight at once (load bursts); the functional suites send one at a time. */
+        maxConcurrency: positiveInt.default(16),
         proxy: z.string().optional(),
         caFile: z.string().optional(),
+        /** Accept any TLS certificate. Only for test hosts; the run warns about it. */
+        insecure: bool.default(false),
       })
       .prefault({}),
   })

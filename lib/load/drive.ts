@@ -2,6 +2,7 @@
 // 429, then wait exactly what Retry-After says and try once more. Everything it sees is recorded
 // (KeyRun for the checks, exchanges for the log and the evidence).
 import type { ApiClient } from '../client/client.ts';
+import { RunTimeLimitError } from '../errors.ts';
 import { parseRetryAfter } from '../client/retry.ts';
 import type { Target, TargetKey } from '../config/schema.ts';
 import type { BurstData, DayData, KeyRun, Observation } from '../checks/rate-limit.ts';
@@ -11,7 +12,14 @@ export interface DriveContext {
   client: ApiClient;
   target: Target;
   soak: boolean;
+  /** Epoch ms: the whole-run time limit. */
+  deadline: number;
   progress(line: string): void;
+}
+
+/** Parallel connections of one burst, within the target's cap on concurrent requests. */
+export function burstConnections(target: Target): number {
+  return Math.min(CONNECTIONS, target.http.maxConcurrency);
 }
 
 /** Parallel connections of a burst: enough for the rate, few enough that little is in flight at the stop. */
@@ -37,6 +45,7 @@ export async function observe(ctx: DriveContext, key: TargetKey): Promise<Observ
 
 /** Waits until an epoch time, telling what for and, every few seconds, how long is left. */
 export async function waitUntil(ctx: DriveContext, at: number, what: string): Promise<void> {
+  if (at > ctx.deadline) throw new RunTimeLimitError(`${what}: the wait would end after the run time limit (budget.maxSeconds)`);
   let left = at - Date.now();
   if (left <= 0) return;
   ctx.progress(`waiting ${(left / 1000).toFixed(1)} s for ${what}`);
@@ -75,9 +84,9 @@ async function runBurst(ctx: DriveContext, key: TargetKey, expected: number): Pr
     url: `${target.baseUrl}/pets?limit=1`,
     headers: { ...target.http.headers, authorization: `Bearer ${key.key}` },
     rate: askedRate,
-    connections: CONNECTIONS,
+    connections: burstConnections(target),
     maxRequests: cap,
-    maxDurationMs: windowMs,
+    maxDurationMs: Math.max(1, Math.min(windowMs, ctx.deadline - Date.now())),
     timeoutS: Math.ceil(target.http.timeoutMs / 1000),
   });
   client.budget.refund(cap - result.sent);

@@ -52,8 +52,11 @@ export async function runConformance(args: CliArgs, io: Output): Promise<RunOutc
   const allowLoad = args.allowLoad || target.allow.load;
   if (args.allowWrites && !target.allow.writes) warnings.push(`--allow-writes: POST /pets will create animals on ${target.name}, and the interface has no delete`);
   if (args.allowLoad && !target.allow.load) warnings.push(`--allow-load: the load suite will drive ${target.name} above its plan rates`);
-  for (const w of warnings) say(style.yellow(`Warning: ${w}`));
 
+  if (target.http.insecure) warnings.push(`http.insecure: TLS certificates of ${target.name} are not verified`);
+  // --soak lets checks that need real time (a day's quota) run to the end.
+  const deadline = startedAt.getTime() + (args.soak ? Math.max(target.budget.maxSeconds, 26 * 3600) : target.budget.maxSeconds) * 1000;
+  for (const w of warnings) say(style.yellow(`Warning: ${w}`));
   const seed = args.seed ?? Math.floor(Math.random() * 2 ** 32);
   const maxRequests = args.maxRequests ?? target.budget.maxRequests;
   const reportDir = path.resolve(args.reportDir ?? uniqueDir(timestampDir(path.join(PROJECT_ROOT, 'reports'), target.name, startedAt)));
@@ -97,6 +100,7 @@ export async function runConformance(args: CliArgs, io: Output): Promise<RunOutc
         maxRequests,
         requestsBefore: probe.sent,
         exchangeLog,
+        deadline,
       };
       const progress = new SuiteProgress(exchangeLog, say);
       const result = await runSuites(context, suites, {

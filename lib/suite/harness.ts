@@ -32,6 +32,7 @@ export function client(): ApiClient {
     holder[GLOBAL] = new ApiClient({
       ...targetClientOptions(run.target),
       budget: new Budget(run.maxRequests, run.requestsBefore),
+      deadline: run.deadline,
       seqStart: run.requestsBefore,
       onExchange: (exchange) => appendFileSync(run.exchangeLog, `${JSON.stringify(exchange)}\n`),
       onWait: (ms, reason) => console.info(`waiting ${Math.ceil(ms / 1000)} s: ${reason}`),

@@ -14,6 +14,8 @@ export interface RunContext {
   requestsBefore: number;
   /** JSON Lines file every exchange is appended to. */
   exchangeLog: string;
+  /** Epoch ms: the whole-run time limit. Nothing is sent, and no wait runs, past it. */
+  deadline: number;
 }
 
 /** Prefix of every animal the harness creates, so operators can find them. */

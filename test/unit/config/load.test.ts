@@ -97,10 +97,10 @@ describe('validateTarget: a valid config', () => {
     expect(target.source).toBe(SOURCE);
   });
 
-  it('fills the defaults: writes and load off, budget 5000, timeout 10 s, no start', () => {
+  it('fills the defaults: writes and load off, budget 5000 requests and 30 minutes, timeout 10 s, TLS verified, no start', () => {
     expect(target.allow).toEqual({ writes: false, load: false });
-    expect(target.budget).toEqual({ maxRequests: 5000 });
-    expect(target.http).toEqual({ headers: {}, timeoutMs: 10000 });
+    expect(target.budget).toEqual({ maxRequests: 5000, maxSeconds: 1800 });
+    expect(target.http).toEqual({ headers: {}, timeoutMs: 10000, maxConcurrency: 16, insecure: false });
     expect(target.start).toBeUndefined();
   });
 

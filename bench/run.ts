@@ -1,0 +1,189 @@
+// `npm run bench`: time, requests and accuracy to a verdict, measured on this machine in one run.
+// Writes reports/bench/bench.json and prints a table. Loopback only; every loop is bounded.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { stringify } from 'yaml';
+import { PROJECT_ROOT } from '../lib/config/load.ts';
+import { Report } from '../lib/result/model.ts';
+import { freePort } from '../lib/runner/start-target.ts';
+import { startReferenceServer } from '../targets/reference/server.ts';
+import { machine, runHarness, summary } from './measure.ts';
+
+const OUT = path.join(PROJECT_ROOT, 'reports', 'bench');
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const quick = process.argv.includes('--quick');
+
+function readReportAt(dir: string): Report {
+  return Report.parse(JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')));
+}
+
+function targetFile(name: string, target: Record<string, unknown>): string {
+  const file = path.join(OUT, `${name}.yaml`);
+  writeFileSync(file, stringify(target));
+  return file;
+}
+
+/** Where each key's first 429 fell, against the Remaining its burst started from. */
+function accuracy(report: Report) {
+  return (report.rateLimits ?? []).map((k) => {
+    const startRemaining = k.timeline[0]?.remaining ?? 0;
+    const firstReject = k.timeline.findIndex((p) => p.status === 429);
+    return {
+      key: k.label,
+      behaviour: k.behaviour,
+      firstRejectAt: firstReject, // the start probe is point 0, so this is the 1-based request of the burst
+      expectedAt: startRemaining + 1,
+      exact: firstReject === startRemaining + 1,
+      askedRate: Math.round(k.load?.askedRate ?? 0),
+      achievedRate: k.load?.achievedRate ?? 0,
+    };
+  });
+}
+
+async function fullVerdictLocal() {
+  const runs = [];
+  for (let i = 0; i < (quick ? 1 : 3); i++) {
+    say(`full verdict against the local target, run ${i + 1}...`);
+    const dir = path.join(OUT, `local-${i}`);
+    const run = await runHarness(['--report-dir', dir, '--seed', '1', '--quiet']);
+    const report = readReportAt(dir);
+    runs.push({ wallMs: run.wallMs, peakRssMiB: run.peakRssMiB, requests: report.requests.total, bySuite: report.requests.bySuite, verdict: report.verdict, report });
+  }
+  return {
+    wallSeconds: summary(runs.map((r) => r.wallMs / 1000)),
+    peakRssMiB: summary(runs.map((r) => r.peakRssMiB)),
+    requests: summary(runs.map((r) => r.requests)),
+    requestsBySuite: runs[0]!.bySuite,
+    verdicts: runs.map((r) => r.verdict),
+    loadAccuracy: accuracy(runs[0]!.report),
+  };
+}
+
+async function singleFreeKey() {
+  const keys = [{ key: 'bench-free-only-key', plan: 'free' }];
+  const server = await startReferenceServer({ keys, windows: { minute: 5, day: 60 } });
+  try {
+    const target = { name: 'bench-free', baseUrl: server.baseUrl, keys, windows: { minute: 5, day: 60 }, allow: { writes: true, load: true } };
+    say('full verdict with one Free key...');
+    const full = await runHarness(['--target', targetFile('free', target), '--report-dir', path.join(OUT, 'free-full'), '--seed', '1', '--quiet']);
+    const fullReport = readReportAt(path.join(OUT, 'free-full'));
+    const serverCount = server.stats().requests;
+    say('full verdict with one Free key within its daily quota (--max-requests 1000)...');
+    const capped = await runHarness(['--target', targetFile('free', target), '--report-dir', path.join(OUT, 'free-1000'), '--seed', '1', '--quiet', '--max-requests', '1000']);
+    const cappedReport = readReportAt(path.join(OUT, 'free-1000'));
+    const skipped = cappedReport.checks.filter((c) => c.outcome === 'skip' && c.message.includes('budget'));
+    return {
+      requestsForFullVerdict: fullReport.requests.total,
+      fitsInFreeDailyQuota: fullReport.requests.total <= 1000,
+      bySuite: fullReport.requests.bySuite,
+      wallSeconds: full.wallMs / 1000,
+      harnessCountedVsServer: { harness: fullReport.requests.total, server: serverCount },
+      within1000: { requests: cappedReport.requests.total, verdict: cappedReport.verdict, skippedForBudget: skipped.length, skippedChecks: [...new Set(skipped.map((c) => c.id))] },
+      exitCodes: [full.code, capped.code],
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+async function realWindows() {
+  const keys = [
+    { key: 'bench-real-free-1', plan: 'free' },
+    { key: 'bench-real-free-2', plan: 'free' },
+    { key: 'bench-real-pro-1', plan: 'pro' },
+    { key: 'bench-real-business-1', plan: 'business' },
+  ];
+  const server = await startReferenceServer({ keys });
+  try {
+    const target = { name: 'bench-real', baseUrl: server.baseUrl, keys, allow: { load: true } };
+    say('rate-limit suite against real 60-second windows (takes one to two minutes; its own progress follows)...');
+    const run = await runHarness(['--target', targetFile('real', target), '--report-dir', path.join(OUT, 'real-windows'), '--suite', 'rate-limit']);
+    const report = readReportAt(path.join(OUT, 'real-windows'));
+    return {
+      wallSeconds: run.wallMs / 1000,
+      windows: Math.round((run.wallMs / 60_000) * 100) / 100,
+      goalWindows: 2,
+      verdict: report.verdict,
+      loadAccuracy: accuracy(report),
+      harnessCountedVsServer: { harness: report.requests.total, server: server.stats().requests },
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+function startChild(args: string[]): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout!.on('data', (c: Buffer) => {
+      if (/ready|listening/.test(c.toString())) resolve(child);
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+async function rps(url: string, headers: Record<string, string>, seconds: number): Promise<number> {
+  const result = await autocannon({ url, headers, connections: 10, pipelining: 1, duration: seconds });
+  return result.requests.average;
+}
+
+async function throughput() {
+  const key = 'bench-throughput-key';
+  const config = path.join(OUT, 'throughput.server.yaml');
+  writeFileSync(config, stringify({ keys: [{ key, plan: 'unlimited' }], plans: { unlimited: { perMinute: 1_000_000_000, perDay: 1_000_000_000_000 } } }));
+  const refPort = await freePort();
+  const reference = await startChild(['targets/reference/main.ts', '--config', config, '--port', String(refPort)]);
+  const headers = { authorization: `Bearer ${key}` };
+  const sample = await fetch(`http://127.0.0.1:${refPort}/v1/pets?limit=1`, { headers });
+  const replay: Record<string, string> = {};
+  for (const name of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) replay[name] = sample.headers.get(name) ?? '';
+  const barePort = await freePort();
+  const bare = await startChild(['bench/bare-server.ts', String(barePort), String(sample.status), JSON.stringify(replay), await sample.text()]);
+  try {
+    const seconds = quick ? 1 : 3;
+    say('throughput: warming up both servers...');
+    await rps(`http://127.0.0.1:${refPort}/v1/pets?limit=1`, headers, 1);
+    await rps(`http://127.0.0.1:${barePort}/v1/pets?limit=1`, headers, 1);
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      say(`throughput round ${round + 1} of 3 (reference, then bare)...`);
+      a.push(await rps(`http://127.0.0.1:${refPort}/v1/pets?limit=1`, headers, seconds));
+      b.push(await rps(`http://127.0.0.1:${barePort}/v1/pets?limit=1`, headers, seconds));
+    }
+    const ratios = a.map((x, i) => Math.round((x / b[i]!) * 1000) / 1000);
+    return { referenceRps: summary(a), bareRps: summary(b), ratio: summary(ratios), secondsPerRun: seconds, connections: 10 };
+  } finally {
+    reference.kill('SIGTERM');
+    bare.kill('SIGTERM');
+  }
+}
+
+mkdirSync(OUT, { recursive: true });
+const before = machine();
+say(`bench on ${before.cpus} cores (${before.cpuModel}), load average ${before.loadAverage.join(' ')}`);
+const local = await fullVerdictLocal();
+const free = await singleFreeKey();
+const load = await throughput();
+const real = quick ? undefined : await realWindows();
+const bench = { generatedAt: new Date().toISOString(), machine: { ...before, loadAverageAfter: machine().loadAverage }, fullVerdictLocal: { ...local }, singleFreeKey: free, throughput: load, realWindows: real ?? 'skipped (--quick)' };
+writeFileSync(path.join(OUT, 'bench.json'), `${JSON.stringify(bench, null, 2)}\n`);
+
+const rows: [string, string][] = [
+  ['Full verdict, local target (median of runs)', `${local.wallSeconds.median} s (${local.wallSeconds.min}–${local.wallSeconds.max}), ${local.requests.median} requests, peak ${local.peakRssMiB.median} MiB`],
+  ['  requests by suite', Object.entries(local.requestsBySuite).map(([s, n]) => `${s} ${n}`).join(', ')],
+  ['Full verdict, one Free key', `${free.requestsForFullVerdict} requests (${free.fitsInFreeDailyQuota ? 'fits' : 'does not fit'} the Free plan's 1,000 a day)`],
+  ['  within --max-requests 1000', `${free.within1000.requests} requests, verdict ${free.within1000.verdict}, ${free.within1000.skippedForBudget} checks skipped for the budget`],
+  ['First 429 at quota + 1 (local)', `${local.loadAccuracy.filter((k) => k.exact).length} of ${local.loadAccuracy.length} keys exact`],
+  ['Achieved / asked rate (local)', local.loadAccuracy.map((k) => `${k.key} ${k.achievedRate}/${k.askedRate}`).join(', ')],
+  ['Harness vs server request counts', `${free.harnessCountedVsServer.harness} vs ${free.harnessCountedVsServer.server}`],
+  ['Reference / bare node:http throughput', `${load.ratio.median} (${load.referenceRps.median} vs ${load.bareRps.median} req/s)`],
+  ['Rate-limit suite, real 60 s windows', real ? `${real.wallSeconds.toFixed(1)} s = ${real.windows} windows (goal: 2); first 429 exact for ${real.loadAccuracy.filter((k) => k.exact).length} of ${real.loadAccuracy.length} keys` : 'skipped (--quick)'],
+];
+say('');
+for (const [name, value] of rows) say(`${name.padEnd(42)} ${value}`);
+say(`\nWrote ${path.relative(process.cwd(), path.join(OUT, 'bench.json'))}`);
+process.exit(0);

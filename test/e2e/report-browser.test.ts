@@ -24,10 +24,10 @@ describe.skipIf(!haveChromium)('report.html in headless Chromium', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('shows the verdict, every failure and a chart per key, logs no error, and is screenshotted', async () => {
-    const server = await startReferenceServer({ keys: KEYS, windows: { minute: 2, day: 30 }, faults: ['auth-wrong-status', 'rate-no-retry-after'] });
+    const server = await startReferenceServer({ keys: KEYS, windows: { minute: 4, day: 40 }, faults: ['auth-wrong-status', 'rate-no-retry-after'] });
     const reports = path.join(dir, 'out');
     try {
-      const target = { name: 'browser', baseUrl: server.baseUrl, keys: KEYS, windows: { minute: 2, day: 30 }, allow: { writes: true, load: true } };
+      const target = { name: 'browser', baseUrl: server.baseUrl, keys: KEYS, windows: { minute: 4, day: 40 }, allow: { writes: true, load: true } };
       const run = await runCli(['--target', writeTarget(dir, target), '--report-dir', reports, '--suite', 'auth', '--suite', 'rate-limit', '--quiet']);
       expect(run.code).toBe(1);
     } finally {

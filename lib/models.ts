@@ -56,6 +56,14 @@ export type RateLimitHeaders = z.infer<typeof RateLimitHeaders>;
 
 export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 
+/**
+ * A header's integer value as sent, negative ones included (a limiter that reports Remaining -1 is
+ * wrong, and the checks must see it to say so); anything that is not an integer gives undefined.
+ */
+export function headerInt(value: string | undefined): number | undefined {
+  return value !== undefined && /^\s*-?[0-9]+\s*$/.test(value) ? Number(value) : undefined;
+}
+
 /** Header names are case-insensitive: looks the three up whatever casing the server used. */
 export function readRateLimitHeaders(headers: Record<string, string | string[] | undefined>) {
   const lower: Record<string, string | undefined> = {};

@@ -1,8 +1,6 @@
 // listPets: `GET /pets` returns Pets: at most `limit` animals (1..100, default 20), filtered by status.
 import { PAGE_SIZE, type Pet, type PetStatus } from '../models.ts';
-import { jsonProblems, modelProblems } from './bodies.ts';
 import { duplicateIds, readPets } from './pets.ts';
-import { Pets } from '../models.ts';
 import { type CheckDef, describeSeen, type Finding, findingOf, pass, type Seen } from './types.ts';
 
 const clause = 'Endpoints / listPets';
@@ -18,15 +16,10 @@ export const outOfRangeNo5xx: CheckDef = { id: 'list-pets.limit-out-of-range-no-
 export const outOfRangeBehaviour: CheckDef = { id: 'list-pets.limit-out-of-range-behaviour', clause: 'Limits / Page size', title: 'What the server does with limit 0, 101 and 500 (reject or clamp), recorded', severity: 'info' };
 
 export function expectDefaultPage(seen: Seen): Finding {
-  const expected = `200, application/json, an array of at most ${PAGE_SIZE.default} Pet`;
-  if (seen.status !== 200) return findingOf([`got ${seen.status}, not 200`], expected, describeSeen(seen));
-  const { problems, value } = jsonProblems(seen);
-  if (value === undefined) return findingOf(problems, expected, describeSeen(seen));
-  problems.push(...modelProblems(Pets, value, 'Pets'));
-  if (Array.isArray(value) && value.length > PAGE_SIZE.default) {
-    problems.push(`${value.length} animals without limit, more than the default ${PAGE_SIZE.default}`);
-  }
-  return findingOf(problems, expected, describeSeen(seen));
+  const { finding, pets } = judgePage(seen, 'no limit');
+  if (!pets || finding.outcome === 'fail') return finding;
+  const over = pets.length > PAGE_SIZE.default ? [`${pets.length} animals without limit, more than the default ${PAGE_SIZE.default}`] : [];
+  return findingOf(over, `at most ${PAGE_SIZE.default} animals`, summarisePage(seen));
 }
 
 /** 200 and Pets; the animals, for the checks that look further. */

@@ -1,6 +1,7 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
-import type { TimelinePoint } from '../load/burst.ts';
+import { type TimelinePoint, timelinePoint } from '../load/burst.ts';
+import { headerInt } from '../models.ts';
 import { type CheckDef, fail, type Finding, pass } from './types.ts';
 
 const clause = 'Limits / Request rate by plan';
@@ -69,22 +70,10 @@ export interface KeyRun {
   ban?: { statuses: number[]; after: Observation };
 }
 
-const int = (v: string | undefined) => (v !== undefined && /^\s*-?[0-9]+\s*$/.test(v) ? Number(v) : undefined);
 
 /** Every response of the key's run as timeline points, probes included. */
 export function pointsOf(run: KeyRun): TimelinePoint[] {
-  const fromObs = (o: Observation): TimelinePoint => {
-    const p: TimelinePoint = { t: o.t, status: o.status };
-    const limit = int(o.headers['x-ratelimit-limit']);
-    const remaining = int(o.headers['x-ratelimit-remaining']);
-    const reset = int(o.headers['x-ratelimit-reset']);
-    if (limit !== undefined) p.limit = limit;
-    if (remaining !== undefined) p.remaining = remaining;
-    if (reset !== undefined) p.reset = reset;
-    if (o.headers['retry-after'] !== undefined) p.retryAfter = o.headers['retry-after'];
-    if (o.headers.date !== undefined) p.date = o.headers.date;
-    return p;
-  };
+  const fromObs = (o: Observation): TimelinePoint => timelinePoint(o.t, o.status, (name) => o.headers[name]);
   const points = [
     ...(run.start ? [fromObs(run.start)] : []),
     ...(run.burst?.points ?? []),
@@ -156,7 +145,7 @@ function beforeStop(run: KeyRun): TimelinePoint[] {
 export function judgeRemaining(run: KeyRun): Finding {
   const negative = pointsOf(run).find((p) => p.remaining !== undefined && p.remaining < 0);
   if (negative) return fail(`${run.label}: X-RateLimit-Remaining is ${negative.remaining} (status ${negative.status})`, 'never below 0', `${negative.remaining}`);
-  const start = int(run.start?.headers['x-ratelimit-remaining']);
+  const start = headerInt(run.start?.headers['x-ratelimit-remaining']);
   const ok = beforeStop(run).filter(accepted);
   if (start === undefined || ok.length === 0) return { outcome: 'skip', message: 'no burst of accepted requests to judge' };
   const remainings = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined);
@@ -177,7 +166,7 @@ export function judgeRemaining(run: KeyRun): Finding {
 }
 
 export function judgeQuota(run: KeyRun): Finding {
-  const start = int(run.start?.headers['x-ratelimit-remaining']);
+  const start = headerInt(run.start?.headers['x-ratelimit-remaining']);
   if (!run.burst || start === undefined) return { outcome: 'skip', message: 'no burst ran' };
   const ok = beforeStop(run).filter(accepted);
   if (run.burst.ended !== 'first-429') {
@@ -198,7 +187,7 @@ export function judgeQuota(run: KeyRun): Finding {
   if (isFixedWindow(ok)) {
     // With several connections a 2xx the server sent before its first 429 may arrive just after it.
     const windowReset = ok[0]?.reset;
-    const late = (run.burst.points ?? []).filter((p) => accepted(p) && p.reset === windowReset && !ok.includes(p)).length;
+    const late = run.burst.points.filter((p) => accepted(p) && p.reset === windowReset && !ok.includes(p)).length;
     const total = ok.length + late;
     return total === start
       ? pass(`fixed window: exactly ${start} accepted before the first 429, as Remaining said`)
@@ -261,8 +250,8 @@ export function judgeIsolation(run: KeyRun): Finding {
   const { before, after, exhausted } = run.isolation;
   if (after.status === 429) return fail(`${run.label} got 429 right after ${exhausted} (same plan) was exhausted`, '2xx: quotas are per key', '429');
   if (after.status < 200 || after.status >= 300) return fail(`${run.label} got ${after.status} right after ${exhausted} was exhausted`, '2xx', `${after.status}`);
-  const r0 = int(before.headers['x-ratelimit-remaining']);
-  const r1 = int(after.headers['x-ratelimit-remaining']);
+  const r0 = headerInt(before.headers['x-ratelimit-remaining']);
+  const r1 = headerInt(after.headers['x-ratelimit-remaining']);
   const sameWindow = before.headers['x-ratelimit-reset'] === after.headers['x-ratelimit-reset'];
   if (sameWindow && r0 !== undefined && r1 !== undefined && r1 < r0 - 1) {
     return fail(`${run.label}: Remaining fell from ${r0} to ${r1} while only ${exhausted} was sending`, `${r0 - 1}`, `${r1}`);
@@ -293,15 +282,28 @@ export function describeBan(run: KeyRun): Finding {
   return pass(`kept sending after a 429: ${run.ban.statuses.join(', ')}; ${still}`);
 }
 
-export function describeLoad(run: KeyRun): Finding {
-  const b = run.burst;
-  if (!b) return { outcome: 'skip', message: 'no load ran' };
-  const counts = { accepted: 0, rejected: 0, other: 0 };
-  for (const p of b.points) counts[accepted(p) ? 'accepted' : p.status === 429 ? 'rejected' : 'other'] += 1;
-  const achieved = b.durationMs > 0 ? (b.points.length / b.durationMs) * 1000 : 0;
-  return pass(
-    `${run.label}: ${b.sent} sent, ${counts.accepted} accepted, ${counts.rejected} × 429, ${counts.other} other, ${b.sent - b.points.length} in flight at the stop; ` +
-      `${achieved.toFixed(0)} req/s achieved of ${b.askedRate.toFixed(0)} asked; latency p50 ${b.latency.p50} ms, p90 ${b.latency.p90} ms, p99 ${b.latency.p99} ms`,
-  );
+/** What a burst did: responses by kind, requests in flight at the stop, achieved rate. */
+export function loadFigures(b: BurstData) {
+  const accepted = b.points.filter((p) => p.status >= 200 && p.status < 300).length;
+  const rejected = b.points.filter((p) => p.status === 429).length;
+  return {
+    sent: b.sent,
+    accepted,
+    rejected,
+    other: b.points.length - accepted - rejected,
+    inFlightAtStop: b.sent - b.points.length,
+    durationMs: b.durationMs,
+    askedRate: b.askedRate,
+    achievedRate: b.durationMs > 0 ? Math.round((b.points.length / b.durationMs) * 1000) : 0,
+    latency: b.latency,
+  };
 }
 
+export function describeLoad(run: KeyRun): Finding {
+  if (!run.burst) return { outcome: 'skip', message: 'no load ran' };
+  const f = loadFigures(run.burst);
+  return pass(
+    `${run.label}: ${f.sent} sent, ${f.accepted} accepted, ${f.rejected} × 429, ${f.other} other, ${f.inFlightAtStop} in flight at the stop; ` +
+      `${f.achievedRate} req/s achieved of ${f.askedRate.toFixed(0)} asked; latency p50 ${f.latency.p50} ms, p90 ${f.latency.p90} ms, p99 ${f.latency.p99} ms`,
+  );
+}

@@ -53,15 +53,23 @@ function seenOf(e: Exchange): Seen | undefined {
 }
 
 /** Applies `problemsOf` to each response it concerns; fails with the first offenders. */
-function judge(def: CheckDef, exchanges: readonly Exchange[], applies: (s: Seen) => boolean, problemsOf: (s: Seen) => string[], expected: string): RunFinding {
+interface Rule {
+  /** Which responses the rule is about. */
+  applies: (s: Seen) => boolean;
+  problemsOf: (s: Seen) => string[];
+  expected: string;
+  /** Judges the body: a cut (or, for load bursts, unkept) body cannot be judged; headers still can. */
+  readsBody: boolean;
+}
+
+function judge(def: CheckDef, exchanges: readonly Exchange[], { applies, problemsOf, expected, readsBody }: Rule): RunFinding {
   const offenders: { exchange: Exchange; problems: string[] }[] = [];
   let judged = 0;
   for (const exchange of exchanges) {
     const seen = seenOf(exchange);
     if (!seen || !applies(seen)) continue;
     // A truncated body cannot be parsed; the header-only checks (media type, rate-limit headers) still judge it.
-    // A cut (or, for load bursts, unkept) body cannot be judged; headers still can.
-    if (exchange.responseBodyTruncated && (def.id === errorBody.id || def.id === rateLimitedBody.id)) continue;
+    if (readsBody && exchange.responseBodyTruncated) continue;
     judged += 1;
     const problems = problemsOf(seen);
     if (problems.length > 0) offenders.push({ exchange, problems });
@@ -93,23 +101,31 @@ function pathOf(url: string): string {
 
 export function judgeRun(exchanges: readonly Exchange[]): RunFinding[] {
   return [
-    judge(errorBody, exchanges, (s) => s.status >= 400 && s.status !== 429, errorBodyProblems, 'an Error body (code, message: strings; status: the HTTP status) as application/json'),
+    judge(errorBody, exchanges, {
+      applies: (s) => s.status >= 400 && s.status !== 429,
+      problemsOf: errorBodyProblems,
+      expected: 'an Error body (code, message: strings; status: the HTTP status) as application/json',
+      readsBody: true,
+    }),
     // The 429 body is "not shown": none at all is legal; a body, though, should be an Error.
-    judge(rateLimitedBody, exchanges, (s) => s.status === 429 && s.text.trim() !== '', errorBodyProblems, 'no body, or an Error body with status 429'),
-    judge(
-      jsonMediaType,
-      exchanges,
-      (s) => s.text.length > 0 && s.status !== 429,
-      (s) => (isJsonMediaType(s.headers['content-type']) ? [] : [`Content-Type is ${s.headers['content-type'] ? `"${s.headers['content-type']}"` : 'missing'}`]),
-      'Content-Type: application/json (parameters allowed)',
-    ),
-    judge(
-      rateLimitHeaders,
-      exchanges,
-      () => true,
-      rateLimitHeaderProblems,
-      'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',
-    ),
+    judge(rateLimitedBody, exchanges, {
+      applies: (s) => s.status === 429 && s.text.trim() !== '',
+      problemsOf: errorBodyProblems,
+      expected: 'no body, or an Error body with status 429',
+      readsBody: true,
+    }),
+    judge(jsonMediaType, exchanges, {
+      applies: (s) => s.text.length > 0 && s.status !== 429,
+      problemsOf: (s) => (isJsonMediaType(s.headers['content-type']) ? [] : [`Content-Type is ${s.headers['content-type'] ? `"${s.headers['content-type']}"` : 'missing'}`]),
+      expected: 'Content-Type: application/json (parameters allowed)',
+      readsBody: false,
+    }),
+    judge(rateLimitHeaders, exchanges, {
+      applies: () => true,
+      problemsOf: rateLimitHeaderProblems,
+      expected: 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',
+      readsBody: false,
+    }),
   ];
 }
 

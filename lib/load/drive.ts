@@ -3,10 +3,11 @@
 // (KeyRun for the checks, exchanges for the log and the evidence).
 import type { ApiClient } from '../client/client.ts';
 import { RunTimeLimitError } from '../errors.ts';
+import { headerInt } from '../models.ts';
 import { parseRetryAfter } from '../client/retry.ts';
 import type { Target, TargetKey } from '../config/schema.ts';
 import type { BurstData, DayData, KeyRun, Observation } from '../checks/rate-limit.ts';
-import { burst, type TimelinePoint } from './burst.ts';
+import { burst, headersOf, type TimelinePoint } from './burst.ts';
 
 export interface DriveContext {
   client: ApiClient;
@@ -28,7 +29,6 @@ const CONNECTIONS = 4;
 const RATE_FACTOR = 4;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
-const int = (v: string | undefined) => (v !== undefined && /^\s*[0-9]+\s*$/.test(v) ? Number(v) : undefined);
 
 export class WaitTooLong extends Error {}
 
@@ -63,9 +63,9 @@ export async function waitUntil(ctx: DriveContext, at: number, what: string): Pr
  * Retry-Afters that end a little later, and their connections were closed before the answers came.
  */
 async function waitOut(ctx: DriveContext, p: TimelinePoint | Observation, label: string, marginMs = 0): Promise<number> {
-  const headers = 'headers' in p ? p.headers : { 'retry-after': p.retryAfter, date: p.date, 'x-ratelimit-reset': p.reset === undefined ? undefined : String(p.reset) };
+  const headers: Readonly<Record<string, string | undefined>> = 'headers' in p ? p.headers : headersOf(p);
   const delay = parseRetryAfter(headers['retry-after'], p.t, headers.date);
-  const until = marginMs + (delay !== undefined ? p.t + delay : (int(headers['x-ratelimit-reset']) ?? Math.ceil(p.t / 1000) + ctx.target.windows.minute) * 1000 + 100);
+  const until = marginMs + (delay !== undefined ? p.t + delay : (headerInt(headers['x-ratelimit-reset']) ?? Math.ceil(p.t / 1000) + ctx.target.windows.minute) * 1000 + 100);
   // Waits are bounded: a longer one is not waited out, and the key is not used again.
   const cap = 2 * ctx.target.windows.minute * 1000 + 5_000;
   if (until - p.t > cap) throw new WaitTooLong(`${label}: asked to wait ${Math.round((until - p.t) / 1000)} s (Retry-After "${headers['retry-after'] ?? ''}"), more than two minute windows`);
@@ -100,13 +100,7 @@ function recordBurst(ctx: DriveContext, key: TargetKey, points: TimelinePoint[],
   const auth = { kind: 'key' as const, label: key.label, env: key.env, header: `Bearer $${key.env}` };
   const requestHeaders = { authorization: `Bearer [REDACTED:${key.label}]` };
   for (const p of points) {
-    const responseHeaders: Record<string, string> = {};
-    if (p.limit !== undefined) responseHeaders['x-ratelimit-limit'] = String(p.limit);
-    if (p.remaining !== undefined) responseHeaders['x-ratelimit-remaining'] = String(p.remaining);
-    if (p.reset !== undefined) responseHeaders['x-ratelimit-reset'] = String(p.reset);
-    if (p.retryAfter !== undefined) responseHeaders['retry-after'] = p.retryAfter;
-    if (p.date !== undefined) responseHeaders.date = p.date;
-    if (p.contentType !== undefined) responseHeaders['content-type'] = p.contentType;
+    const responseHeaders = headersOf(p);
     // 2xx bodies of a burst are not kept: marked as cut, so no check judges a body it never saw.
     const body = p.body !== undefined ? { responseBody: p.body } : { responseBody: '', responseBodyTruncated: true };
     const late = p.afterStop ? { inFlightAtStop: true } : {};
@@ -129,7 +123,7 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
     await waitOut(ctx, obs, `${key.label} (rate-limited before the burst)`);
     obs = await observe(ctx, key);
   }
-  const reset = int(obs.headers['x-ratelimit-reset']);
+  const reset = headerInt(obs.headers['x-ratelimit-reset']);
   const windowMs = ctx.target.windows.minute * 1000;
   // A burst must fit in one window: when less than half of it is left, start at the next one.
   if (reset !== undefined && reset * 1000 - Date.now() < windowMs / 2) {
@@ -137,7 +131,7 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
     obs = await observe(ctx, key);
   }
   run.start = obs;
-  const remaining = int(obs.headers['x-ratelimit-remaining']) ?? key.quota.perMinute;
+  const remaining = headerInt(obs.headers['x-ratelimit-remaining']) ?? key.quota.perMinute;
   ctx.progress(`${key.label}: bursting above ${key.plan}'s rate from Remaining ${remaining}`);
   run.burst = await runBurst(ctx, key, remaining);
   return { run, first };

@@ -1,5 +1,5 @@
 // From a key's run to what report.json keeps of it: the timeline and the load figures. Pure.
-import { isFixedWindow, type KeyRun, pointsOf } from '../checks/rate-limit.ts';
+import { isFixedWindow, type KeyRun, loadFigures, pointsOf } from '../checks/rate-limit.ts';
 import type { RateLimitKey } from '../result/model.ts';
 
 export function summariseKey(run: KeyRun): RateLimitKey {
@@ -14,20 +14,6 @@ export function summariseKey(run: KeyRun): RateLimitKey {
     windows: run.windows,
     behaviour,
     timeline: pointsOf(run),
-    ...(b
-      ? {
-          load: {
-            sent: b.sent,
-            accepted: b.points.filter((p) => accepted(p.status)).length,
-            rejected: b.points.filter((p) => p.status === 429).length,
-            other: b.points.filter((p) => !accepted(p.status) && p.status !== 429).length,
-            inFlightAtStop: b.sent - b.points.length,
-            durationMs: b.durationMs,
-            askedRate: b.askedRate,
-            achievedRate: b.durationMs > 0 ? Math.round((b.points.length / b.durationMs) * 1000) : 0,
-            latency: b.latency,
-          },
-        }
-      : {}),
+    ...(b ? { load: loadFigures(b) } : {}),
   };
 }

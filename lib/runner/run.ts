@@ -1,6 +1,6 @@
 // One conformance run: load the target, start it if asked, check it is there, run the suites,
 // build the result, write the reports. Returns the exit status; never prints a key.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApiClient } from '../client/client.ts';
 import { Budget } from '../client/budget.ts';
@@ -18,7 +18,7 @@ import { type CheckResult, type Exchange, RateLimitKey, type Report } from '../r
 import { z } from 'zod';
 import { COLOUR, checkName, PLAIN, renderSummary, verdictLine } from '../report/console.ts';
 import { linkLatest, timestampDir, writeReports } from '../report/write.ts';
-import type { RunContext } from '../suite/run-context.ts';
+import { type RunContext, SOAK_LIMIT_SECONDS } from '../suite/run-context.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { freePort, type StartedTarget, startTarget } from './start-target.ts';
 import { listSuites, runSuites } from './suites.ts';
@@ -55,9 +55,10 @@ export async function runConformance(args: CliArgs, io: Output): Promise<RunOutc
 
   if (target.http.insecure) warnings.push(`http.insecure: TLS certificates of ${target.name} are not verified`);
   // --soak lets checks that need real time (a day's quota) run to the end.
-  const deadline = startedAt.getTime() + (args.soak ? Math.max(target.budget.maxSeconds, 26 * 3600) : target.budget.maxSeconds) * 1000;
+  const deadline = startedAt.getTime() + (args.soak ? Math.max(target.budget.maxSeconds, SOAK_LIMIT_SECONDS) : target.budget.maxSeconds) * 1000;
   for (const w of warnings) say(style.yellow(`Warning: ${w}`));
   const seed = args.seed ?? Math.floor(Math.random() * 2 ** 32);
+  const runs = args.runs ?? DEFAULT_RUNS;
   const maxRequests = args.maxRequests ?? target.budget.maxRequests;
   const reportDir = path.resolve(args.reportDir ?? uniqueDir(timestampDir(path.join(PROJECT_ROOT, 'reports'), target.name, startedAt)));
   const exchangeLog = path.join(reportDir, 'exchanges.jsonl');
@@ -93,7 +94,7 @@ export async function runConformance(args: CliArgs, io: Output): Promise<RunOutc
       const context: RunContext = {
         target,
         seed,
-        runs: args.runs ?? DEFAULT_RUNS,
+        runs,
         allowWrites,
         allowLoad,
         soak: args.soak,
@@ -136,7 +137,7 @@ export async function runConformance(args: CliArgs, io: Output): Promise<RunOutc
     startedAt,
     finishedAt: new Date(),
     seed,
-    options: { suites, runs: args.runs ?? DEFAULT_RUNS, strict: args.strict, allowWrites, allowLoad, soak: args.soak, maxRequests },
+    options: { suites, runs, strict: args.strict, allowWrites, allowLoad, soak: args.soak, maxRequests },
     checks: redactor.scrubDeep(checks),
     exchanges,
     warnings,
@@ -200,8 +201,25 @@ class SuiteProgress {
     this.suite = undefined;
   }
 
+  private lines = 0;
+  private offset = 0;
+
+  /** Lines in the exchange log, reading only what was appended since the last call. */
   private sent(): number {
-    return existsSync(this.log) ? readFileSync(this.log, 'utf8').split('\n').length - 1 : 0;
+    if (!existsSync(this.log)) return 0;
+    const size = statSync(this.log).size;
+    if (size > this.offset) {
+      const fd = openSync(this.log, 'r');
+      try {
+        const chunk = Buffer.alloc(size - this.offset);
+        readSync(fd, chunk, 0, chunk.length, this.offset);
+        for (const byte of chunk) if (byte === 0x0a) this.lines += 1;
+      } finally {
+        closeSync(fd);
+      }
+      this.offset = size;
+    }
+    return this.lines;
   }
 }
 

@@ -8,7 +8,7 @@ import { startVitest } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import { PROJECT_ROOT } from '../config/load.ts';
 import type { CheckResult } from '../result/model.ts';
-import type { RunContext } from '../suite/run-context.ts';
+import { type RunContext, SOAK_LIMIT_SECONDS } from '../suite/run-context.ts';
 
 export const SUITES_DIR = path.join(PROJECT_ROOT, 'suites');
 
@@ -75,7 +75,7 @@ export async function runSuites(run: RunContext, suites: readonly string[], hook
       testTimeout: 15 * 60_000,
       // A suite's preparation may wait out real windows (the rate-limit suite: two minutes), and
       // with --soak a whole day's quota.
-      hookTimeout: run.soak ? 26 * 3_600_000 : 15 * 60_000,
+      hookTimeout: run.soak ? SOAK_LIMIT_SECONDS * 1000 : 15 * 60_000,
       passWithNoTests: true,
       // The same seed must send the same requests: suites run in name order, never by timing.
       sequence: { shuffle: false, concurrent: false, sequencer: NameOrder },

@@ -18,6 +18,9 @@ export interface RunContext {
   deadline: number;
 }
 
+/** With --soak, how long a run may take: long enough to spend a day's quota. */
+export const SOAK_LIMIT_SECONDS = 26 * 3600;
+
 /** Prefix of every animal the harness creates, so operators can find them. */
 export const CREATED_NAME_PREFIX = 'conformance-harness ';
 

@@ -8,7 +8,8 @@
 // list query, the create path, the limiter's wiring). Adding a fault means adding an entry to the
 // area's file under faults/ and, for a flag, one `has` at its hook point; FaultId makes a
 // misspelt id a type error.
-import type { Reply, ReplyContext, ReplyRewrite } from './http.ts';
+import type { ReplyRewrite } from './http.ts';
+import { Switches } from './switches.ts';
 import { AUTH_FAULTS } from './faults/auth.ts';
 import { CREATE_FAULTS } from './faults/create.ts';
 import { GET_FAULTS } from './faults/get.ts';
@@ -44,27 +45,8 @@ export function isFaultId(name: string): name is FaultId {
 }
 
 /** The faults switched on for one server. Empty for a conforming server. */
-export class Faults {
-  private readonly active: ReadonlySet<FaultId>;
-  private readonly rewrites: readonly ReplyRewrite[];
-
+export class Faults extends Switches<FaultId> {
   constructor(ids: Iterable<FaultId> = []) {
-    this.active = new Set(ids);
-    const definitions: readonly FaultDefinition[] = FAULT_CATALOGUE;
-    this.rewrites = definitions.filter((f) => this.active.has(f.id as FaultId)).flatMap((f) => (f.rewrite ? [f.rewrite] : []));
-  }
-
-  has(id: FaultId): boolean {
-    return this.active.has(id);
-  }
-
-  /** Active ids in catalogue order. */
-  list(): FaultId[] {
-    return FAULT_IDS.filter((id) => this.active.has(id));
-  }
-
-  /** Applies the rewrite of every active fault, in catalogue order. */
-  rewrite(reply: Reply, context: ReplyContext): Reply {
-    return this.rewrites.reduce((current, rewrite) => rewrite(current, context), reply);
+    super(FAULT_CATALOGUE, ids);
   }
 }

@@ -5,7 +5,8 @@
 // Same two forms as faults (faults.ts): a *rewrite* of the finished Reply, or a *flag* consulted
 // with `variations.has(id)` where the behaviour lives (the store, the limiter, validation).
 // Variation rewrites run before fault rewrites.
-import { HEADER, JSON_TYPE, withoutHeaders, type Reply, type ReplyContext, type ReplyRewrite } from './http.ts';
+import { HEADER, JSON_TYPE, withoutHeaders, type ReplyRewrite } from './http.ts';
+import { Switches } from './switches.ts';
 
 interface VariationDefinition {
   readonly id: string;
@@ -103,28 +104,8 @@ export function isVariationId(name: string): name is VariationId {
 }
 
 /** The variations switched on for one server. Empty for the default behaviour. */
-export class Variations {
-  private readonly active: ReadonlySet<VariationId>;
-  private readonly rewrites: readonly ReplyRewrite[];
-
+export class Variations extends Switches<VariationId> {
   constructor(ids: Iterable<VariationId> = []) {
-    this.active = new Set(ids);
-    const definitions: readonly VariationDefinition[] = VARIATION_CATALOGUE;
-    this.rewrites = definitions
-      .filter((v) => this.active.has(v.id as VariationId))
-      .flatMap((v) => (v.rewrite ? [v.rewrite] : []));
-  }
-
-  has(id: VariationId): boolean {
-    return this.active.has(id);
-  }
-
-  /** Active ids in catalogue order. */
-  list(): VariationId[] {
-    return VARIATION_IDS.filter((id) => this.active.has(id));
-  }
-
-  rewrite(reply: Reply, context: ReplyContext): Reply {
-    return this.rewrites.reduce((current, rewrite) => rewrite(current, context), reply);
+    super(VARIATION_CATALOGUE, ids);
   }
 }

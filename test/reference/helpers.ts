@@ -3,6 +3,7 @@
 import { request } from 'undici';
 import { expect } from 'vitest';
 import { parseJson, stringifyJson } from '../../lib/json.ts';
+import { headerInt } from '../../lib/models.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import { startReferenceServer, type RunningServer } from '../../targets/reference/server.ts';
 
@@ -101,10 +102,13 @@ export function postRaw(server: RunningServer, text: string, key: string = KEYS.
   return call(server, 'POST', '/v1/pets', { key, body: text, headers: { 'content-type': 'application/json' } });
 }
 
+/** The three X-RateLimit-* headers as integers; undefined unless all three are there as integers. */
 export function rateHeaders(exchange: Exchange): { limit: number; remaining: number; reset: number } | undefined {
-  const { 'x-ratelimit-limit': limit, 'x-ratelimit-remaining': remaining, 'x-ratelimit-reset': reset } = exchange.headers;
+  const limit = headerInt(exchange.headers['x-ratelimit-limit']);
+  const remaining = headerInt(exchange.headers['x-ratelimit-remaining']);
+  const reset = headerInt(exchange.headers['x-ratelimit-reset']);
   if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
-  return { limit: Number(limit), remaining: Number(remaining), reset: Number(reset) };
+  return { limit, remaining, reset };
 }
 
 /** Asserts nothing; returns the Error body fields if the body is one. */

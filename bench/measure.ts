@@ -71,7 +71,8 @@ export function median(values: readonly number[]): number {
 
 /** Median and spread (min..max) of repeated measurements. */
 export function summary(values: readonly number[]): { median: number; min: number; max: number; n: number } {
-  return { median: Math.round(median(values) * 100) / 100, min: Math.min(...values), max: Math.max(...values), n: values.length };
+  // Rounded no coarser than its inputs (3 decimals), so the median never falls outside min..max.
+  return { median: Math.round(median(values) * 1000) / 1000, min: Math.min(...values), max: Math.max(...values), n: values.length };
 }
 
 export function machine() {

@@ -8,7 +8,7 @@
 // list query, the create path, the limiter's wiring). Adding a fault means adding an entry to the
 // area's file under faults/ and, for a flag, one `has` at its hook point; FaultId makes a
 // misspelt id a type error.
-import type { ReplyRewrite } from './http.ts';
+import type { FaultDefinition } from './fault-definition.ts';
 import { Switches } from './switches.ts';
 import { AUTH_FAULTS } from './faults/auth.ts';
 import { CREATE_FAULTS } from './faults/create.ts';
@@ -18,13 +18,6 @@ import { RATE_LIMIT_FAULTS } from './faults/rate-limit.ts';
 import { ERROR_FAULTS, HEADER_FAULTS } from './faults/responses.ts';
 
 export type { ReplyContext } from './http.ts';
-
-export interface FaultDefinition {
-  readonly id: string;
-  /** The rule the fault breaks, in one line. */
-  readonly breaks: string;
-  readonly rewrite?: ReplyRewrite;
-}
 
 export const FAULT_CATALOGUE = [
   ...AUTH_FAULTS,

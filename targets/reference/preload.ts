@@ -1,7 +1,7 @@
 // Animals present at start (config `preload`): varied like a real catalogue, but derived from the
 // index alone so every run with the same count holds the same animals.
 import { INT64_MAX, INT64_MIN, type PetStatus } from '../../lib/models.ts';
-import type { NewPetInput } from './store.ts';
+import type { NewPetInput } from './pet-record.ts';
 
 const NAMES = [
   'Rex', 'Mittens', 'Biscuit', 'Luna', 'Señor Bigotes', 'Ünal', 'Tama 🐈', 'Blue Parrot', 'Goldie',

@@ -1,6 +1,9 @@
 // The in-memory animal store. Ids and categoryIds are bigint so every int64 survives exactly.
 import type { PetStatus } from '../../lib/models.ts';
+import type { NewPetInput } from './pet-record.ts';
 import { preloadedPet } from './preload.ts';
+
+export type { NewPetInput } from './pet-record.ts';
 
 export interface StoredPet {
   readonly id: bigint;
@@ -8,13 +11,6 @@ export interface StoredPet {
   readonly categoryId: bigint;
   /** Absent when the animal was created without one: the interface does not say what it defaults to. */
   readonly status?: PetStatus;
-}
-
-export interface NewPetInput {
-  /** Optional only so that a fault can store a nameless animal; the handler always requires it. */
-  name?: string;
-  categoryId: bigint;
-  status?: PetStatus;
 }
 
 export interface ListQuery {

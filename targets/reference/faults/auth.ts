@@ -1,5 +1,5 @@
 // Faults in authentication.
-import type { FaultDefinition } from '../faults.ts';
+import type { FaultDefinition } from '../fault-definition.ts';
 import { HEADER, isErrorBody, withoutHeaders } from '../http.ts';
 
 export const AUTH_FAULTS = [

@@ -1,5 +1,5 @@
 // Faults in createPet.
-import type { FaultDefinition } from '../faults.ts';
+import type { FaultDefinition } from '../fault-definition.ts';
 import { withoutField } from '../http.ts';
 
 export const CREATE_FAULTS = [

@@ -1,5 +1,5 @@
 // Faults in getPet.
-import type { FaultDefinition } from '../faults.ts';
+import type { FaultDefinition } from '../fault-definition.ts';
 import { jsonReply } from '../http.ts';
 
 export const GET_FAULTS = [

@@ -3,7 +3,7 @@
 // (they touch only headers that are there); enforcement faults are flags read where the limiter is
 // wired (server.ts: rate-one-too-many, rate-daily-not-enforced) or called (app.ts: rate-never-429,
 // rate-shared-bucket).
-import type { FaultDefinition } from '../faults.ts';
+import type { FaultDefinition } from '../fault-definition.ts';
 import { HEADER, withoutHeaders, type RateContext, type Reply, type ReplyContext } from '../http.ts';
 
 /** `reply` with one header replaced, if it has that header. */

@@ -1,5 +1,5 @@
 // Faults in the shape of every response: Error bodies, rate-limit headers, media type.
-import type { FaultDefinition } from '../faults.ts';
+import type { FaultDefinition } from '../fault-definition.ts';
 import { HEADER, RATE_LIMIT_HEADER_NAMES, isErrorBody, withoutField, withoutHeaders } from '../http.ts';
 
 export const ERROR_FAULTS = [

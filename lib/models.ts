@@ -39,42 +39,16 @@ export const ApiError = z.object({
 });
 export type ApiError = z.infer<typeof ApiError>;
 
-const HeaderInteger = z
-  .string()
-  .trim()
-  .regex(/^[0-9]+$/, 'not a non-negative integer')
-  .transform(Number)
-  .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER));
-
-/** The three headers the interface puts on every response ("Rate limit headers"). */
-export const RateLimitHeaders = z.object({
-  'x-ratelimit-limit': HeaderInteger,
-  'x-ratelimit-remaining': HeaderInteger,
-  'x-ratelimit-reset': HeaderInteger,
-});
-export type RateLimitHeaders = z.infer<typeof RateLimitHeaders>;
-
 export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 
 /**
  * A header's integer value as sent, negative ones included (a limiter that reports Remaining -1 is
- * wrong, and the checks must see it to say so); anything that is not an integer gives undefined.
+ * wrong, and the checks must see it to say so); anything that is not a safe integer gives undefined.
  */
 export function headerInt(value: string | undefined): number | undefined {
-  return value !== undefined && /^\s*-?[0-9]+\s*$/.test(value) ? Number(value) : undefined;
-}
-
-/** Header names are case-insensitive: looks the three up whatever casing the server used. */
-export function readRateLimitHeaders(headers: Record<string, string | string[] | undefined>) {
-  const lower: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    lower[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return RateLimitHeaders.safeParse({
-    'x-ratelimit-limit': lower['x-ratelimit-limit'],
-    'x-ratelimit-remaining': lower['x-ratelimit-remaining'],
-    'x-ratelimit-reset': lower['x-ratelimit-reset'],
-  });
+  if (value === undefined || !/^\s*-?[0-9]+\s*$/.test(value)) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : undefined;
 }
 
 /** Limits on `GET /pets` ("Page size"). */

@@ -2,10 +2,9 @@
 // Error body; authentication comes before validation and lookup; the scheme is case-insensitive.
 import { describe } from 'vitest';
 import * as auth from '../lib/checks/auth.ts';
-import { fail, type CheckDef, type Finding } from '../lib/checks/types.ts';
 import type { Auth, ApiRequest } from '../lib/client/client.ts';
 import { stringifyJson } from '../lib/json.ts';
-import { check, type CheckContext } from '../lib/suite/harness.ts';
+import { type CheckContext, check, sendEach } from '../lib/suite/harness.ts';
 import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
 import { MISSING_PET_ID } from './shared.ts';
 
@@ -28,7 +27,7 @@ const OPERATIONS: Operation[] = [
 ];
 
 /** Each way of failing to authenticate, as the credentials to send (one request each). */
-const CASES: [CheckDef, (ctx: CheckContext) => Auth[]][] = [
+const CASES: [(typeof auth.UNAUTHORIZED_CHECKS)[number], (ctx: CheckContext) => Auth[]][] = [
   [auth.missingKey, () => [{ none: true }]],
   [auth.invalidKey, () => [{ header: 'Bearer not-a-key-0000000000000000' }]],
   [auth.wrongScheme, (ctx) => [{ ...ctx.auth(), scheme: 'Basic' }]],
@@ -37,44 +36,30 @@ const CASES: [CheckDef, (ctx: CheckContext) => Auth[]][] = [
   [auth.keyInQuery, (ctx) => ['api_key', 'access_token', 'key'].map((param) => ({ keyInQuery: ctx.auth().key, param }))],
 ];
 
-/** The first failing response decides; every response must be a 401 with an Error body. */
-async function allUnauthorized(ctx: CheckContext, request: Omit<ApiRequest, 'auth'>, credentials: Auth[]): Promise<Finding> {
-  for (const credential of credentials) {
-    const finding = auth.expectUnauthorized(await ctx.client.send({ ...request, auth: credential }));
-    if (finding.outcome === 'fail') return finding;
-  }
-  return { outcome: 'pass' };
-}
-
 describe('Authentication', () => {
   for (const [def, credentials] of CASES) {
     for (const op of OPERATIONS) {
-      check(def, { subject: op.name, ...(op.writes ? { requires: 'writes' as const } : {}) }, (ctx) => allUnauthorized(ctx, op.request, credentials(ctx)));
+      check(def, { subject: op.name, ...(op.writes ? { requires: 'writes' as const } : {}) }, async (ctx) =>
+        def.judge(await sendEach(credentials(ctx), (credential) => ctx.client.send({ ...op.request, auth: credential }), def.judge)),
+      );
     }
   }
 
   // An invalid body: a server that validates first answers 400, and nothing is created either way;
   // still a POST, so only where writes are allowed (production promises none).
   check(auth.beforeValidation, { subject: 'createPet POST /pets', requires: 'writes' }, async (ctx) => {
-    for (const body of ['{}', '{"name": 1}', 'not json']) {
-      const res = await ctx.client.send({ method: 'POST', path: '/pets', body, auth: { none: true } });
-      if (res.status !== 401) return fail(`unauthenticated POST with body ${body} got ${res.status}, not 401`, '401 before any validation', `${res.status} ${res.text.slice(0, 200)}`);
-    }
-    return { outcome: 'pass' };
+    const send = async (body: string) => ({ body, seen: await ctx.client.send({ method: 'POST', path: '/pets', body, auth: { none: true } }) });
+    return auth.beforeValidation.judge(await sendEach(['{}', '{"name": 1}', 'not json'], send, auth.beforeValidation.judge));
   });
 
-  check(auth.beforeLookup, { subject: 'getPet GET /pets/{petId}' }, async (ctx) => {
-    const res = await ctx.client.send({ method: 'GET', path: `/pets/${MISSING_PET_ID}`, auth: { none: true } });
-    return res.status === 401 ? { outcome: 'pass' } : fail(`unauthenticated GET of a missing animal got ${res.status}, not 401`, '401 before any lookup', `${res.status}`);
-  });
+  check(auth.beforeLookup, { subject: 'getPet GET /pets/{petId}' }, async (ctx) =>
+    auth.beforeLookup.judge(await ctx.client.send({ method: 'GET', path: `/pets/${MISSING_PET_ID}`, auth: { none: true } })),
+  );
 
   for (const op of OPERATIONS.filter((o) => !o.writes)) {
     check(auth.schemeCaseInsensitive, { subject: op.name }, async (ctx) => {
-      for (const scheme of ['bearer', 'BEARER']) {
-        const finding = auth.expectAccepted(await ctx.client.send({ ...op.request, auth: { ...ctx.auth(), scheme } }));
-        if (finding.outcome === 'fail') return { ...finding, message: `"${scheme} <key>": ${finding.message}` };
-      }
-      return { outcome: 'pass' };
+      const send = async (scheme: string) => ({ scheme, seen: await ctx.client.send({ ...op.request, auth: { ...ctx.auth(), scheme } }) });
+      return auth.schemeCaseInsensitive.judge(await sendEach(['bearer', 'BEARER'], send, auth.schemeCaseInsensitive.judge));
     });
   }
 });

@@ -2,17 +2,16 @@
 // the run visible under their status, and out-of-range limits handled without harm.
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { judgeNo5xx } from '../lib/checks/bodies.ts';
 import * as list from '../lib/checks/list-pets.ts';
-import { readPet, readPets } from '../lib/checks/pets.ts';
-import { pass, type Finding } from '../lib/checks/types.ts';
+import type { CreatedCase } from '../lib/checks/list-pets.ts';
+import { readPet } from '../lib/checks/pets.ts';
 import { outOfRangeLimit } from '../lib/generators/out-of-range-limit.ts';
 import { pageLimit } from '../lib/generators/page-limit.ts';
 import type { OutOfRangeLimitCase } from '../lib/generators/out-of-range-limit.ts';
 import { petStatus } from '../lib/generators/pet-status.ts';
 import { stringifyJson } from '../lib/json.ts';
-import { PET_STATUSES } from '../lib/models.ts';
-import { type CheckContext, check, property } from '../lib/suite/harness.ts';
+import { PET_STATUSES, type PetStatus } from '../lib/models.ts';
+import { type CheckContext, check, property, sendEach } from '../lib/suite/harness.ts';
 import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
 
 const subject = 'GET /pets';
@@ -32,56 +31,50 @@ function get(ctx: CheckContext, query: Record<string, string | number>) {
 }
 
 describe('listPets', () => {
-  check(list.smoke, { subject }, async (ctx) => list.expectDefaultPage(await ctx.client.send({ method: 'GET', path: '/pets', auth: ctx.auth() })));
+  check(list.smoke, { subject }, async (ctx) => list.smoke.judge(await ctx.client.send({ method: 'GET', path: '/pets', auth: ctx.auth() })));
 
-  property(list.limit, { subject, arbitrary: pageLimit(), predicate: async (n, ctx) => list.judgeLimit(n, await get(ctx, { limit: n })) });
+  property(list.limit, { subject, arbitrary: pageLimit(), predicate: async (n, ctx) => list.limit.judge(n, await get(ctx, { limit: n })) });
 
-  property(list.noDuplicates, { subject, arbitrary: pageLimit(), predicate: async (n, ctx) => list.judgeNoDuplicates(`limit=${n}`, await get(ctx, { limit: n })) });
+  property(list.noDuplicates, { subject, arbitrary: pageLimit(), predicate: async (n, ctx) => list.noDuplicates.judge(`limit=${n}`, await get(ctx, { limit: n })) });
 
   check(list.defaultLimit, { subject }, async (ctx) => {
     const full = list.judgePage(await get(ctx, { limit: 100 }), 'limit=100');
     if (!full.pets) return full.finding;
-    return list.judgeDefaultLimit(full.pets, await get(ctx, {}));
+    return list.defaultLimit.judge(full.pets, await get(ctx, {}));
   });
 
   property(list.statusFilter, {
     subject,
     arbitrary: fc.tuple(petStatus(), pageLimit()),
-    predicate: async ([status, n], ctx) => list.judgeStatusFilter(status, n, await get(ctx, { status, limit: n })),
+    predicate: async ([status, n], ctx) => list.statusFilter.judge(status, n, await get(ctx, { status, limit: n })),
   });
 
-  check(list.createdVisible, { subject, requires: 'writes' }, async (ctx): Promise<Finding> => {
-    for (const status of PET_STATUSES) {
-      const res = await ctx.client.send({ method: 'POST', path: '/pets', auth: ctx.auth(), body: stringifyJson({ name: `${CREATED_NAME_PREFIX}listed ${status}`, categoryId: 11n, status }) });
-      const created = readPet(res).value;
-      if (res.status !== 201 || !created) return pass(`could not create an animal (${res.status}); create-pet checks judge that`);
-      const finding = list.judgeCreatedVisible(created, status, await get(ctx, { status, limit: 100 }));
-      if (finding.outcome === 'fail') return finding;
-    }
-    return pass();
+  check(list.createdVisible, { subject, requires: 'writes' }, async (ctx) => {
+    const send = async (status: PetStatus): Promise<CreatedCase> => {
+      const created = await ctx.client.send({ method: 'POST', path: '/pets', auth: ctx.auth(), body: stringifyJson({ name: `${CREATED_NAME_PREFIX}listed ${status}`, categoryId: 11n, status }) });
+      const pet = created.status === 201 ? readPet(created).value : undefined;
+      return pet ? { status, created, listed: await get(ctx, { status, limit: 100 }) } : { status, created };
+    };
+    return list.createdVisible.judge(await sendEach(PET_STATUSES, send, list.createdVisible.judge));
   });
 
   property(list.outOfRange, {
     subject,
     arbitrary: outOfRangeLimit(),
     examples: NAMED_LIMITS,
-    predicate: async (c, ctx) => list.judgeOutOfRange(c.raw, c.reason, await get(ctx, { limit: c.raw })),
+    predicate: async (c, ctx) => list.outOfRange.judge(c.raw, c.reason, await get(ctx, { limit: c.raw })),
   });
 
   property(list.outOfRangeNo5xx, {
     subject,
     arbitrary: outOfRangeLimit(),
     examples: NAMED_LIMITS,
-    predicate: async (c, ctx) => judgeNo5xx(`limit=${c.raw} (${c.reason})`, await get(ctx, { limit: c.raw })),
+    predicate: async (c, ctx) => list.outOfRangeNo5xx.judge(`limit=${c.raw} (${c.reason})`, await get(ctx, { limit: c.raw })),
   });
 
   check(list.outOfRangeBehaviour, { subject }, async (ctx) => {
-    const seen: string[] = [];
-    for (const raw of ['0', '101', '500']) {
-      const res = await get(ctx, { limit: raw });
-      const pets = res.status === 200 ? readPets(res).value : undefined;
-      seen.push(`limit=${raw}: ${res.status}${pets ? ` with ${pets.length} animals` : ''}`);
-    }
-    return pass(seen.join('; '));
+    const seen = [];
+    for (const raw of ['0', '101', '500']) seen.push({ raw, seen: await get(ctx, { limit: raw }) });
+    return list.outOfRangeBehaviour.judge(seen);
   });
 });

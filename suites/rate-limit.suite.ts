@@ -3,18 +3,17 @@
 // The keys are driven first (plans in parallel; the keys of one plan one after another, so that
 // each key's first request, right after the previous key was exhausted, tests isolation); then
 // each check judges what was recorded.
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe } from 'vitest';
 import * as rl from '../lib/checks/rate-limit.ts';
-import type { CheckDef, Finding } from '../lib/checks/types.ts';
+import { skip } from '../lib/checks/types.ts';
 import type { TargetKey } from '../lib/config/schema.ts';
 import { burstConnections, type DriveContext, driveDay, driveKey, observe, probeBan, recover } from '../lib/load/drive.ts';
-import { summariseKey } from '../lib/load/summary.ts';
 import type { Exchange } from '../lib/result/model.ts';
-import { check, prepare, runContext } from '../lib/suite/harness.ts';
+import { type KeyRun, type Observation, summariseKey } from '../lib/result/rate-limits.ts';
+import { check, prepare } from '../lib/suite/harness.ts';
+import { session } from '../lib/suite/session.ts';
 
-const runs = new Map<string, rl.KeyRun>();
+const runs = new Map<string, KeyRun>();
 const evidence = new Map<string, Exchange[]>();
 let failure: string | undefined;
 
@@ -25,9 +24,9 @@ function byPlan(keys: readonly TargetKey[]): TargetKey[][] {
   return [...groups.values()].map((g) => [...g].sort((a, b) => Number(a.disposable) - Number(b.disposable)));
 }
 
-async function drivePlan(ctx: DriveContext, group: TargetKey[], initial: Map<string, rl.Observation>): Promise<void> {
+async function drivePlan(ctx: DriveContext, group: TargetKey[], initial: Map<string, Observation>): Promise<void> {
   const followUps: Promise<void>[] = [];
-  let previous: rl.KeyRun | undefined;
+  let previous: KeyRun | undefined;
   for (const key of group) {
     const { run, first } = await driveKey(ctx, key);
     if (previous) run.isolation = { exhausted: previous.label, before: initial.get(key.label)!, after: first };
@@ -47,7 +46,7 @@ async function drivePlan(ctx: DriveContext, group: TargetKey[], initial: Map<str
 }
 
 describe('Limits', () => {
-  const run = runContext();
+  const { run } = session();
 
   prepare(async (ctx) => {
     if (!ctx.run.allowLoad) return;
@@ -55,9 +54,9 @@ describe('Limits', () => {
       const label = e.auth.kind === 'key' ? e.auth.label : undefined;
       if (label) evidence.set(label, [...(evidence.get(label) ?? []), e]);
     });
-    const drive: DriveContext = { client: ctx.client, target: ctx.run.target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: (line) => console.info(line) };
+    const drive: DriveContext = { client: ctx.client, target: ctx.run.target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress };
     try {
-      const initial = new Map<string, rl.Observation>();
+      const initial = new Map<string, Observation>();
       for (const key of ctx.run.target.keys) initial.set(key.label, await observe(drive, key));
       // Plans run side by side, as many as the cap on concurrent requests leaves room for.
       const lanes = Math.max(1, Math.floor(ctx.run.target.http.maxConcurrency / burstConnections(ctx.run.target)));
@@ -71,32 +70,20 @@ describe('Limits', () => {
       failure = err instanceof Error ? err.message : String(err);
     } finally {
       stop();
-      const keys = ctx.run.target.keys.map((k) => runs.get(k.label)).filter((r): r is rl.KeyRun => r !== undefined);
-      writeFileSync(path.join(path.dirname(ctx.run.exchangeLog), 'rate-limits.json'), JSON.stringify(keys.map(summariseKey)));
+      for (const key of ctx.run.target.keys) {
+        const recorded = runs.get(key.label);
+        if (recorded) ctx.emit({ kind: 'rate-limit', key: summariseKey(recorded) });
+      }
     }
   });
 
-  const perKey: [CheckDef, (r: rl.KeyRun) => Finding][] = [
-    [rl.limitHeader, rl.judgeLimitHeader],
-    [rl.resetHeader, rl.judgeResetHeader],
-    [rl.remainingHeader, rl.judgeRemaining],
-    [rl.quota, rl.judgeQuota],
-    [rl.retryAfterPresent, rl.judgeRetryAfterPresent],
-    [rl.retryAfterFormat, rl.judgeRetryAfterFormat],
-    [rl.retryAfterConsistent, rl.judgeRetryAfterConsistent],
-    [rl.retryAfterHonoured, rl.judgeRetryAfterHonoured],
-    [rl.isolation, rl.judgeIsolation],
-    [rl.dailyQuota, rl.judgeDailyQuota],
-    [rl.banProbe, rl.describeBan],
-    [rl.load, rl.describeLoad],
-  ];
   for (const key of run.target.keys) {
-    for (const [def, judge] of perKey) {
+    for (const def of rl.RATE_LIMIT_CHECKS) {
       check(def, { subject: key.label, requires: 'load' }, async () => {
         if (failure) throw new Error(`the rate-limit run could not finish: ${failure}`);
         const recorded = runs.get(key.label);
-        if (!recorded) return { outcome: 'skip', message: `${key.label} was not driven` };
-        const finding = judge(recorded);
+        if (!recorded) return skip(`${key.label} was not driven`);
+        const finding = def.judge(recorded);
         return finding.outcome === 'fail' ? { ...finding, exchanges: keyEvidence(key.label) } : finding;
       });
     }

@@ -1,31 +1,10 @@
 // Authentication: "When the key is missing or invalid, the response is 401 with an Error body."
 import { errorBodyProblems } from './bodies.ts';
-import { type CheckDef, describeSeen, type Finding, findingOf, pass, type Seen } from './types.ts';
+import { defineCheck } from './define.ts';
+import { describeSeen, eachCase, fail, type Finding, findingOf, pass, type Seen } from './types.ts';
 
 const clause = 'Authentication';
-
-export const missingKey: CheckDef = {
-  id: 'auth.missing-key',
-  clause,
-  title: 'A request without Authorization gets 401 with an Error body',
-  severity: 'must',
-};
-
-export const invalidKey: CheckDef = {
-  id: 'auth.invalid-key',
-  clause,
-  title: 'A request with an unknown bearer key gets 401 with an Error body',
-  severity: 'must',
-};
-
-export const wrongScheme: CheckDef = {
-  id: 'auth.wrong-scheme',
-  clause,
-  title: 'A configured key under another scheme (Basic) gets 401 with an Error body',
-  severity: 'must',
-};
-
-export const AUTH_CHECKS = [missingKey, invalidKey, wrongScheme] as const;
+const suite = 'auth';
 
 /** 401 and an Error body whose status is 401. */
 export function expectUnauthorized(seen: Seen): Finding {
@@ -35,50 +14,99 @@ export function expectUnauthorized(seen: Seen): Finding {
   return findingOf(errorBodyProblems(seen), '401 with an Error body (code, message, status 401), application/json', describeSeen(seen));
 }
 
-export const emptyToken: CheckDef = {
-  id: 'auth.empty-token',
-  clause,
-  title: 'Bearer with an empty token gets 401 with an Error body',
-  severity: 'must',
-};
-
-export const keyWithoutScheme: CheckDef = {
-  id: 'auth.key-without-scheme',
-  clause,
-  title: 'A configured key without the Bearer scheme gets 401 with an Error body',
-  severity: 'must',
-};
-
-export const keyInQuery: CheckDef = {
-  id: 'auth.key-in-query',
-  clause,
-  title: 'A configured key in the query string only (api_key, access_token, key) gets 401',
-  severity: 'must',
-};
-
-export const beforeValidation: CheckDef = {
-  id: 'auth.before-validation',
-  clause,
-  title: 'An unauthenticated invalid POST /pets gets 401, not 400: authentication comes first',
-  severity: 'must',
-};
-
-export const beforeLookup: CheckDef = {
-  id: 'auth.before-lookup',
-  clause,
-  title: 'An unauthenticated GET of an animal that does not exist gets 401, not 404',
-  severity: 'must',
-};
-
-export const schemeCaseInsensitive: CheckDef = {
-  id: 'auth.scheme-case-insensitive',
-  clause,
-  title: 'The scheme name is case-insensitive (RFC 9110 §11.1): "bearer KEY" is accepted',
-  severity: 'should',
-};
-
 /** A configured key sent with the scheme in another case is accepted: anything but 401. */
 export function expectAccepted(seen: Seen): Finding {
   if (seen.status === 401) return findingOf(['a valid key was refused because of the scheme\'s case'], 'not 401', describeSeen(seen));
   return pass();
 }
+
+export const missingKey = defineCheck({
+  id: 'auth.missing-key',
+  clause,
+  suite,
+  title: 'A request without Authorization gets 401 with an Error body',
+  severity: 'must',
+  judge: eachCase(expectUnauthorized),
+});
+
+export const invalidKey = defineCheck({
+  id: 'auth.invalid-key',
+  clause,
+  suite,
+  title: 'A request with an unknown bearer key gets 401 with an Error body',
+  severity: 'must',
+  judge: eachCase(expectUnauthorized),
+});
+
+export const wrongScheme = defineCheck({
+  id: 'auth.wrong-scheme',
+  clause,
+  suite,
+  title: 'A configured key under another scheme (Basic) gets 401 with an Error body',
+  severity: 'must',
+  judge: eachCase(expectUnauthorized),
+});
+
+export const emptyToken = defineCheck({
+  id: 'auth.empty-token',
+  clause,
+  suite,
+  title: 'Bearer with an empty token gets 401 with an Error body',
+  severity: 'must',
+  judge: eachCase(expectUnauthorized),
+});
+
+export const keyWithoutScheme = defineCheck({
+  id: 'auth.key-without-scheme',
+  clause,
+  suite,
+  title: 'A configured key without the Bearer scheme gets 401 with an Error body',
+  severity: 'must',
+  judge: eachCase(expectUnauthorized),
+});
+
+export const keyInQuery = defineCheck({
+  id: 'auth.key-in-query',
+  clause,
+  suite,
+  title: 'A configured key in the query string only (api_key, access_token, key) gets 401',
+  severity: 'must',
+  judge: eachCase(expectUnauthorized),
+});
+
+export const beforeValidation = defineCheck({
+  id: 'auth.before-validation',
+  clause,
+  suite,
+  title: 'An unauthenticated invalid POST /pets gets 401, not 400: authentication comes first',
+  severity: 'must',
+  judge: eachCase(({ body, seen }: { body: string; seen: Seen }) =>
+    seen.status === 401 ? pass() : fail(`unauthenticated POST with body ${body} got ${seen.status}, not 401`, '401 before any validation', `${seen.status} ${seen.text.slice(0, 200)}`),
+  ),
+});
+
+export const beforeLookup = defineCheck({
+  id: 'auth.before-lookup',
+  clause,
+  suite,
+  title: 'An unauthenticated GET of an animal that does not exist gets 401, not 404',
+  severity: 'must',
+  judge: (seen: Seen): Finding => (seen.status === 401 ? pass() : fail(`unauthenticated GET of a missing animal got ${seen.status}, not 401`, '401 before any lookup', `${seen.status}`)),
+});
+
+export const schemeCaseInsensitive = defineCheck({
+  id: 'auth.scheme-case-insensitive',
+  clause,
+  suite,
+  title: 'The scheme name is case-insensitive (RFC 9110 §11.1): "bearer KEY" is accepted',
+  severity: 'should',
+  judge: eachCase(({ scheme, seen }: { scheme: string; seen: Seen }) => {
+    const finding = expectAccepted(seen);
+    return finding.outcome === 'fail' ? { ...finding, message: `"${scheme} <key>": ${finding.message}` } : finding;
+  }),
+});
+
+/** The checks that each way of not presenting a valid key gets 401 with an Error body. */
+export const UNAUTHORIZED_CHECKS = [missingKey, invalidKey, wrongScheme, emptyToken, keyWithoutScheme, keyInQuery] as const;
+
+export const AUTH_CHECKS = [...UNAUTHORIZED_CHECKS, beforeValidation, beforeLookup, schemeCaseInsensitive] as const;

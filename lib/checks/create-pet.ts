@@ -2,18 +2,12 @@
 import type { NewPet, Pet } from '../models.ts';
 import { errorBodyProblems } from './bodies.ts';
 import { echoProblems, readPet, sameAnimalProblems } from './pets.ts';
-import { type CheckDef, describeSeen, fail, type Finding, findingOf, type Seen } from './types.ts';
+import { defineCheck } from './define.ts';
+import { describeSeen, fail, type Finding, findingOf, pass, type Seen } from './types.ts';
 
 const clause = 'Endpoints / createPet';
-
-export const created: CheckDef = { id: 'create-pet.created', clause, title: 'A valid NewPet gets 201 and the created Pet, with an int64 id', severity: 'must' };
-export const echo: CheckDef = { id: 'create-pet.echo', clause, title: 'The created Pet repeats name, categoryId and status exactly as sent', severity: 'must' };
-export const newId: CheckDef = { id: 'create-pet.new-id', clause: 'Resources and their fields / Pet', title: 'Each created animal gets an id no animal seen before has', severity: 'must' };
-export const persisted: CheckDef = { id: 'create-pet.persisted', clause, title: 'A created animal is returned unchanged by getPet', severity: 'must' };
-export const invalidRejected: CheckDef = { id: 'create-pet.invalid-rejected', clause, title: 'An invalid NewPet gets 400 with an Error body (never 2xx, never 5xx)', severity: 'must' };
-export const bodyIdIgnored: CheckDef = { id: 'create-pet.body-id-ignored', clause: 'Resources and their fields / Pet', title: 'An id in the NewPet neither chooses the id nor overwrites an existing animal', severity: 'must' };
-export const extraFields: CheckDef = { id: 'create-pet.extra-fields', clause, title: 'Unknown extra fields in a NewPet: ignored or rejected (both legal), recorded', severity: 'info' };
-export const statusDefault: CheckDef = { id: 'create-pet.status-default', clause: 'States and transitions', title: 'The status of an animal created without one ("not shown"), recorded', severity: 'info' };
+const petClause = 'Resources and their fields / Pet';
+const suite = 'create-pet';
 
 /** 201 and a Pet. Returns the Pet for the checks that follow. */
 export function judgeCreated(seen: Seen): { finding: Finding; pet?: Pet } {
@@ -77,3 +71,28 @@ export function describeNewPet(p: NewPet): string {
 export function describePet(p: Pet): string {
   return `{ id: ${p.id}, name: ${JSON.stringify(p.name)}, categoryId: ${p.categoryId}${p.status ? `, status: ${p.status}` : ''} }`;
 }
+
+/** Unknown extra fields: ignoring and rejecting them are both legal; what happened is recorded. */
+export function describeExtraFields(extra: readonly string[], seen: Seen): Finding {
+  if (seen.status === 201) return pass(`ignored: 201 for a NewPet with ${extra.join(', ')}`);
+  if (seen.status === 400) return pass('rejected: 400');
+  return pass(`answered ${seen.status} (neither ignored with 201 nor rejected with 400)`);
+}
+
+/** The status of an animal created without one ("not shown"): recorded; the creation itself must work. */
+export function describeStatusDefault(seen: Seen): Finding {
+  const { value } = readPet(seen);
+  if (seen.status !== 201 || !value) return fail(`a NewPet without status was not created: ${seen.status}`, '201', seen.text.slice(0, 200));
+  return pass(value.status === undefined ? 'the Pet comes back without status' : `the Pet comes back with status "${value.status}"`);
+}
+
+export const created = defineCheck({ id: 'create-pet.created', clause, suite, title: 'A valid NewPet gets 201 and the created Pet, with an int64 id', severity: 'must', judge: (seen: Seen) => judgeCreated(seen).finding });
+export const echo = defineCheck({ id: 'create-pet.echo', clause, suite, title: 'The created Pet repeats name, categoryId and status exactly as sent', severity: 'must', judge: judgeEcho });
+export const newId = defineCheck({ id: 'create-pet.new-id', clause: petClause, suite, title: 'Each created animal gets an id no animal seen before has', severity: 'must', judge: judgeNewId });
+export const persisted = defineCheck({ id: 'create-pet.persisted', clause, suite, title: 'A created animal is returned unchanged by getPet', severity: 'must', judge: judgePersisted });
+export const invalidRejected = defineCheck({ id: 'create-pet.invalid-rejected', clause, suite, title: 'An invalid NewPet gets 400 with an Error body (never 2xx, never 5xx)', severity: 'must', judge: judgeInvalidRejected });
+export const bodyIdIgnored = defineCheck({ id: 'create-pet.body-id-ignored', clause: petClause, suite, title: 'An id in the NewPet neither chooses the id nor overwrites an existing animal', severity: 'must', judge: judgeBodyId });
+export const extraFields = defineCheck({ id: 'create-pet.extra-fields', clause, suite, title: 'Unknown extra fields in a NewPet: ignored or rejected (both legal), recorded', severity: 'info', judge: describeExtraFields });
+export const statusDefault = defineCheck({ id: 'create-pet.status-default', clause: 'States and transitions', suite, title: 'The status of an animal created without one ("not shown"), recorded', severity: 'info', judge: describeStatusDefault });
+
+export const CREATE_PET_CHECKS = [created, echo, newId, persisted, invalidRejected, bodyIdIgnored, extraFields, statusDefault] as const;

@@ -2,15 +2,12 @@
 import type { Pet } from '../models.ts';
 import { errorBodyProblems } from './bodies.ts';
 import { readPet, sameAnimalProblems } from './pets.ts';
-import { type CheckDef, describeSeen, type Finding, findingOf, pass, type Seen } from './types.ts';
+import { judgeNo5xx } from './bodies.ts';
+import { defineCheck } from './define.ts';
+import { describeSeen, eachCase, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
 
 const clause = 'Endpoints / getPet';
-
-export const found: CheckDef = { id: 'get-pet.found', clause, title: 'getPet returns an existing animal exactly as listPets shows it', severity: 'must' };
-export const notFound: CheckDef = { id: 'get-pet.not-found', clause, title: 'An id that does not exist gets 404 with an Error body', severity: 'must' };
-export const nonNumeric: CheckDef = { id: 'get-pet.non-numeric', clause, title: 'A non-numeric petId never gets 2xx (400 and 404 both legal)', severity: 'must' };
-export const nonNumericNo5xx: CheckDef = { id: 'get-pet.non-numeric-no-5xx', clause, title: 'A non-numeric petId never gets a 5xx', severity: 'should' };
-export const deprecation: CheckDef = { id: 'get-pet.deprecation', clause: 'Versioning', title: 'How the deprecation of getPet is announced (Deprecation, Sunset headers), recorded', severity: 'info' };
+const suite = 'get-pet';
 
 export function judgeFound(listed: Pet, seen: Seen): Finding {
   const expected = `200 with ${listed.id} as listed`;
@@ -37,3 +34,14 @@ export function describeDeprecation(seen: Seen): Finding {
   if (d === undefined && s === undefined) return pass('no Deprecation or Sunset header');
   return pass(`Deprecation: ${d ?? 'absent'}; Sunset: ${s ?? 'absent'}${link ? '; Link names a deprecation or sunset resource' : ''}`);
 }
+
+export const found = defineCheck({ id: 'get-pet.found', clause, suite, title: 'getPet returns an existing animal exactly as listPets shows it', severity: 'must', judge: eachCase(({ listed, seen }: { listed: Pet; seen: Seen }) => judgeFound(listed, seen), {
+    none: skip('the store lists no animal, and writes are not allowed to create one'),
+    all: (n) => pass(`${n} animals came back as listed`),
+  }) });
+export const notFound = defineCheck({ id: 'get-pet.not-found', clause, suite, title: 'An id that does not exist gets 404 with an Error body', severity: 'must', judge: judgeNotFound });
+export const nonNumeric = defineCheck({ id: 'get-pet.non-numeric', clause, suite, title: 'A non-numeric petId never gets 2xx (400 and 404 both legal)', severity: 'must', judge: judgeNonNumeric });
+export const nonNumericNo5xx = defineCheck({ id: 'get-pet.non-numeric-no-5xx', clause, suite, title: 'A non-numeric petId never gets a 5xx', severity: 'should', judge: judgeNo5xx });
+export const deprecation = defineCheck({ id: 'get-pet.deprecation', clause: 'Versioning', suite, title: 'How the deprecation of getPet is announced (Deprecation, Sunset headers), recorded', severity: 'info', judge: describeDeprecation });
+
+export const GET_PET_CHECKS = [found, notFound, nonNumeric, nonNumericNo5xx, deprecation] as const;

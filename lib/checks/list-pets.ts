@@ -1,19 +1,13 @@
 // listPets: `GET /pets` returns Pets: at most `limit` animals (1..100, default 20), filtered by status.
 import { PAGE_SIZE, type Pet, type PetStatus } from '../models.ts';
-import { duplicateIds, readPets } from './pets.ts';
-import { type CheckDef, describeSeen, type Finding, findingOf, pass, type Seen } from './types.ts';
+import { duplicateIds, readPet, readPets } from './pets.ts';
+import { judgeNo5xx } from './bodies.ts';
+import { defineCheck } from './define.ts';
+import { describeSeen, eachCase, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
 
 const clause = 'Endpoints / listPets';
-
-export const smoke: CheckDef = { id: 'list-pets.smoke', clause, title: 'GET /pets with a valid key returns 200 and a JSON array of Pet, at most 20 without limit', severity: 'must' };
-export const limit: CheckDef = { id: 'list-pets.limit', clause, title: 'With limit in 1..100, 200 and at most limit animals, each a Pet', severity: 'must' };
-export const noDuplicates: CheckDef = { id: 'list-pets.no-duplicates', clause, title: 'A page lists no animal twice', severity: 'must' };
-export const defaultLimit: CheckDef = { id: 'list-pets.default-limit', clause: 'Limits / Page size', title: 'Without limit, exactly 20 animals when the store holds more', severity: 'must' };
-export const statusFilter: CheckDef = { id: 'list-pets.status-filter', clause, title: 'With status, every animal listed has that status', severity: 'must' };
-export const createdVisible: CheckDef = { id: 'list-pets.created-visible', clause, title: 'Animals created in the run are listed under their status when the page can hold them', severity: 'must' };
-export const outOfRange: CheckDef = { id: 'list-pets.limit-out-of-range', clause: 'Limits / Page size', title: 'An out-of-range limit never returns more than 100 animals (400 and clamping both legal)', severity: 'must' };
-export const outOfRangeNo5xx: CheckDef = { id: 'list-pets.limit-out-of-range-no-5xx', clause: 'Limits / Page size', title: 'An out-of-range or malformed limit never gets a 5xx', severity: 'should' };
-export const outOfRangeBehaviour: CheckDef = { id: 'list-pets.limit-out-of-range-behaviour', clause: 'Limits / Page size', title: 'What the server does with limit 0, 101 and 500 (reject or clamp), recorded', severity: 'info' };
+const pageSize = 'Limits / Page size';
+const suite = 'list-pets';
 
 export function expectDefaultPage(seen: Seen): Finding {
   const { finding, pets } = judgePage(seen, 'no limit');
@@ -85,9 +79,46 @@ export function judgeOutOfRange(raw: string, reason: string, seen: Seen): Findin
   return findingOf(pets.length > PAGE_SIZE.max ? [`limit=${raw} returned ${pets.length} animals, more than ${PAGE_SIZE.max}`] : [], `400, or at most ${PAGE_SIZE.max} animals`, summarisePage(seen));
 }
 
+/** An animal created with a status, then looked for on that status's page (when it was created). */
+export interface CreatedCase {
+  status: PetStatus;
+  created: Seen;
+  listed?: Seen;
+}
+
+const judgeCreatedCase = (c: CreatedCase): Finding => {
+  const pet = c.created.status === 201 ? readPet(c.created).value : undefined;
+  if (!pet || !c.listed) return skip(`could not create an animal with status ${c.status} (${c.created.status}); create-pet checks judge that`);
+  return judgeCreatedVisible(pet, c.status, c.listed);
+};
+
+/** What the server does with limits outside 1..100: recorded, never judged. */
+export function describeOutOfRange(seen: readonly { raw: string; seen: Seen }[]): Finding {
+  return pass(
+    seen
+      .map(({ raw, seen: s }) => {
+        const pets = s.status === 200 ? readPets(s).value : undefined;
+        return `limit=${raw}: ${s.status}${pets ? ` with ${pets.length} animals` : ''}`;
+      })
+      .join('; '),
+  );
+}
+
 function summarisePage(seen: Seen): string {
   const { value } = readPets(seen);
   if (!value) return describeSeen(seen);
   const ids = value.slice(0, 10).map((p) => `${p.id}${p.status ? `:${p.status}` : ''}`);
   return `${seen.status}, ${value.length} animals: ${ids.join(', ')}${value.length > 10 ? ', …' : ''}`;
 }
+
+export const smoke = defineCheck({ id: 'list-pets.smoke', clause, suite, title: 'GET /pets with a valid key returns 200 and a JSON array of Pet, at most 20 without limit', severity: 'must', judge: expectDefaultPage });
+export const limit = defineCheck({ id: 'list-pets.limit', clause, suite, title: 'With limit in 1..100, 200 and at most limit animals, each a Pet', severity: 'must', judge: judgeLimit });
+export const noDuplicates = defineCheck({ id: 'list-pets.no-duplicates', clause, suite, title: 'A page lists no animal twice', severity: 'must', judge: judgeNoDuplicates });
+export const defaultLimit = defineCheck({ id: 'list-pets.default-limit', clause: pageSize, suite, title: 'Without limit, exactly 20 animals when the store holds more', severity: 'must', judge: judgeDefaultLimit });
+export const statusFilter = defineCheck({ id: 'list-pets.status-filter', clause, suite, title: 'With status, every animal listed has that status', severity: 'must', judge: judgeStatusFilter });
+export const createdVisible = defineCheck({ id: 'list-pets.created-visible', clause, suite, title: 'Animals created in the run are listed under their status when the page can hold them', severity: 'must', judge: eachCase(judgeCreatedCase) });
+export const outOfRange = defineCheck({ id: 'list-pets.limit-out-of-range', clause: pageSize, suite, title: 'An out-of-range limit never returns more than 100 animals (400 and clamping both legal)', severity: 'must', judge: judgeOutOfRange });
+export const outOfRangeNo5xx = defineCheck({ id: 'list-pets.limit-out-of-range-no-5xx', clause: pageSize, suite, title: 'An out-of-range or malformed limit never gets a 5xx', severity: 'should', judge: judgeNo5xx });
+export const outOfRangeBehaviour = defineCheck({ id: 'list-pets.limit-out-of-range-behaviour', clause: pageSize, suite, title: 'What the server does with limit 0, 101 and 500 (reject or clamp), recorded', severity: 'info', judge: describeOutOfRange });
+
+export const LIST_PETS_CHECKS = [smoke, limit, noDuplicates, defaultLimit, statusFilter, createdVisible, outOfRange, outOfRangeNo5xx, outOfRangeBehaviour] as const;

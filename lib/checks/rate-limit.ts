@@ -1,86 +1,14 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
-import { type TimelinePoint, timelinePoint } from '../load/burst.ts';
 import { headerInt } from '../models.ts';
-import { type CheckDef, fail, type Finding, pass } from './types.ts';
+import { isFixedWindow, type KeyRun, loadFigures, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { defineCheck } from './define.ts';
+import { fail, type Finding, pass, skip } from './types.ts';
 
 const clause = 'Limits / Request rate by plan';
 const headersClause = 'Limits / Rate limit headers';
 const exceeding = 'Limits / Exceeding the limit';
-
-export const limitHeader: CheckDef = { id: 'rate-limit.limit-header', clause: headersClause, title: "X-RateLimit-Limit is the plan's per-minute quota (or per-day when that is tighter)", severity: 'must' };
-export const resetHeader: CheckDef = { id: 'rate-limit.reset-header', clause: headersClause, title: 'X-RateLimit-Reset is a Unix time in seconds, after the Date and at most one window ahead', severity: 'must' };
-export const remainingHeader: CheckDef = { id: 'rate-limit.remaining', clause: headersClause, title: 'X-RateLimit-Remaining falls by one per accepted request and is never negative', severity: 'must' };
-export const quota: CheckDef = { id: 'rate-limit.quota', clause, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must' };
-export const retryAfterPresent: CheckDef = { id: 'rate-limit.retry-after-present', clause: exceeding, title: 'A 429 carries Retry-After', severity: 'must' };
-export const retryAfterFormat: CheckDef = { id: 'rate-limit.retry-after-format', clause: exceeding, title: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3)', severity: 'should' };
-export const retryAfterConsistent: CheckDef = { id: 'rate-limit.retry-after-consistent', clause: exceeding, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should' };
-export const retryAfterHonoured: CheckDef = { id: 'rate-limit.retry-after-honoured', clause: exceeding, title: 'After waiting exactly what Retry-After says, the next request succeeds', severity: 'must' };
-export const isolation: CheckDef = { id: 'rate-limit.isolation', clause, title: 'Exhausting one key leaves another key of the same plan untouched', severity: 'must' };
-export const dailyQuota: CheckDef = { id: 'rate-limit.daily-quota', clause, title: 'The per-day quota is enforced, and Reset then points at the end of the day window', severity: 'must' };
-export const banProbe: CheckDef = { id: 'rate-limit.ban-probe', clause: exceeding, title: 'What the server does to a key that keeps sending after a 429 (disposable keys only), recorded', severity: 'info' };
-export const load: CheckDef = { id: 'rate-limit.load', clause, title: 'Load above the plan rate: accepted, 429 and other responses, latency, achieved against asked rate, recorded', severity: 'info' };
-
-export interface Observation {
-  t: number;
-  status: number;
-  /** Lower-case names. */
-  headers: Readonly<Record<string, string>>;
-}
-
-export interface Quota {
-  perMinute: number;
-  perDay: number;
-}
-
-export interface BurstData {
-  points: TimelinePoint[];
-  sent: number;
-  startedAt: number;
-  durationMs: number;
-  askedRate: number;
-  ended: 'first-429' | 'max-requests' | 'max-duration';
-  latency: { p50: number; p90: number; p99: number; max: number };
-}
-
-export interface DayData {
-  /** Accepted requests from the first burst of the day test to the day block. */
-  accepted: number;
-  /** The 429 that blocked for the day, if one came. */
-  block?: TimelinePoint;
-  /** Why the loop ended. */
-  ended: 'day-block' | 'over-quota' | 'time';
-  elapsedMs: number;
-}
-
-export interface KeyRun {
-  label: string;
-  plan: string;
-  quota: Quota;
-  /** Window lengths in seconds. */
-  windows: { minute: number; day: number };
-  start?: Observation;
-  burst?: BurstData;
-  retry?: { waitedMs: number; next: Observation };
-  /** Why the recovery after the first 429 was not tried (a wait longer than the harness allows). */
-  retrySkipped?: string;
-  isolation?: { exhausted: string; before: Observation; after: Observation };
-  day?: DayData;
-  daySkipped?: string;
-  ban?: { statuses: number[]; after: Observation };
-}
-
-
-/** Every response of the key's run as timeline points, probes included. */
-export function pointsOf(run: KeyRun): TimelinePoint[] {
-  const fromObs = (o: Observation): TimelinePoint => timelinePoint(o.t, o.status, (name) => o.headers[name]);
-  const points = [
-    ...(run.start ? [fromObs(run.start)] : []),
-    ...(run.burst?.points ?? []),
-    ...(run.retry ? [fromObs(run.retry.next)] : []),
-  ];
-  return points.sort((a, b) => a.t - b.t);
-}
+const suite = 'rate-limit';
 
 const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
 
@@ -88,7 +16,7 @@ export function judgeLimitHeader(run: KeyRun): Finding {
   const allowed = [run.quota.perMinute, run.quota.perDay];
   const wrong = pointsOf(run).filter((p) => p.limit !== undefined && !allowed.includes(p.limit));
   const seen = [...new Set(pointsOf(run).map((p) => p.limit).filter((l) => l !== undefined))];
-  if (seen.length === 0) return { outcome: 'skip', message: 'no X-RateLimit-Limit seen (headers.rate-limit-present judges that)' };
+  if (seen.length === 0) return skip('no X-RateLimit-Limit seen (headers.rate-limit-present judges that)');
   if (wrong.length === 0) return pass(`X-RateLimit-Limit: ${seen.join(', ')}`);
   return fail(`${run.label}: X-RateLimit-Limit is ${wrong[0]!.limit} on ${wrong.length} responses`, `${run.quota.perMinute} (per minute) or ${run.quota.perDay} (per day) for plan ${run.plan}`, `${wrong[0]!.limit}`);
 }
@@ -117,19 +45,6 @@ export function judgeResetHeader(run: KeyRun): Finding {
   return pass();
 }
 
-/**
- * A fixed window holds Reset still and never shows a positive Remaining twice (responses may
- * arrive out of order, but each value is sent once; a limiter that lets one too many through
- * repeats only 0). A refilling limiter (token bucket, sliding window) moves Reset or repeats
- * values as capacity comes back.
- */
-export function isFixedWindow(points: readonly TimelinePoint[]): boolean {
-  const ok = points.filter(accepted);
-  if (new Set(ok.map((p) => p.reset)).size > 1) return false;
-  const positive = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined && r > 0);
-  return new Set(positive).size === positive.length;
-}
-
 /** Requests a refilling limiter may add during the burst: the plan's rate times its duration. */
 function refillAllowance(run: KeyRun): number {
   const seconds = (run.burst?.durationMs ?? 0) / 1000;
@@ -147,7 +62,7 @@ export function judgeRemaining(run: KeyRun): Finding {
   if (negative) return fail(`${run.label}: X-RateLimit-Remaining is ${negative.remaining} (status ${negative.status})`, 'never below 0', `${negative.remaining}`);
   const start = headerInt(run.start?.headers['x-ratelimit-remaining']);
   const ok = beforeStop(run).filter(accepted);
-  if (start === undefined || ok.length === 0) return { outcome: 'skip', message: 'no burst of accepted requests to judge' };
+  if (start === undefined || ok.length === 0) return skip('no burst of accepted requests to judge');
   const remainings = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined);
   if (remainings.length === 0) return fail(`${run.label}: no accepted response carried X-RateLimit-Remaining`, 'Remaining on every response', 'absent');
   const lowest = Math.min(...remainings);
@@ -167,7 +82,7 @@ export function judgeRemaining(run: KeyRun): Finding {
 
 export function judgeQuota(run: KeyRun): Finding {
   const start = headerInt(run.start?.headers['x-ratelimit-remaining']);
-  if (!run.burst || start === undefined) return { outcome: 'skip', message: 'no burst ran' };
+  if (!run.burst || start === undefined) return skip('no burst ran');
   const ok = beforeStop(run).filter(accepted);
   if (run.burst.ended !== 'first-429') {
     // A load too slow to spend the quota before the window reset proves nothing either way,
@@ -205,7 +120,7 @@ function first429(run: KeyRun): TimelinePoint | undefined {
 
 export function judgeRetryAfterPresent(run: KeyRun): Finding {
   const p = first429(run);
-  if (!p) return { outcome: 'skip', message: 'no 429 was seen' };
+  if (!p) return skip('no 429 was seen');
   return p.retryAfter === undefined ? fail(`${run.label}: the 429 has no Retry-After`, 'Retry-After', 'absent') : pass(`Retry-After: ${p.retryAfter}`);
 }
 
@@ -213,14 +128,14 @@ const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|
 
 export function judgeRetryAfterFormat(run: KeyRun): Finding {
   const value = first429(run)?.retryAfter;
-  if (value === undefined) return { outcome: 'skip', message: 'no Retry-After to judge' };
+  if (value === undefined) return skip('no Retry-After to judge');
   if (/^[0-9]+$/.test(value) || IMF_FIXDATE.test(value)) return pass(`Retry-After: ${value}`);
   return fail(`${run.label}: Retry-After "${value}" is neither delta-seconds nor an IMF-fixdate`, 'delta-seconds (e.g. 30) or an HTTP-date', value);
 }
 
 export function judgeRetryAfterConsistent(run: KeyRun): Finding {
   const p = first429(run);
-  if (!p || p.retryAfter === undefined || p.reset === undefined) return { outcome: 'skip', message: 'no 429 with both Retry-After and X-RateLimit-Reset' };
+  if (!p || p.retryAfter === undefined || p.reset === undefined) return skip('no 429 with both Retry-After and X-RateLimit-Reset');
   const sent = sentAt(p);
   const wait = /^[0-9]+$/.test(p.retryAfter) ? Number(p.retryAfter) : undefined;
   const until = wait !== undefined ? sent + wait : Date.parse(p.retryAfter) / 1000;
@@ -237,8 +152,8 @@ export function judgeRetryAfterConsistent(run: KeyRun): Finding {
 }
 
 export function judgeRetryAfterHonoured(run: KeyRun): Finding {
-  if (run.retrySkipped) return { outcome: 'skip', message: run.retrySkipped };
-  if (!run.retry) return { outcome: 'skip', message: 'no 429 with a usable Retry-After was seen' };
+  if (run.retrySkipped) return skip(run.retrySkipped);
+  if (!run.retry) return skip('no 429 with a usable Retry-After was seen');
   const { next, waitedMs } = run.retry;
   return next.status >= 200 && next.status < 300
     ? pass(`waited ${waitedMs} ms, then ${next.status}`)
@@ -246,7 +161,7 @@ export function judgeRetryAfterHonoured(run: KeyRun): Finding {
 }
 
 export function judgeIsolation(run: KeyRun): Finding {
-  if (!run.isolation) return { outcome: 'skip', message: `${run.label}: no other key of plan ${run.plan} was exhausted before it` };
+  if (!run.isolation) return skip(`${run.label}: no other key of plan ${run.plan} was exhausted before it`);
   const { before, after, exhausted } = run.isolation;
   if (after.status === 429) return fail(`${run.label} got 429 right after ${exhausted} (same plan) was exhausted`, '2xx: quotas are per key', '429');
   if (after.status < 200 || after.status >= 300) return fail(`${run.label} got ${after.status} right after ${exhausted} was exhausted`, '2xx', `${after.status}`);
@@ -260,9 +175,9 @@ export function judgeIsolation(run: KeyRun): Finding {
 }
 
 export function judgeDailyQuota(run: KeyRun): Finding {
-  if (run.daySkipped) return { outcome: 'skip', message: run.daySkipped };
+  if (run.daySkipped) return skip(run.daySkipped);
   const day = run.day;
-  if (!day) return { outcome: 'skip', message: 'the daily quota was not driven' };
+  if (!day) return skip('the daily quota was not driven');
   if (day.ended !== 'day-block' || !day.block) {
     return fail(`${run.label}: ${day.accepted} requests accepted in ${Math.round(day.elapsedMs / 1000)} s without the day's quota stopping them`, `a 429 for the day after at most ${run.quota.perDay}`, `${day.accepted} accepted`);
   }
@@ -277,33 +192,32 @@ export function judgeDailyQuota(run: KeyRun): Finding {
 }
 
 export function describeBan(run: KeyRun): Finding {
-  if (!run.ban) return { outcome: 'skip', message: 'only keys marked disposable are probed' };
+  if (!run.ban) return skip('only keys marked disposable are probed');
   const still = run.ban.after.status === 429 ? `still 429 after waiting Retry-After: the key looks banned (${run.ban.after.headers['retry-after'] ?? 'no Retry-After'})` : `${run.ban.after.status} after waiting Retry-After: no ban`;
   return pass(`kept sending after a 429: ${run.ban.statuses.join(', ')}; ${still}`);
 }
 
-/** What a burst did: responses by kind, requests in flight at the stop, achieved rate. */
-export function loadFigures(b: BurstData) {
-  const accepted = b.points.filter((p) => p.status >= 200 && p.status < 300).length;
-  const rejected = b.points.filter((p) => p.status === 429).length;
-  return {
-    sent: b.sent,
-    accepted,
-    rejected,
-    other: b.points.length - accepted - rejected,
-    inFlightAtStop: b.sent - b.points.length,
-    durationMs: b.durationMs,
-    askedRate: b.askedRate,
-    achievedRate: b.durationMs > 0 ? Math.round((b.points.length / b.durationMs) * 1000) : 0,
-    latency: b.latency,
-  };
-}
-
 export function describeLoad(run: KeyRun): Finding {
-  if (!run.burst) return { outcome: 'skip', message: 'no load ran' };
+  if (!run.burst) return skip('no load ran');
   const f = loadFigures(run.burst);
   return pass(
     `${run.label}: ${f.sent} sent, ${f.accepted} accepted, ${f.rejected} × 429, ${f.other} other, ${f.inFlightAtStop} in flight at the stop; ` +
       `${f.achievedRate} req/s achieved of ${f.askedRate.toFixed(0)} asked; latency p50 ${f.latency.p50} ms, p90 ${f.latency.p90} ms, p99 ${f.latency.p99} ms`,
   );
 }
+
+export const limitHeader = defineCheck({ id: 'rate-limit.limit-header', clause: headersClause, suite, title: "X-RateLimit-Limit is the plan's per-minute quota (or per-day when that is tighter)", severity: 'must', judge: judgeLimitHeader });
+export const resetHeader = defineCheck({ id: 'rate-limit.reset-header', clause: headersClause, suite, title: 'X-RateLimit-Reset is a Unix time in seconds, after the Date and at most one window ahead', severity: 'must', judge: judgeResetHeader });
+export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', clause: headersClause, suite, title: 'X-RateLimit-Remaining falls by one per accepted request and is never negative', severity: 'must', judge: judgeRemaining });
+export const quota = defineCheck({ id: 'rate-limit.quota', clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: judgeQuota });
+export const retryAfterPresent = defineCheck({ id: 'rate-limit.retry-after-present', clause: exceeding, suite, title: 'A 429 carries Retry-After', severity: 'must', judge: judgeRetryAfterPresent });
+export const retryAfterFormat = defineCheck({ id: 'rate-limit.retry-after-format', clause: exceeding, suite, title: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3)', severity: 'should', judge: judgeRetryAfterFormat });
+export const retryAfterConsistent = defineCheck({ id: 'rate-limit.retry-after-consistent', clause: exceeding, suite, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should', judge: judgeRetryAfterConsistent });
+export const retryAfterHonoured = defineCheck({ id: 'rate-limit.retry-after-honoured', clause: exceeding, suite, title: 'After waiting exactly what Retry-After says, the next request succeeds', severity: 'must', judge: judgeRetryAfterHonoured });
+export const isolation = defineCheck({ id: 'rate-limit.isolation', clause, suite, title: 'Exhausting one key leaves another key of the same plan untouched', severity: 'must', judge: judgeIsolation });
+export const dailyQuota = defineCheck({ id: 'rate-limit.daily-quota', clause, suite, title: 'The per-day quota is enforced, and Reset then points at the end of the day window', severity: 'must', judge: judgeDailyQuota });
+export const banProbe = defineCheck({ id: 'rate-limit.ban-probe', clause: exceeding, suite, title: 'What the server does to a key that keeps sending after a 429 (disposable keys only), recorded', severity: 'info', judge: describeBan });
+export const load = defineCheck({ id: 'rate-limit.load', clause, suite, title: 'Load above the plan rate: accepted, 429 and other responses, latency, achieved against asked rate, recorded', severity: 'info', judge: describeLoad });
+
+/** Judged once per configured key, from what that key's run recorded. */
+export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, retryAfterPresent, retryAfterFormat, retryAfterConsistent, retryAfterHonoured, isolation, dailyQuota, banProbe, load] as const;

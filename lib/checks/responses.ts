@@ -1,49 +1,12 @@
 // Rules that hold for every response of the run, whichever suite caused it: judged once, over the
 // whole exchange log, after the suites. Pure: exchanges in, findings out.
-import { RATE_LIMIT_HEADERS } from '../models.ts';
+import { headerInt, RATE_LIMIT_HEADERS } from '../models.ts';
 import type { Exchange } from '../result/model.ts';
 import { errorBodyProblems, isJsonMediaType } from './bodies.ts';
-import { type CheckDef, type Seen } from './types.ts';
+import { defineCheck } from './define.ts';
+import { type Finding, type Seen, skip } from './types.ts';
 
-export const errorBody: CheckDef = {
-  id: 'errors.error-body',
-  clause: 'Errors',
-  title: 'Every error response (4xx, 5xx) has an Error body whose status repeats the HTTP status',
-  severity: 'must',
-};
-
-export const rateLimitedBody: CheckDef = {
-  id: 'errors.429-error-body',
-  clause: 'Errors',
-  title: 'A 429 with a body has an Error body (the interface leaves its body open; none is fine)',
-  severity: 'should',
-};
-
-export const jsonMediaType: CheckDef = {
-  id: 'responses.json-media-type',
-  clause: 'What the service does',
-  title: 'Every response with a body (429 aside: its body is not shown) is labelled application/json, parameters allowed',
-  severity: 'must',
-};
-
-export const rateLimitHeaders: CheckDef = {
-  id: 'headers.rate-limit-present',
-  clause: 'Limits / Rate limit headers',
-  title: 'Every response carries X-RateLimit-Limit, -Remaining and -Reset as integers',
-  severity: 'must',
-};
-
-export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders] as const;
-
-export interface RunFinding {
-  def: CheckDef;
-  outcome: 'pass' | 'fail' | 'skip';
-  message: string;
-  /** The first offending exchanges (at most a few). */
-  offenders: Exchange[];
-  expected?: string;
-  actual?: string;
-}
+const suite = 'run';
 
 const EVIDENCE_LIMIT = 3;
 
@@ -52,7 +15,7 @@ function seenOf(e: Exchange): Seen | undefined {
   return { status: e.status, headers: e.responseHeaders, text: e.responseBody ?? '' };
 }
 
-/** Applies `problemsOf` to each response it concerns; fails with the first offenders. */
+/** A rule over every response of the run. */
 interface Rule {
   /** Which responses the rule is about. */
   applies: (s: Seen) => boolean;
@@ -62,31 +25,31 @@ interface Rule {
   readsBody: boolean;
 }
 
-function judge(def: CheckDef, exchanges: readonly Exchange[], { applies, problemsOf, expected, readsBody }: Rule): RunFinding {
-  const offenders: { exchange: Exchange; problems: string[] }[] = [];
-  let judged = 0;
-  for (const exchange of exchanges) {
-    const seen = seenOf(exchange);
-    if (!seen || !applies(seen)) continue;
-    // A truncated body cannot be parsed; the header-only checks (media type, rate-limit headers) still judge it.
-    if (readsBody && exchange.responseBodyTruncated) continue;
-    judged += 1;
-    const problems = problemsOf(seen);
-    if (problems.length > 0) offenders.push({ exchange, problems });
-  }
-  if (judged === 0) return { def, outcome: 'skip', message: 'no response of this kind in the run', offenders: [] };
-  if (offenders.length === 0) return { def, outcome: 'pass', message: `${judged} responses checked`, offenders: [] };
-  const first = offenders[0]!;
-  return {
-    def,
-    outcome: 'fail',
-    message: `${offenders.length} of ${judged} responses: ${first.exchange.method} ${pathOf(first.exchange.url)} → ${first.exchange.status}: ${first.problems.join('; ')}`,
-    offenders: offenders.slice(0, EVIDENCE_LIMIT).map((o) => o.exchange),
-    expected,
-    actual: offenders
-      .slice(0, EVIDENCE_LIMIT)
-      .map((o) => `${o.exchange.method} ${pathOf(o.exchange.url)} → ${o.exchange.status}: ${o.problems.join('; ')}`)
-      .join('\n'),
+/** Judges every response the rule applies to; fails naming the first offenders, kept as evidence. */
+function judgeAll({ applies, problemsOf, expected, readsBody }: Rule): (exchanges: readonly Exchange[]) => Finding {
+  return (exchanges) => {
+    const offenders: { exchange: Exchange; problems: string[] }[] = [];
+    let judged = 0;
+    for (const exchange of exchanges) {
+      const seen = seenOf(exchange);
+      if (!seen || !applies(seen)) continue;
+      // A truncated body cannot be parsed; the header-only checks (media type, rate-limit headers) still judge it.
+      if (readsBody && exchange.responseBodyTruncated) continue;
+      judged += 1;
+      const problems = problemsOf(seen);
+      if (problems.length > 0) offenders.push({ exchange, problems });
+    }
+    if (judged === 0) return skip('no response of this kind in the run');
+    if (offenders.length === 0) return { outcome: 'pass', message: `${judged} responses checked` };
+    const first = offenders[0]!;
+    const shown = offenders.slice(0, EVIDENCE_LIMIT);
+    return {
+      outcome: 'fail',
+      message: `${offenders.length} of ${judged} responses: ${first.exchange.method} ${pathOf(first.exchange.url)} → ${first.exchange.status}: ${first.problems.join('; ')}`,
+      exchanges: shown.map((o) => o.exchange),
+      expected,
+      actual: shown.map((o) => `${o.exchange.method} ${pathOf(o.exchange.url)} → ${o.exchange.status}: ${o.problems.join('; ')}`).join('\n'),
+    };
   };
 }
 
@@ -99,42 +62,72 @@ function pathOf(url: string): string {
   }
 }
 
-export function judgeRun(exchanges: readonly Exchange[]): RunFinding[] {
-  return [
-    judge(errorBody, exchanges, {
-      applies: (s) => s.status >= 400 && s.status !== 429,
-      problemsOf: errorBodyProblems,
-      expected: 'an Error body (code, message: strings; status: the HTTP status) as application/json',
-      readsBody: true,
-    }),
-    // The 429 body is "not shown": none at all is legal; a body, though, should be an Error.
-    judge(rateLimitedBody, exchanges, {
-      applies: (s) => s.status === 429 && s.text.trim() !== '',
-      problemsOf: errorBodyProblems,
-      expected: 'no body, or an Error body with status 429',
-      readsBody: true,
-    }),
-    judge(jsonMediaType, exchanges, {
-      applies: (s) => s.text.length > 0 && s.status !== 429,
-      problemsOf: (s) => (isJsonMediaType(s.headers['content-type']) ? [] : [`Content-Type is ${s.headers['content-type'] ? `"${s.headers['content-type']}"` : 'missing'}`]),
-      expected: 'Content-Type: application/json (parameters allowed)',
-      readsBody: false,
-    }),
-    judge(rateLimitHeaders, exchanges, {
-      applies: () => true,
-      problemsOf: rateLimitHeaderProblems,
-      expected: 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',
-      readsBody: false,
-    }),
-  ];
-}
+export const errorBody = defineCheck({
+  id: 'errors.error-body',
+  clause: 'Errors',
+  suite,
+  title: 'Every error response (4xx, 5xx) has an Error body whose status repeats the HTTP status',
+  severity: 'must',
+  judge: judgeAll({
+    applies: (s) => s.status >= 400 && s.status !== 429,
+    problemsOf: errorBodyProblems,
+    expected: 'an Error body (code, message: strings; status: the HTTP status) as application/json',
+    readsBody: true,
+  }),
+});
+
+// The 429 body is "not shown": none at all is legal; a body, though, should be an Error.
+export const rateLimitedBody = defineCheck({
+  id: 'errors.429-error-body',
+  clause: 'Errors',
+  suite,
+  title: 'A 429 with a body has an Error body (the interface leaves its body open; none is fine)',
+  severity: 'should',
+  judge: judgeAll({
+    applies: (s) => s.status === 429 && s.text.trim() !== '',
+    problemsOf: errorBodyProblems,
+    expected: 'no body, or an Error body with status 429',
+    readsBody: true,
+  }),
+});
+
+export const jsonMediaType = defineCheck({
+  id: 'responses.json-media-type',
+  clause: 'What the service does',
+  suite,
+  title: 'Every response with a body (429 aside: its body is not shown) is labelled application/json, parameters allowed',
+  severity: 'must',
+  judge: judgeAll({
+    applies: (s) => s.text.length > 0 && s.status !== 429,
+    problemsOf: (s) => (isJsonMediaType(s.headers['content-type']) ? [] : [`Content-Type is ${s.headers['content-type'] ? `"${s.headers['content-type']}"` : 'missing'}`]),
+    expected: 'Content-Type: application/json (parameters allowed)',
+    readsBody: false,
+  }),
+});
+
+export const rateLimitHeaders = defineCheck({
+  id: 'headers.rate-limit-present',
+  clause: 'Limits / Rate limit headers',
+  suite,
+  title: 'Every response carries X-RateLimit-Limit, -Remaining and -Reset as integers',
+  severity: 'must',
+  judge: judgeAll({
+    applies: () => true,
+    problemsOf: rateLimitHeaderProblems,
+    expected: 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',
+    readsBody: false,
+  }),
+});
+
+/** Judged once, over every exchange of the run, after the suites. */
+export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders] as const;
 
 export function rateLimitHeaderProblems(seen: Seen): string[] {
   const problems: string[] = [];
   for (const name of RATE_LIMIT_HEADERS) {
     const value = seen.headers[name.toLowerCase()];
     if (value === undefined) problems.push(`${name} missing`);
-    else if (!/^\s*[0-9]+\s*$/.test(value)) problems.push(`${name} is "${value}", not an integer`);
+    else if (headerInt(value) === undefined || value.includes('-')) problems.push(`${name} is "${value}", not an integer`);
   }
   return problems;
 }

@@ -1,15 +1,6 @@
-// A check: a stable id, the clause of the interface it enforces, a severity, and a pure function
-// from what the target answered to a finding. Suites drive the requests; checks only judge them.
-import type { Exchange, Severity } from '../result/model.ts';
-
-export interface CheckDef {
-  /** Stable dotted id: reports, fault catalogues and other tools key on it. */
-  id: string;
-  /** Section of the interface, e.g. "Authentication" or "Endpoints / listPets". */
-  clause: string;
-  title: string;
-  severity: Severity;
-}
+// What a check's judging function returns: a finding about the target (pass, fail, skip with its
+// reason), built from what the target answered. Suites drive the requests; checks only judge them.
+import type { Exchange } from '../result/model.ts';
 
 /** How a property check failed: the minimal counterexample, and how to replay it. */
 export interface PropertyFailure {
@@ -32,6 +23,11 @@ export type Finding =
       exchanges?: Exchange[];
     }
   | { outcome: 'skip'; message: string };
+
+/** A finding, or the harness's own failure to judge (never the target's fault by itself). */
+export type Judgement = Finding | { outcome: 'error'; message: string };
+
+export const skip = (message: string): Finding => ({ outcome: 'skip', message });
 
 /** What a check sees of one response. */
 export interface Seen {
@@ -59,4 +55,27 @@ export function describeSeen(seen: Seen): string {
   const type = seen.headers['content-type'] ?? 'no Content-Type';
   const body = seen.text.length > 200 ? `${seen.text.slice(0, 200)}…` : seen.text;
   return `${seen.status} (${type}) ${body || '<empty body>'}`;
+}
+
+/** A judge of several cases, each judged by `one`; the suite may stop sending at the first undecided one. */
+export interface EachCase<T> {
+  (cases: readonly T[]): Finding;
+  /** Judges one case: anything but a pass decides the whole check. */
+  one(c: T): Finding;
+}
+
+/**
+ * Judges cases in order: the first that does not pass (a failure, or a skip saying why nothing can
+ * be judged) decides; when all pass, `all` describes them. No case at all is `none`.
+ */
+export function eachCase<T>(one: (c: T) => Finding, outcomes: { none?: Finding; all?: (n: number) => Finding } = {}): EachCase<T> {
+  const judge = (cases: readonly T[]): Finding => {
+    if (cases.length === 0) return outcomes.none ?? skip('nothing was sent to judge');
+    for (const c of cases) {
+      const finding = one(c);
+      if (finding.outcome !== 'pass') return finding;
+    }
+    return outcomes.all ? outcomes.all(cases.length) : pass();
+  };
+  return Object.assign(judge, { one });
 }

@@ -2,21 +2,16 @@
 // UsageError naming the option out.
 import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
+import { DEFAULT_RUNS, type RunOptions } from '../runner/options.ts';
 import { didYouMean } from '../util/suggest.ts';
 
-export interface CliArgs {
-  target: string;
-  reportDir?: string;
-  suites?: string[];
-  seed?: number;
-  runs?: number;
-  allowWrites: boolean;
-  allowLoad: boolean;
-  maxRequests?: number;
-  strict: boolean;
-  soak: boolean;
+export interface CliArgs extends RunOptions {
   quiet: boolean;
   help: boolean;
+  /** Print every check instead of running. */
+  listChecks: boolean;
+  /** With --list-checks: as a JSON array. */
+  json: boolean;
 }
 
 const OPTIONS = {
@@ -31,6 +26,8 @@ const OPTIONS = {
   strict: { type: 'boolean' },
   soak: { type: 'boolean' },
   quiet: { type: 'boolean' },
+  'list-checks': { type: 'boolean' },
+  json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -49,7 +46,7 @@ Options:
                        (default: every suite in suites/)
   --seed N             seed for generated cases; the same seed replays the same requests
                        (default: random, printed in the summary and the report)
-  --runs N             cases each property check tries (default: 20)
+  --runs N             cases each property check tries (default: ${DEFAULT_RUNS})
   --allow-writes       allow POST /pets, which creates animals nobody can delete
                        (overrides allow.writes in the target)
   --allow-load         allow the load suite (overrides allow.load in the target)
@@ -57,13 +54,13 @@ Options:
   --strict             count failed "should" checks like failed "must" checks
   --soak               let checks that need real time (day-long windows) run to the end
   --quiet              print only the verdict line
+  --list-checks        print every check (id, severity, suite, clause, title) and exit;
+                       with --json, as a JSON array
   -h, --help           show this help
 
 Environment: target files take \${VAR} and \${VAR:-default} from the environment, e.g.
 ANIMAL_STORE_STAGING_URL and ANIMAL_STORE_STAGING_FREE_KEY for --target staging.
 `;
-
-export const DEFAULT_RUNS = 20;
 
 function integer(option: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
@@ -97,6 +94,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
   const maxRequests = integer('max-requests', values['max-requests'], 1, 100_000_000);
   if (values.target !== undefined && values.target.trim() === '') throw new UsageError('--target is empty');
   if (values['report-dir'] !== undefined && values['report-dir'].trim() === '') throw new UsageError('--report-dir is empty');
+  if (values.json && !values['list-checks']) throw new UsageError('--json goes with --list-checks (the run itself always writes report.json)');
   return {
     target: values.target ?? 'local',
     ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] } : {}),
@@ -110,5 +108,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
     soak: values.soak ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
+    listChecks: values['list-checks'] ?? false,
+    json: values.json ?? false,
   };
 }

@@ -1,22 +1,33 @@
-// Entry point of `npm run conformance`. Maps the harness's own errors to exit statuses and keeps
-// stack traces for real bugs only.
+// Entry point of `npm run conformance`: parses the command line, runs the engine, prints the
+// summary. Maps the harness's own errors to exit statuses and keeps stack traces for real bugs.
+import path from 'node:path';
 import { HarnessError, EXIT } from '../errors.ts';
+import { COLOUR, PLAIN, renderSummary, verdictLine } from '../report/console.ts';
 import { runConformance } from '../runner/run.ts';
 import { HELP, parseCli } from './args.ts';
+import { renderCheckList } from './list-checks.ts';
 
 async function main(argv: string[]): Promise<number> {
-  const useColour = process.stdout.isTTY === true && !process.env.NO_COLOR;
+  const style = process.stdout.isTTY === true && !process.env.NO_COLOR ? COLOUR : PLAIN;
   try {
     const args = parseCli(argv);
     if (args.help) {
       process.stdout.write(HELP);
       return EXIT.conformant;
     }
+    if (args.listChecks) {
+      process.stdout.write(renderCheckList(args.json));
+      return EXIT.conformant;
+    }
     const outcome = await runConformance(args, {
-      out: (text) => process.stdout.write(`${text}\n`),
-      err: (text) => process.stderr.write(`${text}\n`),
-      colour: useColour,
+      progress: (line) => {
+        if (!args.quiet) process.stdout.write(`${line}\n`);
+      },
+      interrupted: (line) => process.stderr.write(`${line}\n`),
+      style,
     });
+    const files = outcome.files.map((f) => path.relative(process.cwd(), f) || f);
+    process.stdout.write(`${args.quiet ? verdictLine(outcome.report, style) : renderSummary(outcome.report, files, style)}\n`);
     return outcome.exitCode;
   } catch (err) {
     if (err instanceof HarnessError) {

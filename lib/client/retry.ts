@@ -1,6 +1,7 @@
 // The harness as a well-behaved client ("Exceeding the limit"): it retries only after the time a
 // 429 indicates, and otherwise backs off exponentially with full jitter. Pure: clock and randomness
 // are parameters, so the policy is tested without sleeping.
+import { headerInt } from '../models.ts';
 
 export interface RetryOptions {
   /** Attempts in all, the first included. */
@@ -101,8 +102,8 @@ export function decideRetry(input: RetryInput): RetryDecision {
   let source = 'Retry-After';
   if (floor === undefined && status === 429) {
     // No usable Retry-After: the reset time of an exhausted window is the next best signal.
-    const reset = Number(headers['x-ratelimit-reset']);
-    if (headers['x-ratelimit-remaining']?.trim() === '0' && Number.isInteger(reset) && reset > 0) {
+    const reset = headerInt(headers['x-ratelimit-reset']);
+    if (headerInt(headers['x-ratelimit-remaining']) === 0 && reset !== undefined && reset > 0) {
       floor = Math.max(0, reset * 1000 - nowMs);
       source = 'X-RateLimit-Reset';
     }

@@ -10,23 +10,7 @@
 // would lose those answers, and with them 2xx responses the server sent before its first 429.
 import type { IncomingHttpHeaders } from 'node:http';
 import autocannon from 'autocannon';
-import { headerInt } from '../models.ts';
-
-export interface TimelinePoint {
-  /** Epoch ms when the response arrived. */
-  t: number;
-  status: number;
-  limit?: number;
-  remaining?: number;
-  reset?: number;
-  retryAfter?: string;
-  date?: string;
-  /** Arrived after the first 429: it was already in flight. */
-  afterStop?: boolean;
-  /** Kept for responses other than 2xx only (a 429's body is judged; thousands of pages are not). */
-  body?: string;
-  contentType?: string;
-}
+import { type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
 
 export interface BurstOptions {
   url: string;
@@ -56,34 +40,6 @@ export interface BurstResult {
 
 /** The parts of autocannon's http client used here (not all in its published types). */
 type TrackedClient = { destroy(): void; destroyed: boolean; reqsMade: number; responseMax?: number; on(event: 'request', fn: () => void): void };
-
-/** The headers a timeline point keeps, as a response would carry them (lower-case names). */
-export function headersOf(p: TimelinePoint): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (p.limit !== undefined) headers['x-ratelimit-limit'] = String(p.limit);
-  if (p.remaining !== undefined) headers['x-ratelimit-remaining'] = String(p.remaining);
-  if (p.reset !== undefined) headers['x-ratelimit-reset'] = String(p.reset);
-  if (p.retryAfter !== undefined) headers['retry-after'] = p.retryAfter;
-  if (p.date !== undefined) headers.date = p.date;
-  if (p.contentType !== undefined) headers['content-type'] = p.contentType;
-  return headers;
-}
-
-/** A response as a timeline point; `header` looks a name up (lower-case) however it was sent. */
-export function timelinePoint(t: number, status: number, header: (name: string) => string | undefined): TimelinePoint {
-  const point: TimelinePoint = { t, status };
-  const limit = headerInt(header('x-ratelimit-limit'));
-  const remaining = headerInt(header('x-ratelimit-remaining'));
-  const reset = headerInt(header('x-ratelimit-reset'));
-  const retryAfter = header('retry-after');
-  const date = header('date');
-  if (limit !== undefined) point.limit = limit;
-  if (remaining !== undefined) point.remaining = remaining;
-  if (reset !== undefined) point.reset = reset;
-  if (retryAfter !== undefined) point.retryAfter = retryAfter;
-  if (date !== undefined) point.date = date;
-  return point;
-}
 
 export function burst(options: BurstOptions): Promise<BurstResult> {
   return new Promise((resolve, reject) => {

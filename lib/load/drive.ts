@@ -6,8 +6,8 @@ import { RunTimeLimitError } from '../errors.ts';
 import { headerInt } from '../models.ts';
 import { parseRetryAfter } from '../client/retry.ts';
 import type { Target, TargetKey } from '../config/schema.ts';
-import type { BurstData, DayData, KeyRun, Observation } from '../checks/rate-limit.ts';
-import { burst, headersOf, type TimelinePoint } from './burst.ts';
+import { type BurstData, type DayData, headersOf, type KeyRun, type Observation, type TimelinePoint } from '../result/rate-limits.ts';
+import { burst } from './burst.ts';
 
 export interface DriveContext {
   client: ApiClient;

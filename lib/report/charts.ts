@@ -1,6 +1,6 @@
 // Inline SVG charts for report.html: the rate-limit timeline of each key and the load figures.
 // Pure; sized by viewBox so they scale; colour is always paired with a shape, a dash or text.
-import type { RateLimitKey } from '../result/model.ts';
+import type { RateLimitKey } from '../result/rate-limits.ts';
 import { type Html, html } from './markup.ts';
 
 type Point = RateLimitKey['timeline'][number];

@@ -1,5 +1,6 @@
 // The rate-limit section of report.html: a timeline per key, the load chart and its figures.
-import type { RateLimitKey, Report } from '../result/model.ts';
+import type { Report } from '../result/model.ts';
+import type { RateLimitKey } from '../result/rate-limits.ts';
 import { loadChart, num, timelineChart } from './charts.ts';
 import { type Html, html } from './markup.ts';
 import { formatDuration } from './text.ts';

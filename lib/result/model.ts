@@ -1,6 +1,7 @@
 // The run result: one value that report.json, report.html, junit.xml and the console all read.
 // report.json is this model written out; its JSON Schema (report.schema.json) is generated from it.
 import { z } from 'zod';
+import { RateLimitKey } from './rate-limits.ts';
 
 export const REPORT_SCHEMA_VERSION = '1.0.0';
 
@@ -77,40 +78,6 @@ export type CheckResult = z.infer<typeof CheckResult>;
 
 const OutcomeCounts = z.object({ pass: z.number().int(), fail: z.number().int(), skip: z.number().int(), error: z.number().int() });
 export type OutcomeCounts = z.infer<typeof OutcomeCounts>;
-
-const TimelinePoint = z.object({
-  t: z.number().describe('Epoch ms when the response arrived'),
-  status: z.number().int(),
-  limit: z.number().int().optional(),
-  remaining: z.number().int().optional(),
-  reset: z.number().int().optional(),
-  retryAfter: z.string().optional(),
-  date: z.string().optional(),
-  afterStop: z.boolean().optional().describe('Was in flight when the load stopped at the first 429'),
-});
-
-export const RateLimitKey = z.object({
-  label: z.string(),
-  plan: z.string(),
-  quota: z.object({ perMinute: z.number().int(), perDay: z.number().int() }),
-  windows: z.object({ minute: z.number().int(), day: z.number().int() }),
-  behaviour: z.string().describe('What the limiter looked like: fixed window, refilling, or not observed'),
-  timeline: z.array(TimelinePoint),
-  load: z
-    .object({
-      sent: z.number().int(),
-      accepted: z.number().int(),
-      rejected: z.number().int(),
-      other: z.number().int(),
-      inFlightAtStop: z.number().int(),
-      durationMs: z.number(),
-      askedRate: z.number(),
-      achievedRate: z.number(),
-      latency: z.object({ p50: z.number(), p90: z.number(), p99: z.number(), max: z.number() }),
-    })
-    .optional(),
-});
-export type RateLimitKey = z.infer<typeof RateLimitKey>;
 
 export const Report = z.object({
   schemaVersion: z.literal(REPORT_SCHEMA_VERSION),

@@ -1,64 +1,24 @@
-// The worker side of a run: one client for all suites (they run in one worker, one file at a time,
-// so the budget and the request sequence are shared), `check()`, which turns a check body into a
-// vitest test whose result travels to the runner in the test's meta, and `property()`, the same
-// for fast-check properties.
-import { appendFileSync } from 'node:fs';
+// What a suite file uses: `check()` turns a check's body into a vitest test whose result travels
+// to the runner as an event, `property()` the same for fast-check properties, `prepare()` runs a
+// suite's groundwork (reading the store, driving keys) with the same context.
 import path from 'node:path';
 import fc from 'fast-check';
-import { beforeAll, inject, test } from 'vitest';
-import { ApiClient } from '../client/client.ts';
-import { Budget } from '../client/budget.ts';
-import { curlCommand, shellQuote } from '../client/curl.ts';
-import { targetClientOptions } from '../client/for-target.ts';
+import { beforeAll, test } from 'vitest';
+import type { RunnerTestCase, RunnerTestFile, RunnerTestSuite } from 'vitest';
+import type { ApiClient } from '../client/client.ts';
+import { shellQuote } from '../client/curl.ts';
 import type { TargetKey } from '../config/schema.ts';
 import { BudgetExhaustedError, describeError, HarnessError } from '../errors.ts';
-import type { CheckDef, Finding } from '../checks/types.ts';
+import type { CheckDef } from '../checks/define.ts';
+import { toCheckResult } from '../checks/result.ts';
+import type { EachCase, Finding, Judgement } from '../checks/types.ts';
 import { seedFor } from '../generators/seed.ts';
 import { stringifyJson } from '../json.ts';
-import type { CheckResult, Exchange } from '../result/model.ts';
+import type { Exchange } from '../result/model.ts';
+import { blocksVerdict } from '../result/verdict.ts';
+import type { HarnessEvent } from './events.ts';
 import type { RunContext } from './run-context.ts';
-
-const GLOBAL = Symbol.for('animal-store-harness.client');
-
-export function runContext(): RunContext {
-  return inject('run');
-}
-
-/** The run's one client, created on first use in this worker. */
-export function client(): ApiClient {
-  const holder = globalThis as { [GLOBAL]?: ApiClient };
-  if (!holder[GLOBAL]) {
-    const run = runContext();
-    holder[GLOBAL] = new ApiClient({
-      ...targetClientOptions(run.target),
-      budget: new Budget(run.maxRequests, run.requestsBefore),
-      deadline: run.deadline,
-      seqStart: run.requestsBefore,
-      onExchange: (exchange) => appendFileSync(run.exchangeLog, `${JSON.stringify(exchange)}\n`),
-      onWait: (ms, reason) => console.info(`waiting ${Math.ceil(ms / 1000)} s: ${reason}`),
-    });
-  }
-  return holder[GLOBAL];
-}
-
-const suiteName = (file: string) => path.basename(file, '.suite.ts');
-
-/**
- * Work a suite does before its checks (reading the store, say), with the same context as a
- * check. Its requests are counted under the suite; an error here fails the suite's checks.
- */
-export function prepare(body: (ctx: CheckContext) => Promise<void>): void {
-  beforeAll(async ({}, suite) => {
-    const run = runContext();
-    const api = client();
-    api.suite = suiteName(suite.file.name);
-    await body(contextFor(api, run, () => {}));
-  });
-}
-
-function contextFor(api: ApiClient, run: RunContext, restartEvidence: () => void): CheckContext {
-  return { client: api, run, auth: (plan) => ({ key: pickKey(run.target.keys, plan) }), restartEvidence };
-}
+import { session } from './session.ts';
 
 export interface CheckContext {
   client: ApiClient;
@@ -69,6 +29,10 @@ export interface CheckContext {
    * ban probe.
    */
   auth(plan?: string): { key: TargetKey };
+  /** A line for the console (what is being done or waited for). */
+  progress(line: string): void;
+  /** Sends an event to the runner (a rate-limit timeline, say). */
+  emit(event: HarnessEvent): void;
   /** Forget the exchanges recorded so far: the evidence is what follows. */
   restartEvidence(): void;
 }
@@ -80,7 +44,19 @@ export interface CheckOptions {
   requires?: 'writes' | 'load';
 }
 
-type Outcome = Finding | { outcome: 'error'; message: string };
+export const suiteName = (file: string) => path.basename(file, '.suite.ts');
+
+function contextFor(restartEvidence: () => void): CheckContext {
+  const s = session();
+  return {
+    client: s.client,
+    run: s.run,
+    auth: (plan) => ({ key: pickKey(s.run.target.keys, plan) }),
+    progress: (line) => s.progress(line),
+    emit: (event) => s.channel.emit(event),
+    restartEvidence,
+  };
+}
 
 export function pickKey(keys: readonly TargetKey[], plan?: string): TargetKey {
   const usable = keys.filter((k) => !k.disposable);
@@ -92,32 +68,81 @@ export function pickKey(keys: readonly TargetKey[], plan?: string): TargetKey {
   return [...pool].sort((a, b) => b.quota.perMinute - a.quota.perMinute)[0]!;
 }
 
-/** Registers one check as a vitest test. The body sends requests and returns the finding. */
-export function check(def: CheckDef, options: CheckOptions, body: (ctx: CheckContext) => Promise<Finding>): void {
-  const name = options.subject ? `${def.id} [${options.subject}]` : def.id;
-  test(name, async ({ task, skip }) => {
-    const run = runContext();
-    const api = client();
-    api.suite = suiteName(task.file.name);
-    let exchanges: Exchange[] = [];
-    const stop = api.observe((e) => exchanges.push(e));
-    const started = Date.now();
-    let finding: Outcome;
+/** The test a suite's preparation reports on: its first test that will run. */
+function firstTest(suite: Readonly<RunnerTestSuite | RunnerTestFile>): RunnerTestCase | undefined {
+  const tests: RunnerTestCase[] = [];
+  const walk = (s: Readonly<RunnerTestSuite | RunnerTestFile>) => {
+    for (const t of s.tasks) {
+      if (t.type === 'test') tests.push(t);
+      else walk(t);
+    }
+  };
+  walk(suite);
+  return tests.find((t) => t.mode === 'run') ?? tests[0];
+}
+
+/**
+ * Work a suite does before its checks (reading the store, say), with the same context as a
+ * check. Its requests are counted under the suite; an error here fails the suite's checks.
+ */
+export function prepare(body: (ctx: CheckContext) => Promise<void>): void {
+  // vitest requires the context argument to be destructured, even when nothing is taken from it.
+  // eslint-disable-next-line no-empty-pattern
+  beforeAll(async ({}, suite) => {
+    const s = session();
+    const first = firstTest(suite);
+    if (!first) return;
+    s.enter(first, suiteName(suite.file.name));
     try {
-      const ctx = contextFor(api, run, () => {
-        exchanges = [];
-      });
-      finding = await guarded(run, options, () => body(ctx));
+      await body(contextFor(() => {}));
+    } finally {
+      await s.channel.flush();
+    }
+  });
+}
+
+/** Registers one check as a vitest test. The body sends requests and returns the judgement. */
+export function check(def: CheckDef, options: CheckOptions, body: (ctx: CheckContext) => Promise<Judgement>): void {
+  const name = options.subject ? `${def.id} [${options.subject}]` : def.id;
+  test(name, async ({ task, skip, annotate }) => {
+    const s = session();
+    const suite = suiteName(task.file.name);
+    s.enter(task, suite);
+    let exchanges: Exchange[] = [];
+    const stop = s.client.observe((e) => exchanges.push(e));
+    const started = Date.now();
+    let judgement: Judgement;
+    try {
+      if (def.suite !== suite) throw new Error(`check ${def.id} belongs to suite ${def.suite}, not ${suite}`);
+      judgement = await guarded(s.run, options, () => body(contextFor(() => (exchanges = []))));
     } catch (err) {
-      finding = outcomeOfError(err);
+      judgement = outcomeOfError(err);
     } finally {
       stop();
     }
-    const result = resultOf(def, options, finding, { suite: api.suite, durationMs: Date.now() - started, exchanges, run, checkName: name });
-    task.meta.check = api.redactor.scrubDeep(result);
-    if (finding.outcome === 'skip') skip(api.redactor.scrub(finding.message));
-    if (finding.outcome === 'fail' || finding.outcome === 'error') throw new Error(api.redactor.scrub(result.message));
+    const replay = replayCommand(s.run, suite);
+    const result = s.client.redactor.scrubDeep(toCheckResult(def, judgement, { ...(options.subject ? { subject: options.subject } : {}), durationMs: Date.now() - started, exchanges, replay }));
+    s.channel.emit({ kind: 'check', check: result });
+    await s.channel.flush();
+    if (result.outcome === 'skip') skip(result.message);
+    if (blocksVerdict(result, s.run.strict)) throw new Error(result.message);
+    // A failure that does not block the verdict (a `should`, an `info`) is shown, not thrown.
+    if (result.outcome === 'fail' || result.outcome === 'error') await annotate(`${result.severity} ${result.outcome}: ${result.message}`, 'warning');
   });
+}
+
+/**
+ * Sends one case at a time and stops after the first that `judge.one` does not pass: a failing
+ * target costs no more requests than the verdict needs. Returns the cases sent, for `judge`.
+ */
+export async function sendEach<I, C>(items: readonly I[], send: (item: I) => Promise<C>, judge: EachCase<C>): Promise<C[]> {
+  const cases: C[] = [];
+  for (const item of items) {
+    const c = await send(item);
+    cases.push(c);
+    if (judge.one(c).outcome !== 'pass') break;
+  }
+  return cases;
 }
 
 export interface PropertyOptions<T> extends CheckOptions {
@@ -217,53 +242,17 @@ function describeValue(value: unknown): string {
   }
 }
 
-function outcomeOfError(err: unknown): Outcome {
+function outcomeOfError(err: unknown): Judgement {
   return err instanceof BudgetExhaustedError ? { outcome: 'skip', message: err.message } : { outcome: 'error', message: describeError(err) };
 }
 
-interface ResultContext {
-  suite: string;
-  durationMs: number;
-  exchanges: Exchange[];
-  run: RunContext;
-  checkName: string;
-}
-
-function resultOf(def: CheckDef, options: CheckOptions, finding: Outcome, ctx: ResultContext): CheckResult {
-  const showEvidence = finding.outcome === 'fail' || finding.outcome === 'error';
-  const property = finding.outcome === 'fail' ? finding.property : undefined;
-  const exchanges = finding.outcome === 'fail' && finding.exchanges ? finding.exchanges : ctx.exchanges;
-  const reproduce = exchanges.map(curlCommand);
-  if (property) reproduce.push(replayCommand(ctx.run, ctx.suite, ctx.run.seed));
-  return {
-    id: def.id,
-    ...(options.subject ? { subject: options.subject } : {}),
-    clause: def.clause,
-    title: def.title,
-    severity: def.severity,
-    outcome: finding.outcome,
-    message: finding.message ?? def.title,
-    suite: ctx.suite,
-    durationMs: ctx.durationMs,
-    evidence: showEvidence
-      ? {
-          ...('expected' in finding && finding.expected !== undefined ? { expected: finding.expected } : {}),
-          ...('actual' in finding && finding.actual !== undefined ? { actual: finding.actual } : {}),
-          exchanges,
-          reproduce,
-          ...(property ? { counterexample: property.counterexample, seed: property.seed, ...(property.path ? { path: property.path } : {}) } : {}),
-        }
-      : null,
-  };
-}
-
 /** The command that replays a whole suite with the run's seed (property cases included). */
-function replayCommand(run: RunContext, suite: string, seed: number): string {
+function replayCommand(run: RunContext, suite: string): string {
   const target = run.target.source.endsWith(`targets/${run.target.name}.yaml`) ? run.target.name : run.target.source;
-  return `npm run conformance -- --target ${shellQuote(target)} --suite ${shellQuote(suite)} --seed ${seed} --runs ${run.runs}`;
+  return `npm run conformance -- --target ${shellQuote(target)} --suite ${shellQuote(suite)} --seed ${run.seed} --runs ${run.runs}`;
 }
 
-async function guarded(run: RunContext, options: CheckOptions, body: () => Promise<Finding>): Promise<Finding> {
+async function guarded(run: RunContext, options: CheckOptions, body: () => Promise<Judgement>): Promise<Judgement> {
   if (options.requires === 'writes' && !run.allowWrites) {
     return { outcome: 'skip', message: 'writes are not allowed on this target (allow.writes in the target, or --allow-writes)' };
   }

@@ -1,6 +1,5 @@
 // What the runner hands to the suites (through vitest's provide/inject). Plain data only.
 import type { Target } from '../config/schema.ts';
-import type { CheckResult } from '../result/model.ts';
 
 export interface RunContext {
   target: Target;
@@ -9,13 +8,15 @@ export interface RunContext {
   allowWrites: boolean;
   allowLoad: boolean;
   soak: boolean;
+  /** `should` failures block the verdict like `must` failures (vitest then fails their tests too). */
+  strict: boolean;
   maxRequests: number;
   /** Requests the runner sent before the suites (reachability probe). */
   requestsBefore: number;
-  /** JSON Lines file every exchange is appended to. */
-  exchangeLog: string;
   /** Epoch ms: the whole-run time limit. Nothing is sent, and no wait runs, past it. */
   deadline: number;
+  /** Print progress lines to the console too (a suite run by vitest alone has no runner to show them). */
+  echoProgress: boolean;
 }
 
 /** With --soak, how long a run may take: long enough to spend a day's quota. */
@@ -27,11 +28,5 @@ export const CREATED_NAME_PREFIX = 'conformance-harness ';
 declare module 'vitest' {
   export interface ProvidedContext {
     run: RunContext;
-  }
-}
-
-declare module '@vitest/runner' {
-  interface TaskMeta {
-    check?: CheckResult;
   }
 }

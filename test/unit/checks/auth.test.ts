@@ -1,6 +1,6 @@
 // lib/checks/auth.ts: "When the key is missing or invalid, the response is 401 with an Error body."
 import { describe, expect, it } from 'vitest';
-import { AUTH_CHECKS, expectAccepted, expectUnauthorized } from '../../../lib/checks/auth.ts';
+import { AUTH_CHECKS, expectAccepted, expectUnauthorized, missingKey, schemeCaseInsensitive } from '../../../lib/checks/auth.ts';
 import type { Seen } from '../../../lib/checks/types.ts';
 import { errorBody, expectFinding, type Outcome, seen } from './_seen.ts';
 
@@ -39,11 +39,18 @@ describe('expectAccepted', () => {
 });
 
 describe('AUTH_CHECKS', () => {
-  it('are must checks of the Authentication clause with unique ids', () => {
+  it('are checks of the Authentication clause with unique ids, must but for the scheme case (RFC 9110, not the interface)', () => {
     expect(new Set(AUTH_CHECKS.map((c) => c.id)).size).toBe(AUTH_CHECKS.length);
     for (const c of AUTH_CHECKS) {
       expect(c.clause).toBe('Authentication');
-      expect(c.severity).toBe('must');
+      expect(c.suite).toBe('auth');
+      expect(c.severity).toBe(c === schemeCaseInsensitive ? 'should' : 'must');
     }
+  });
+
+  it('judge several responses: the first that is not a 401 with an Error body decides', () => {
+    expectFinding(missingKey.judge([seen(401, errorBody(401)), seen(401, errorBody(401))]), 'pass');
+    expectFinding(missingKey.judge([seen(401, errorBody(401)), seen(200, [])]), 'fail', ['200', 'not 401']);
+    expectFinding(missingKey.judge([]), 'skip');
   });
 });

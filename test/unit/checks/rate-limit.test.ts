@@ -2,11 +2,8 @@
 // here is built by hand from a fixed base time: no clock, no server, no load.
 import { describe, expect, it } from 'vitest';
 import {
-  type BurstData,
-  type DayData,
   describeBan,
   describeLoad,
-  isFixedWindow,
   judgeDailyQuota,
   judgeIsolation,
   judgeLimitHeader,
@@ -17,12 +14,9 @@ import {
   judgeRetryAfterFormat,
   judgeRetryAfterHonoured,
   judgeRetryAfterPresent,
-  type KeyRun,
-  type Observation,
-  pointsOf,
 } from '../../../lib/checks/rate-limit.ts';
 import type { Finding } from '../../../lib/checks/types.ts';
-import type { TimelinePoint } from '../../../lib/load/burst.ts';
+import { type BurstData, type DayData, isFixedWindow, type KeyRun, type Observation, pointsOf, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
 import { expectFinding, type Outcome } from './_seen.ts';
 
 /** Monday 6 January 2025, 12:00:00 UTC: every run starts here. */

@@ -3,15 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   errorBody as errorBodyCheck,
-  judgeRun,
   jsonMediaType,
   rateLimitedBody,
   rateLimitHeaderProblems,
   rateLimitHeaders,
   RUN_CHECKS,
-  type RunFinding,
 } from '../../../lib/checks/responses.ts';
-import type { CheckDef } from '../../../lib/checks/types.ts';
+import type { Finding } from '../../../lib/checks/types.ts';
 import { stringifyJson } from '../../../lib/json.ts';
 import type { Exchange } from '../../../lib/result/model.ts';
 import { errorBody, seen } from './_seen.ts';
@@ -46,25 +44,29 @@ function exchange(status: number | undefined, body: unknown = '', headers: Recor
 const ok = () => exchange(200, []);
 const err = (status: number) => exchange(status, errorBody(status));
 
-function findingOf(def: CheckDef, exchanges: Exchange[]): RunFinding {
-  const found = judgeRun(exchanges).find((f) => f.def.id === def.id);
-  if (!found) throw new Error(`judgeRun returned no finding for ${def.id}`);
-  return found;
+type RunFinding = Finding;
+
+function findingOf(def: (typeof RUN_CHECKS)[number], exchanges: Exchange[]): RunFinding {
+  return def.judge(exchanges);
 }
+
+/** The exchanges a failure keeps as evidence: the first offenders. */
+const offenders = (finding: RunFinding): Exchange[] => (finding.outcome === 'fail' ? (finding.exchanges ?? []) : []);
 
 function expectRun(finding: RunFinding, outcome: RunFinding['outcome'], mentions: readonly string[] = []): void {
   expect(finding.outcome, `finding: ${finding.message}`).toBe(outcome);
   for (const m of mentions) expect(finding.message).toContain(m);
-  if (outcome === 'fail') {
-    expect(finding.offenders.length).toBeGreaterThan(0);
+  if (finding.outcome === 'fail') {
+    expect(offenders(finding).length).toBeGreaterThan(0);
     expect(finding.expected ?? '').not.toBe('');
     expect(finding.actual ?? '').not.toBe('');
-  } else expect(finding.offenders).toEqual([]);
+  } else expect(offenders(finding)).toEqual([]);
 }
 
-describe('judgeRun', () => {
-  it('returns one finding per run check, in order', () => {
-    expect(judgeRun([ok()]).map((f) => f.def.id)).toEqual(RUN_CHECKS.map((c) => c.id));
+describe('RUN_CHECKS', () => {
+  it('are the run-level checks, judged over every response of the run', () => {
+    expect(RUN_CHECKS.map((c) => c.id)).toEqual(['errors.error-body', 'errors.429-error-body', 'responses.json-media-type', 'headers.rate-limit-present']);
+    for (const c of RUN_CHECKS) expect(c.suite).toBe('run');
   });
 });
 
@@ -93,7 +95,7 @@ describe('errors.429-error-body', () => {
     { title: 'ignores every other status', exchanges: () => [exchange(404, ''), ok()], outcome: 'skip' },
   ])('$title', ({ exchanges, outcome, mentions }) => {
     const finding = findingOf(rateLimitedBody, exchanges());
-    expect(finding.def.severity).toBe('should');
+    expect(rateLimitedBody.severity).toBe('should');
     expectRun(finding, outcome, mentions);
   });
 });
@@ -146,6 +148,10 @@ describe('rateLimitHeaderProblems', () => {
   it('names the header with its interface spelling', () => {
     expect(rateLimitHeaderProblems(seen(200, [], { ...RATE_LIMIT, 'x-ratelimit-limit': 'many' }))).toEqual(['X-RateLimit-Limit is "many", not an integer']);
   });
+
+  it('refuses a negative value, which the interface\'s counts and times never are', () => {
+    expect(rateLimitHeaderProblems(seen(200, [], { ...RATE_LIMIT, 'x-ratelimit-remaining': '-1' }))).toEqual(['X-RateLimit-Remaining is "-1", not an integer']);
+  });
 });
 
 describe('evidence', () => {
@@ -153,9 +159,9 @@ describe('evidence', () => {
     const bad = [1, 2, 3, 4, 5].map(() => exchange(404, ''));
     const finding = findingOf(errorBodyCheck, [err(400), ...bad, err(401)]);
     expectRun(finding, 'fail', ['5 of 7 responses', `GET /v1/pets/${bad[0]!.seq}`]);
-    expect(finding.offenders.map((e) => e.seq)).toEqual(bad.slice(0, 3).map((e) => e.seq));
-    expect(finding.actual!.split('\n')).toHaveLength(3);
-    expect(finding.actual).toContain('→ 404: body is empty');
+    expect(offenders(finding).map((e) => e.seq)).toEqual(bad.slice(0, 3).map((e) => e.seq));
+    expect(finding.outcome === 'fail' && finding.actual!.split('\n')).toHaveLength(3);
+    expect(finding.outcome === 'fail' && finding.actual).toContain('→ 404: body is empty');
   });
 
   it('keeps the query in the path it names', () => {

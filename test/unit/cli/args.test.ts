@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RUNS, HELP, parseCli } from '../../../lib/cli/args.ts';
+import { HELP, parseCli } from '../../../lib/cli/args.ts';
+import { DEFAULT_RUNS } from '../../../lib/runner/options.ts';
 import { UsageError } from '../../../lib/errors.ts';
 
 function usageError(argv: string[]): UsageError {
@@ -14,7 +15,7 @@ function usageError(argv: string[]): UsageError {
 
 describe('parseCli: defaults', () => {
   it('targets local with every switch off and nothing else set', () => {
-    expect(parseCli([])).toEqual({ target: 'local', allowWrites: false, allowLoad: false, strict: false, soak: false, quiet: false, help: false });
+    expect(parseCli([])).toEqual({ target: 'local', allowWrites: false, allowLoad: false, strict: false, soak: false, quiet: false, help: false, listChecks: false, json: false });
   });
 
   it('runs 20 cases per property by default (applied by the runner)', () => {
@@ -37,6 +38,8 @@ describe('parseCli: options', () => {
       '--soak',
       '--quiet',
       '--help',
+      '--list-checks',
+      '--json',
     ];
     expect(parseCli(argv)).toEqual({
       target: 'staging',
@@ -51,7 +54,13 @@ describe('parseCli: options', () => {
       soak: true,
       quiet: true,
       help: true,
+      listChecks: true,
+      json: true,
     });
+  });
+
+  it('takes --json only with --list-checks', () => {
+    expect(() => parseCli(['--json'])).toThrow(/--json goes with --list-checks/);
   });
 
   it('accepts --name=value and -h', () => {

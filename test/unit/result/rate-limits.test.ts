@@ -1,9 +1,7 @@
-// lib/load/summary.ts: what report.json keeps of one key's run, the timeline and the load figures.
+// lib/result/rate-limits.ts: what report.json keeps of one key's run, the timeline and the load figures.
 // Runs are built by hand from a fixed base time: no clock, no load.
 import { describe, expect, it } from 'vitest';
-import type { BurstData, KeyRun } from '../../../lib/checks/rate-limit.ts';
-import type { TimelinePoint } from '../../../lib/load/burst.ts';
-import { summariseKey } from '../../../lib/load/summary.ts';
+import { type BurstData, type KeyRun, summariseKey, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 12, 0, 0);
 const S0 = T0 / 1000;

@@ -1,0 +1,34 @@
+// A check is defined once: its stable id, the clause of the interface it enforces, its title and
+// severity, the suite that drives it, and the pure function that judges what the target answered.
+// Every check is listed in registry.ts; the suites call `check.judge(...)` and never build results.
+import type { Severity } from '../result/model.ts';
+import type { Judgement } from './types.ts';
+
+/**
+ * Where a check's exchanges come from: a suite file in suites/ (auth.suite.ts is "auth"), the
+ * reachability probe before the suites, every response of the run, or the harness itself.
+ */
+export const SUITE_NAMES = ['probe', 'auth', 'create-pet', 'get-pet', 'list-pets', 'rate-limit', 'run', 'harness'] as const;
+export type SuiteName = (typeof SUITE_NAMES)[number];
+
+type Judge = (...args: never[]) => Judgement;
+
+export interface CheckDef<Id extends string = string, J extends Judge = Judge> {
+  /** Stable dotted id: reports, baselines, fault catalogues and other tools key on it. */
+  readonly id: Id;
+  /** Section of the interface, e.g. "Authentication" or "Endpoints / listPets". */
+  readonly clause: string;
+  readonly title: string;
+  readonly severity: Severity;
+  readonly suite: SuiteName;
+  /** Pure: what the target answered in, a finding out. */
+  readonly judge: J;
+}
+
+const ID = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$/;
+
+export function defineCheck<const Id extends string, J extends Judge>(def: CheckDef<Id, J>): CheckDef<Id, J> {
+  if (!ID.test(def.id)) throw new Error(`check id "${def.id}" is not a dotted lower-case id such as "auth.missing-key"`);
+  if (def.clause.trim() === '' || def.title.trim() === '') throw new Error(`check ${def.id} needs a clause and a title`);
+  return Object.freeze({ ...def });
+}

@@ -1,0 +1,46 @@
+// The one way a judged check becomes the report's CheckResult: the definition's id, clause, title
+// and severity, the judgement's outcome and message, and for a failure or an error the evidence
+// (expected, actual, the exchanges and commands that reproduce them). Pure.
+import { curlCommand } from '../client/curl.ts';
+import type { CheckResult, Exchange } from '../result/model.ts';
+import type { CheckDef } from './define.ts';
+import type { Judgement } from './types.ts';
+
+export interface ResultContext {
+  /** What the check was applied to, e.g. "GET /pets" or a key's label. */
+  subject?: string;
+  durationMs: number;
+  /** The exchanges the check sent: the evidence, unless the finding names its own. */
+  exchanges: readonly Exchange[];
+  /** For a property failure: the command that replays its cases. */
+  replay?: string;
+}
+
+export function toCheckResult(def: CheckDef, judgement: Judgement, ctx: ResultContext): CheckResult {
+  const failed = judgement.outcome === 'fail' ? judgement : undefined;
+  const property = failed?.property;
+  const exchanges = [...(failed?.exchanges ?? ctx.exchanges)];
+  const reproduce = exchanges.map(curlCommand);
+  if (property && ctx.replay) reproduce.push(ctx.replay);
+  const showEvidence = judgement.outcome === 'fail' || judgement.outcome === 'error';
+  return {
+    id: def.id,
+    ...(ctx.subject ? { subject: ctx.subject } : {}),
+    clause: def.clause,
+    title: def.title,
+    severity: def.severity,
+    outcome: judgement.outcome,
+    message: judgement.message ?? def.title,
+    suite: def.suite,
+    durationMs: ctx.durationMs,
+    evidence: showEvidence
+      ? {
+          ...(failed?.expected !== undefined ? { expected: failed.expected } : {}),
+          ...(failed?.actual !== undefined ? { actual: failed.actual } : {}),
+          exchanges,
+          reproduce,
+          ...(property ? { counterexample: property.counterexample, seed: property.seed, ...(property.path ? { path: property.path } : {}) } : {}),
+        }
+      : null,
+  };
+}

@@ -1,0 +1,179 @@
+// The rate-limit record: what one key's run saw (responses as timeline points, the burst, the
+// recovery, the day), defined once. The load driver fills it, the checks judge it, and report.json
+// keeps each key's summary (RateLimitKey). Pure: no clock, no sockets.
+import { z } from 'zod';
+import { headerInt } from '../models.ts';
+
+/** One response of a key's run: its status and the rate-limit headers it carried. */
+export const TimelinePoint = z.object({
+  t: z.number().describe('Epoch ms when the response arrived'),
+  status: z.number().int(),
+  limit: z.number().int().optional(),
+  remaining: z.number().int().optional(),
+  reset: z.number().int().optional(),
+  retryAfter: z.string().optional(),
+  date: z.string().optional(),
+  afterStop: z.boolean().optional().describe('Was in flight when the load stopped at the first 429'),
+  /** Kept for responses other than 2xx only (a 429's body is judged; thousands of pages are not). */
+  body: z.string().optional(),
+  contentType: z.string().optional(),
+});
+export type TimelinePoint = z.infer<typeof TimelinePoint>;
+
+const Quota = z.object({ perMinute: z.number().int(), perDay: z.number().int() });
+export type Quota = z.infer<typeof Quota>;
+
+const Latency = z.object({ p50: z.number(), p90: z.number(), p99: z.number(), max: z.number() });
+
+/** What report.json keeps of one key's run: the timeline (for charts) and the load figures. */
+export const RateLimitKey = z.object({
+  label: z.string(),
+  plan: z.string(),
+  quota: Quota,
+  windows: z.object({ minute: z.number().int(), day: z.number().int() }),
+  behaviour: z.string().describe('What the limiter looked like: fixed window, refilling, or not observed'),
+  timeline: z.array(TimelinePoint),
+  load: z
+    .object({
+      sent: z.number().int(),
+      accepted: z.number().int(),
+      rejected: z.number().int(),
+      other: z.number().int(),
+      inFlightAtStop: z.number().int(),
+      durationMs: z.number(),
+      askedRate: z.number(),
+      achievedRate: z.number(),
+      latency: Latency,
+    })
+    .optional(),
+});
+export type RateLimitKey = z.infer<typeof RateLimitKey>;
+
+/** One request's answer, as a probe saw it. */
+export interface Observation {
+  t: number;
+  status: number;
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>;
+}
+
+export interface BurstData {
+  points: TimelinePoint[];
+  sent: number;
+  startedAt: number;
+  durationMs: number;
+  askedRate: number;
+  ended: 'first-429' | 'max-requests' | 'max-duration';
+  latency: z.infer<typeof Latency>;
+}
+
+export interface DayData {
+  /** Accepted requests from the first burst of the day test to the day block. */
+  accepted: number;
+  /** The 429 that blocked for the day, if one came. */
+  block?: TimelinePoint;
+  /** Why the loop ended. */
+  ended: 'day-block' | 'over-quota' | 'time';
+  elapsedMs: number;
+}
+
+export interface KeyRun {
+  label: string;
+  plan: string;
+  quota: Quota;
+  /** Window lengths in seconds. */
+  windows: { minute: number; day: number };
+  start?: Observation;
+  burst?: BurstData;
+  retry?: { waitedMs: number; next: Observation };
+  /** Why the recovery after the first 429 was not tried (a wait longer than the harness allows). */
+  retrySkipped?: string;
+  isolation?: { exhausted: string; before: Observation; after: Observation };
+  day?: DayData;
+  daySkipped?: string;
+  ban?: { statuses: number[]; after: Observation };
+}
+
+/** A response as a timeline point; `header` looks a name up (lower-case) however it was sent. */
+export function timelinePoint(t: number, status: number, header: (name: string) => string | undefined): TimelinePoint {
+  const point: TimelinePoint = { t, status };
+  const limit = headerInt(header('x-ratelimit-limit'));
+  const remaining = headerInt(header('x-ratelimit-remaining'));
+  const reset = headerInt(header('x-ratelimit-reset'));
+  const retryAfter = header('retry-after');
+  const date = header('date');
+  if (limit !== undefined) point.limit = limit;
+  if (remaining !== undefined) point.remaining = remaining;
+  if (reset !== undefined) point.reset = reset;
+  if (retryAfter !== undefined) point.retryAfter = retryAfter;
+  if (date !== undefined) point.date = date;
+  return point;
+}
+
+/** The headers a timeline point keeps, as a response would carry them (lower-case names). */
+export function headersOf(p: TimelinePoint): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (p.limit !== undefined) headers['x-ratelimit-limit'] = String(p.limit);
+  if (p.remaining !== undefined) headers['x-ratelimit-remaining'] = String(p.remaining);
+  if (p.reset !== undefined) headers['x-ratelimit-reset'] = String(p.reset);
+  if (p.retryAfter !== undefined) headers['retry-after'] = p.retryAfter;
+  if (p.date !== undefined) headers.date = p.date;
+  if (p.contentType !== undefined) headers['content-type'] = p.contentType;
+  return headers;
+}
+
+const observationPoint = (o: Observation): TimelinePoint => timelinePoint(o.t, o.status, (name) => o.headers[name]);
+
+/** Every response of the key's run as timeline points, probes included, in time order. */
+export function pointsOf(run: KeyRun): TimelinePoint[] {
+  const points = [...(run.start ? [observationPoint(run.start)] : []), ...(run.burst?.points ?? []), ...(run.retry ? [observationPoint(run.retry.next)] : [])];
+  return points.sort((a, b) => a.t - b.t);
+}
+
+const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
+
+/**
+ * A fixed window holds Reset still and never shows a positive Remaining twice (responses may
+ * arrive out of order, but each value is sent once; a limiter that lets one too many through
+ * repeats only 0). A refilling limiter (token bucket, sliding window) moves Reset or repeats
+ * values as capacity comes back.
+ */
+export function isFixedWindow(points: readonly TimelinePoint[]): boolean {
+  const ok = points.filter(accepted);
+  if (new Set(ok.map((p) => p.reset)).size > 1) return false;
+  const positive = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined && r > 0);
+  return new Set(positive).size === positive.length;
+}
+
+/** What a burst did: responses by kind, requests in flight at the stop, achieved rate. */
+export function loadFigures(b: BurstData): NonNullable<RateLimitKey['load']> {
+  const ok = b.points.filter(accepted).length;
+  const rejected = b.points.filter((p) => p.status === 429).length;
+  return {
+    sent: b.sent,
+    accepted: ok,
+    rejected,
+    other: b.points.length - ok - rejected,
+    inFlightAtStop: b.sent - b.points.length,
+    durationMs: b.durationMs,
+    askedRate: b.askedRate,
+    achievedRate: b.durationMs > 0 ? Math.round((b.points.length / b.durationMs) * 1000) : 0,
+    latency: b.latency,
+  };
+}
+
+/** From a key's run to what report.json keeps of it. */
+export function summariseKey(run: KeyRun): RateLimitKey {
+  const b = run.burst;
+  const before = b ? b.points.filter((p) => !p.afterStop) : [];
+  const behaviour = !b ? 'not observed' : b.ended !== 'first-429' ? 'no 429 seen' : isFixedWindow(before.filter(accepted)) ? 'fixed window' : 'refilling (sliding window or token bucket)';
+  return {
+    label: run.label,
+    plan: run.plan,
+    quota: run.quota,
+    windows: run.windows,
+    behaviour,
+    timeline: pointsOf(run),
+    ...(b ? { load: loadFigures(b) } : {}),
+  };
+}

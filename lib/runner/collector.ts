@@ -1,0 +1,44 @@
+// The runner's side of the event channel: everything the suites report arrives here as events,
+// in order. The collector keeps what the run result needs (exchanges, checks, rate-limit
+// timelines), appends each exchange to exchanges.jsonl as it comes (nothing is lost if the run is
+// cut short), and tells the progress display.
+import { appendFileSync, writeFileSync } from 'node:fs';
+import type { CheckResult, Exchange } from '../result/model.ts';
+import type { RateLimitKey } from '../result/rate-limits.ts';
+import type { HarnessEvent } from '../suite/events.ts';
+
+export interface EventListener {
+  (event: HarnessEvent): void;
+}
+
+export class RunCollector {
+  readonly exchanges: Exchange[] = [];
+  readonly checks: CheckResult[] = [];
+  readonly rateLimits: RateLimitKey[] = [];
+
+  constructor(
+    /** JSON Lines file of every exchange; created empty. */
+    private readonly exchangeLog: string,
+    private readonly listener: EventListener = () => {},
+  ) {
+    writeFileSync(exchangeLog, '');
+  }
+
+  readonly add = (event: HarnessEvent): void => {
+    switch (event.kind) {
+      case 'exchange':
+        this.exchanges.push(event.exchange);
+        appendFileSync(this.exchangeLog, `${JSON.stringify(event.exchange)}\n`);
+        break;
+      case 'check':
+        this.checks.push(event.check);
+        break;
+      case 'rate-limit':
+        this.rateLimits.push(event.key);
+        break;
+      case 'progress':
+        break;
+    }
+    this.listener(event);
+  };
+}

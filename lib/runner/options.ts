@@ -1,0 +1,55 @@
+// What one conformance run is asked to do, whoever asks (the CLI, a test, another tool), and how
+// those wishes combine with the target's own settings into the RunContext the suites receive.
+import type { Target } from '../config/schema.ts';
+import { type RunContext, SOAK_LIMIT_SECONDS } from '../suite/run-context.ts';
+
+export interface RunOptions {
+  /** A target name in targets/ (local, staging, production) or a path to a .yaml file. */
+  target: string;
+  /** Where the reports go (default: reports/<target>/<UTC timestamp>/). */
+  reportDir?: string;
+  /** Suites to run (default: every suite in suites/). */
+  suites?: readonly string[];
+  /** The same seed sends the same requests (default: random). */
+  seed?: number;
+  /** Cases each property check tries. */
+  runs?: number;
+  /** Allow writes and load even where the target does not. */
+  allowWrites: boolean;
+  allowLoad: boolean;
+  /** Overrides budget.maxRequests. */
+  maxRequests?: number;
+  strict: boolean;
+  soak: boolean;
+}
+
+export const DEFAULT_RUNS = 20;
+
+/** The run's settings once the options and the target are combined, and what the user should know. */
+export interface ResolvedRun {
+  context: Omit<RunContext, 'requestsBefore' | 'echoProgress'>;
+  warnings: string[];
+}
+
+export function resolveRun(options: RunOptions, target: Target, startedAt: Date, random: () => number = Math.random): ResolvedRun {
+  const warnings: string[] = [];
+  if (options.allowWrites && !target.allow.writes) warnings.push(`--allow-writes: POST /pets will create animals on ${target.name}, and the interface has no delete`);
+  if (options.allowLoad && !target.allow.load) warnings.push(`--allow-load: the load suite will drive ${target.name} above its plan rates`);
+  if (target.http.insecure) warnings.push(`http.insecure: TLS certificates of ${target.name} are not verified`);
+  // --soak lets checks that need real time (a day's quota) run to the end.
+  const seconds = options.soak ? Math.max(target.budget.maxSeconds, SOAK_LIMIT_SECONDS) : target.budget.maxSeconds;
+  return {
+    context: {
+      target,
+      seed: options.seed ?? Math.floor(random() * 2 ** 32),
+      runs: options.runs ?? DEFAULT_RUNS,
+      allowWrites: options.allowWrites || target.allow.writes,
+      allowLoad: options.allowLoad || target.allow.load,
+      soak: options.soak,
+      strict: options.strict,
+      maxRequests: options.maxRequests ?? target.budget.maxRequests,
+      deadline: startedAt.getTime() + seconds * 1000,
+    },
+    warnings,
+  };
+}

@@ -18,7 +18,7 @@ import { RunCollector } from './collector.ts';
 import { type RunOptions, resolveRun } from './options.ts';
 import { probeTarget } from './probe.ts';
 import { SuiteProgress } from './progress.ts';
-import { freePort, type StartedTarget, startTarget } from './start-target.ts';
+import { freePort, type StartedTarget, startConfigured } from './start-target.ts';
 import { listSuites, runSuites } from './suites.ts';
 
 export interface RunIO {
@@ -63,18 +63,7 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
   try {
-    if (target.start) {
-      say(`Starting the target: ${target.start.command}`);
-      started = await startTarget({
-        spec: target.start,
-        baseDir: path.dirname(target.source),
-        readyUrl: `${target.baseUrl}/pets`,
-        ...(port !== undefined ? { port } : {}),
-        onProgress: say,
-        scrub: (t) => redactor.scrub(t),
-      });
-      say(`Target started (pid ${started.pid})`);
-    }
+    started = await startConfigured(target, port, say, (t) => redactor.scrub(t));
     const probe = await probeTarget(target, context.maxRequests, (exchange) => collector.add({ kind: 'exchange', exchange }));
     collector.add({ kind: 'check', check: probe.check });
     if (probe.reachable) {

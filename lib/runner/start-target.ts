@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { request } from 'undici';
+import type { Target } from '../config/schema.ts';
 import { TargetUnreachableError } from '../errors.ts';
 
 export interface StartSpec {
@@ -113,4 +114,20 @@ async function stopChild(child: ChildProcess, exit: Promise<void>, hasExited: ()
     child.kill('SIGKILL');
     await exit;
   }
+}
+
+/** Starts the target's `start:` command, if it has one, on the port chosen for it. */
+export async function startConfigured(target: Target, port: number | undefined, say: (line: string) => void, scrub: (text: string) => string): Promise<StartedTarget | undefined> {
+  if (!target.start) return undefined;
+  say(`Starting the target: ${target.start.command}`);
+  const started = await startTarget({
+    spec: target.start,
+    baseDir: path.dirname(target.source),
+    readyUrl: `${target.baseUrl}/pets`,
+    ...(port !== undefined ? { port } : {}),
+    onProgress: say,
+    scrub,
+  });
+  say(`Target started (pid ${started.pid})`);
+  return started;
 }

@@ -14,7 +14,7 @@ import { toCheckResult } from '../checks/result.ts';
 import type { EachCase, Finding, Judgement } from '../checks/types.ts';
 import { seedFor } from '../generators/seed.ts';
 import { stringifyJson } from '../json.ts';
-import type { Exchange } from '../result/model.ts';
+import type { CheckResult, Exchange } from '../result/model.ts';
 import { blocksVerdict } from '../result/verdict.ts';
 import type { HarnessEvent } from './events.ts';
 import type { RunContext } from './run-context.ts';
@@ -125,10 +125,27 @@ export function check(def: CheckDef, options: CheckOptions, body: (ctx: CheckCon
     s.channel.emit({ kind: 'check', check: result });
     await s.channel.flush();
     if (result.outcome === 'skip') skip(result.message);
-    if (blocksVerdict(result, s.run.strict)) throw new Error(result.message);
+    if (blocksVerdict(result, s.run.strict)) throw new CheckFailed(result);
     // A failure that does not block the verdict (a `should`, an `info`) is shown, not thrown.
     if (result.outcome === 'fail' || result.outcome === 'error') await annotate(`${result.severity} ${result.outcome}: ${result.message}`, 'warning');
   });
+}
+
+/** How a failed check shows in vitest's own report: what was expected, what came back, how to reproduce it. */
+class CheckFailed extends Error {
+  constructor(result: CheckResult) {
+    const e = result.evidence;
+    const details = [
+      ...(e?.expected ? [`expected: ${e.expected}`] : []),
+      ...(e?.actual ? [`actual:   ${e.actual}`] : []),
+      ...(e?.counterexample ? [`counterexample (seed ${e.seed}): ${e.counterexample}`] : []),
+      ...(e?.reproduce.length ? ['reproduce:', ...e.reproduce.slice(0, 3).map((r) => `  ${r}`)] : []),
+    ];
+    super([result.message, ...details].join('\n'));
+    this.name = `${result.severity} check ${result.outcome === 'error' ? 'could not run' : 'failed'}`;
+    // No stack: the place in the harness that threw says nothing about the target.
+    this.stack = `${this.name}: ${this.message}`;
+  }
 }
 
 /**

@@ -5,7 +5,8 @@
 import type { TestSequencer, TestSpecification } from 'vitest/node';
 import { SOAK_LIMIT_SECONDS } from './run-context.ts';
 
-class NameOrder implements TestSequencer {
+/** Files in name order, never by timing. Vitest takes the sequencer from the root config only. */
+export class NameOrder implements TestSequencer {
   shard(files: TestSpecification[]): TestSpecification[] {
     return files;
   }

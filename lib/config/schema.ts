@@ -88,7 +88,6 @@ export const TargetSchema = z
     });
   });
 
-export type TargetInput = z.input<typeof TargetSchema>;
 type Parsed = z.output<typeof TargetSchema>;
 
 export interface TargetKey {

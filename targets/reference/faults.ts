@@ -17,8 +17,6 @@ import { LIST_FAULTS } from './faults/list.ts';
 import { RATE_LIMIT_FAULTS } from './faults/rate-limit.ts';
 import { ERROR_FAULTS, HEADER_FAULTS } from './faults/responses.ts';
 
-export type { ReplyContext } from './http.ts';
-
 export const FAULT_CATALOGUE = [
   ...AUTH_FAULTS,
   ...ERROR_FAULTS,

@@ -1,7 +1,6 @@
-// pageLimit, outOfRangeLimit, petStatus, nonNumericPetId, bogusCredential.
+// pageLimit, outOfRangeLimit, petStatus, nonNumericPetId.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bogusCredential } from '../../../lib/generators/bogus-credential.ts';
 import { nonNumericPetId } from '../../../lib/generators/non-numeric-pet-id.ts';
 import { outOfRangeLimit } from '../../../lib/generators/out-of-range-limit.ts';
 import { pageLimit } from '../../../lib/generators/page-limit.ts';
@@ -127,49 +126,5 @@ describe('nonNumericPetId', () => {
       expect(raws, raw).toContain(raw);
     }
     expect(samples.find((s) => s.raw === '%EF%BC%91%EF%BC%92')?.decoded).toBe('１２');
-  });
-});
-
-/** What Node's http and undici accept in a header value. */
-const SENDABLE = /^[\t\x20-\x7e\x80-\xff]*$/;
-
-describe('bogusCredential', () => {
-  it('is absent or a sendable header value, and is labelled', () => {
-    fc.assert(
-      fc.property(bogusCredential(), ({ header, reason }) => {
-        expect(reason.length).toBeGreaterThan(0);
-        if (header !== undefined) expect(SENDABLE.test(header)).toBe(true);
-      }),
-      { seed: SEED, numRuns: 300 },
-    );
-  });
-
-  describe('coverage (fixed seed, 600 samples)', () => {
-    const samples = fc.sample(bogusCredential(), { seed: SEED, numRuns: 600 });
-    const headers = samples.map((s) => s.header);
-    it.each([undefined, '', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Token abc'])('%j appears', (header) => {
-      expect(headers).toContain(header);
-    });
-    it.each([
-      ['Bearer and several spaces', /^Bearer {2,}$/],
-      ['unknown key', /^Bearer not-a-real-key-[0-9a-f]{32}$/],
-      ['lower-case scheme with unknown key', /^bearer not-a-real-key-[0-9a-f]{32}$/],
-      ['4 KiB token', /^Bearer [A-Za-z0-9_-]{4096}$/],
-      ['non-ASCII token', /^Bearer .*[\x80-\xff]/],
-    ])('%s appears', (_, pattern) => {
-      expect(headers.some((h) => h !== undefined && pattern.test(h))).toBe(true);
-    });
-    it('makes up different unknown keys', () => {
-      const keys = headers.filter((h) => h !== undefined && /^Bearer not-a-real-key-/.test(h));
-      expect(new Set(keys).size).toBe(keys.length);
-    });
-    it('sends non-ASCII tokens as their UTF-8 bytes', () => {
-      const utf8 = samples.filter((s) => s.reason === 'non-ASCII token (UTF-8 bytes)').map((s) => s.header!);
-      expect(utf8.length).toBeGreaterThan(0);
-      for (const header of utf8) {
-        const decoded = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(header, 'latin1'));
-        expect(decoded).toMatch(/^Bearer \S*[^\x00-\x7f]\S*-[0-9a-f]{8}$/u);
-      }
-    });
   });
 });

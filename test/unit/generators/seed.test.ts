@@ -1,7 +1,6 @@
 // seedFor, and every generator being a pure function of the fast-check seed (no Math.random, no clock).
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bogusCredential } from '../../../lib/generators/bogus-credential.ts';
 import { invalidNewPet } from '../../../lib/generators/invalid-new-pet.ts';
 import { newPetWithExtraFields } from '../../../lib/generators/new-pet-with-extra-fields.ts';
 import { newPetWithId } from '../../../lib/generators/new-pet-with-id.ts';
@@ -71,7 +70,6 @@ const generators: [string, () => fc.Arbitrary<unknown>][] = [
   ['outOfRangeLimit', () => outOfRangeLimit()],
   ['petStatus', () => petStatus()],
   ['nonNumericPetId', () => nonNumericPetId()],
-  ['bogusCredential', () => bogusCredential()],
 ];
 
 describe('reproducible from the seed', () => {

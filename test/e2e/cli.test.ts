@@ -143,7 +143,7 @@ describe('usage and config errors exit 2 with a message naming the culprit, and 
   it('--help exits 0 and explains every option of the contract', async () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);
-    for (const option of ['--target', '--report-dir', '--suite', '--seed', '--runs', '--allow-writes', '--allow-load', '--max-requests', '--strict', '--soak', '--quiet', '--help']) {
+    for (const option of ['--target', '--report-dir', '--suite', '--seed', '--runs', '--allow-writes', '--allow-load', '--max-requests', '--strict', '--soak', '--quiet', '--list-checks', '--json', '--help']) {
       expect(run.stdout).toContain(option);
     }
   });
@@ -183,6 +183,20 @@ describe('the default local target', () => {
       const report = readReport(dir);
       expect(report.verdict).toBe('pass');
       expect(run.stdout).toMatch(/Target stopped \(pid \d+\)/);
+      // The progress lines count each suite's requests from the same events as the report.
+      const shown = Object.fromEntries([...run.stdout.matchAll(/^ {2}([a-z-]+): \d+ checks \(.*\), (\d+) requests, /gm)].map((m) => [m[1], Number(m[2])]));
+      expect(Object.keys(shown)).toEqual(report.options.suites);
+      for (const suite of report.options.suites) expect(shown[suite], suite).toBe(report.requests.bySuite[suite]);
+      // Every check of the report is listed by --list-checks, once, with its clause and severity.
+      const listing = await runCli(['--list-checks', '--json']);
+      expect(listing.code).toBe(0);
+      const listed = JSON.parse(listing.stdout) as { id: string; clause: string; severity: string; suite: string; title: string }[];
+      expect(new Set(listed.map((c) => c.id)).size).toBe(listed.length);
+      for (const c of report.checks) {
+        const entry = listed.find((l) => l.id === c.id);
+        expect(entry, c.id).toBeDefined();
+        expect(entry).toMatchObject({ clause: c.clause, severity: c.severity, title: c.title });
+      }
       const localKeys = ['local-free-key-1', 'local-free-key-2', 'local-pro-key-1', 'local-business-key-1', 'local-daily-key-1', 'local-spare-key-1'];
       for (const { text } of filesUnder(dir)) for (const k of localKeys) expect(text).not.toContain(k);
       for (const k of localKeys) expect(run.stdout + run.stderr).not.toContain(k);

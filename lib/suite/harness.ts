@@ -44,7 +44,7 @@ export interface CheckOptions {
   requires?: 'writes' | 'load';
 }
 
-export const suiteName = (file: string) => path.basename(file, '.suite.ts');
+const suiteName = (file: string) => path.basename(file, '.suite.ts');
 
 function contextFor(restartEvidence: () => void): CheckContext {
   const s = session();
@@ -87,7 +87,6 @@ function firstTest(suite: Readonly<RunnerTestSuite | RunnerTestFile>): RunnerTes
  */
 export function prepare(body: (ctx: CheckContext) => Promise<void>): void {
   // vitest requires the context argument to be destructured, even when nothing is taken from it.
-  // eslint-disable-next-line no-empty-pattern
   beforeAll(async ({}, suite) => {
     const s = session();
     const first = firstTest(suite);

@@ -1,7 +1,7 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { headerInt } from '../models.ts';
-import { isFixedWindow, type KeyRun, loadFigures, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { type KeyRun, limiterKind, loadFigures, pointsOf, refillPerSecond, type TimelinePoint } from '../result/rate-limits.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
 
@@ -66,7 +66,8 @@ export function judgeRemaining(run: KeyRun): Finding {
   const remainings = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined);
   if (remainings.length === 0) return fail(`${run.label}: no accepted response carried X-RateLimit-Remaining`, 'Remaining on every response', 'absent');
   const lowest = Math.min(...remainings);
-  const allowance = isFixedWindow(ok) ? 0 : refillAllowance(run);
+  const fixed = limiterKind(ok, refillPerSecond(run)) === 'fixed';
+  const allowance = fixed ? 0 : refillAllowance(run);
   if (lowest > start - ok.length + allowance) {
     return fail(
       `${run.label}: after ${ok.length} accepted requests from Remaining ${start}, Remaining went no lower than ${lowest}`,
@@ -74,7 +75,7 @@ export function judgeRemaining(run: KeyRun): Finding {
       `values seen: ${[...new Set(remainings)].slice(0, 12).join(', ')}`,
     );
   }
-  if (isFixedWindow(ok) && new Set(remainings).size !== remainings.length) {
+  if (fixed && new Set(remainings).size !== remainings.length) {
     return fail(`${run.label}: in a fixed window, Remaining repeated a value (each accepted request must lower it by one)`, 'each value once', remainings.slice(0, 12).join(', '));
   }
   return pass();
@@ -99,7 +100,8 @@ export function judgeQuota(run: KeyRun): Finding {
     }
     return fail(`${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at its ${run.burst.ended === 'max-requests' ? 'request' : 'time'} cap)`, `a 429 after ${start} accepted requests`, `${ok.length} accepted, no 429`);
   }
-  if (isFixedWindow(ok)) {
+  const kind = limiterKind(ok, refillPerSecond(run));
+  if (kind === 'fixed') {
     // With several connections a 2xx the server sent before its first 429 may arrive just after it.
     const windowReset = ok[0]?.reset;
     const late = run.burst.points.filter((p) => accepted(p) && p.reset === windowReset && !ok.includes(p)).length;
@@ -111,7 +113,14 @@ export function judgeQuota(run: KeyRun): Finding {
   const allowance = refillAllowance(run);
   if (ok.length < start) return fail(`${run.label}: a 429 after ${ok.length} accepted requests, but Remaining said ${start}`, `at least ${start}`, `${ok.length}`);
   if (ok.length > start + allowance) return fail(`${run.label}: ${ok.length} accepted, more than Remaining ${start} plus what ${run.burst.durationMs} ms can refill (${allowance})`, `at most ${start + allowance}`, `${ok.length}`);
-  return pass(`refilling limiter (sliding window or token bucket: Reset moved during the burst): ${ok.length} accepted from Remaining ${start}, refill allowance ${allowance}`);
+  if (kind === 'unknown' && ok.length === start) {
+    return pass(`exactly ${start} accepted before the first 429, as Remaining said (too few to tell a fixed window from a refilling limiter)`);
+  }
+  const what =
+    kind === 'refilling'
+      ? 'refilling limiter (sliding window or token bucket: Reset moved or Remaining came back during the burst)'
+      : `limiter not told apart (${ok.length} accepted with one Reset: too few to tell a fixed window from a refilling one), judged as refilling`;
+  return pass(`${what}: ${ok.length} accepted from Remaining ${start}, refill allowance ${allowance}`);
 }
 
 function first429(run: KeyRun): TimelinePoint | undefined {
@@ -140,7 +149,7 @@ export function judgeRetryAfterConsistent(run: KeyRun): Finding {
   const wait = /^[0-9]+$/.test(p.retryAfter) ? Number(p.retryAfter) : undefined;
   const until = wait !== undefined ? sent + wait : Date.parse(p.retryAfter) / 1000;
   if (Number.isNaN(until)) return fail(`${run.label}: Retry-After "${p.retryAfter}" names no moment`, `X-RateLimit-Reset ${p.reset}`, p.retryAfter);
-  if (!isFixedWindow(beforeStop(run).filter(accepted))) {
+  if (limiterKind(beforeStop(run), refillPerSecond(run)) !== 'fixed') {
     // A refilling limiter may name the next token in Retry-After and the full bucket in Reset.
     return until >= sent - 1 && until <= p.reset + 1
       ? pass(`refilling limiter: Retry-After ${p.retryAfter} within X-RateLimit-Reset ${p.reset}`)

@@ -132,17 +132,28 @@ export function pointsOf(run: KeyRun): TimelinePoint[] {
 
 const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
 
+export type LimiterKind = 'fixed' | 'refilling' | 'unknown';
+
 /**
- * A fixed window holds Reset still and never shows a positive Remaining twice (responses may
- * arrive out of order, but each value is sent once; a limiter that lets one too many through
- * repeats only 0). A refilling limiter (token bucket, sliding window) moves Reset or repeats
- * values as capacity comes back.
+ * What the accepted responses of a burst show of the limiter. A fixed window holds Reset still and
+ * never shows a positive Remaining twice (responses may arrive out of order, but each value is
+ * sent once; a limiter that lets one too many through repeats only 0). A refilling limiter (token
+ * bucket, sliding window) moves Reset or repeats values as capacity comes back. But a refilling
+ * limiter's Reset (when it is full again) moves by k / r seconds over k accepted requests at a
+ * refill rate of r per second, so a Reset that held still over fewer than r accepted requests
+ * proves nothing either way.
  */
-export function isFixedWindow(points: readonly TimelinePoint[]): boolean {
+export function limiterKind(points: readonly TimelinePoint[], refillPerSecond: number): LimiterKind {
   const ok = points.filter(accepted);
-  if (new Set(ok.map((p) => p.reset)).size > 1) return false;
+  if (new Set(ok.map((p) => p.reset)).size > 1) return 'refilling';
   const positive = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined && r > 0);
-  return new Set(positive).size === positive.length;
+  if (new Set(positive).size !== positive.length) return 'refilling';
+  return ok.length > 0 && ok.length >= Math.ceil(refillPerSecond) ? 'fixed' : 'unknown';
+}
+
+/** The rate at which a refilling limiter of the key's plan would give back capacity. */
+export function refillPerSecond(run: Pick<KeyRun, 'quota' | 'windows'>): number {
+  return run.quota.perMinute / run.windows.minute;
 }
 
 /** What a burst did: responses by kind, requests in flight at the stop, achieved rate. */
@@ -162,11 +173,17 @@ export function loadFigures(b: BurstData): NonNullable<RateLimitKey['load']> {
   };
 }
 
+const BEHAVIOUR: Record<LimiterKind, string> = {
+  fixed: 'fixed window',
+  refilling: 'refilling (sliding window or token bucket)',
+  unknown: 'not determined (too few accepted requests to tell a fixed window from a refilling limiter)',
+};
+
 /** From a key's run to what report.json keeps of it. */
 export function summariseKey(run: KeyRun): RateLimitKey {
   const b = run.burst;
   const before = b ? b.points.filter((p) => !p.afterStop) : [];
-  const behaviour = !b ? 'not observed' : b.ended !== 'first-429' ? 'no 429 seen' : isFixedWindow(before.filter(accepted)) ? 'fixed window' : 'refilling (sliding window or token bucket)';
+  const behaviour = !b ? 'not observed' : b.ended !== 'first-429' ? 'no 429 seen' : BEHAVIOUR[limiterKind(before, refillPerSecond(run))];
   return {
     label: run.label,
     plan: run.plan,

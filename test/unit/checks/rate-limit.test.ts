@@ -16,7 +16,7 @@ import {
   judgeRetryAfterPresent,
 } from '../../../lib/checks/rate-limit.ts';
 import type { Finding } from '../../../lib/checks/types.ts';
-import { type BurstData, type DayData, isFixedWindow, type KeyRun, type Observation, pointsOf, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { type BurstData, type DayData, type KeyRun, limiterKind, type Observation, pointsOf, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
 import { expectFinding, type Outcome } from './_seen.ts';
 
 /** Monday 6 January 2025, 12:00:00 UTC: every run starts here. */
@@ -191,8 +191,13 @@ describe('judgeResetHeader', () => {
   });
 });
 
+/** A Pro key on 4-second windows: its limiter would refill 75 requests a second. */
+const FAST_REFILL = { quota: { perMinute: 300, perDay: 10_000 }, windows: { minute: 4, day: 40 } };
+
 describe('judgeRemaining', () => {
   it.each<Case>([
+    // A token bucket that refilled one token during a short burst from Remaining 21 (seen in CI).
+    { title: 'a short burst from a low Remaining that gets one more than it, under a fast refill, passes', run: () => keyRun({ ...FAST_REFILL, start: startAt(21), burst: fixedBurst(21, 22) }), outcome: 'pass' },
     { title: 'a fixed window counting down by one to 0 passes', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10) }), outcome: 'pass' },
     { title: 'a fixed window whose responses arrive out of order passes', run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { remainings: [3, 4, 2, 0, 1] }) }), outcome: 'pass' },
     {
@@ -237,6 +242,12 @@ describe('judgeQuota', () => {
     { title: 'a fixed window accepting exactly Remaining passes', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10) }), outcome: 'pass', mentions: ['fixed window', 'exactly 10'] },
     { title: 'a fixed window accepting one too many fails', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 11) }), outcome: 'fail', mentions: ['11 requests accepted', 'Remaining said 10'] },
     { title: 'a fixed window accepting one too few fails', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 9) }), outcome: 'fail', mentions: ['9 requests accepted', 'Remaining said 10'] },
+    {
+      title: 'a short burst from a low Remaining that gets one more than it, under a fast refill, passes as not told apart',
+      run: () => keyRun({ ...FAST_REFILL, start: startAt(21), burst: fixedBurst(21, 22) }),
+      outcome: 'pass',
+      mentions: ['not told apart', '22 accepted from Remaining 21'],
+    },
     { title: 'a fixed window with no Remaining left and an immediate 429 passes', run: () => keyRun({ start: startAt(0), burst: fixedBurst(0, 0) }), outcome: 'pass', mentions: ['exactly 0'] },
     { title: 'no 429 before the request cap fails', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 74, { no429: true }) }), outcome: 'fail', mentions: ['no 429 after 74 accepted', 'request cap'] },
     { title: 'no 429 before the time cap fails', run: () => keyRun({ start: startAt(10), burst: { ...fixedBurst(10, 74, { no429: true }), ended: 'max-duration' } }), outcome: 'fail', mentions: ['time cap'] },
@@ -413,17 +424,19 @@ describe('describeLoad', () => {
   });
 });
 
-describe('isFixedWindow', () => {
-  const ok = (reset?: number): TimelinePoint => ({ t: T0, status: 200, ...(reset === undefined ? {} : { reset }) });
-  it.each<{ title: string; points: TimelinePoint[]; fixed: boolean }>([
-    { title: 'no points: fixed', points: [], fixed: true },
-    { title: 'one Reset on every accepted response: fixed', points: fixedBurst(5, 5).points, fixed: true },
-    { title: 'a 429 with another Reset does not count: fixed', points: [ok(RESET), ok(RESET), { t: T0, status: 429, reset: RESET + 60 }], fixed: true },
-    { title: 'accepted responses without Reset: fixed (nothing moved)', points: [ok(), ok()], fixed: true },
-    { title: 'Reset moving between accepted responses: refilling', points: bucketBurst(5, 1).points, fixed: false },
-    { title: 'two Resets, one second apart: refilling', points: [ok(RESET), ok(RESET + 1)], fixed: false },
-  ])('$title', ({ points, fixed }) => {
-    expect(isFixedWindow(points)).toBe(fixed);
+describe('limiterKind', () => {
+  const ok = (reset?: number, remaining?: number): TimelinePoint => ({ t: T0, status: 200, ...(reset === undefined ? {} : { reset }), ...(remaining === undefined ? {} : { remaining }) });
+  it.each<{ title: string; points: TimelinePoint[]; rate: number; kind: ReturnType<typeof limiterKind> }>([
+    { title: 'no points: unknown', points: [], rate: 1, kind: 'unknown' },
+    { title: 'one Reset on every accepted response, as many as a second refills: fixed', points: fixedBurst(5, 5).points, rate: 5, kind: 'fixed' },
+    { title: 'one Reset over fewer accepted responses than a second refills: unknown', points: fixedBurst(5, 5).points, rate: 75, kind: 'unknown' },
+    { title: 'a 429 with another Reset does not count', points: [ok(RESET), ok(RESET), { t: T0, status: 429, reset: RESET + 60 }], rate: 1, kind: 'fixed' },
+    { title: 'accepted responses without Reset: nothing moved, fixed', points: [ok(), ok()], rate: 1, kind: 'fixed' },
+    { title: 'Reset moving between accepted responses: refilling', points: bucketBurst(5, 1).points, rate: 1, kind: 'refilling' },
+    { title: 'two Resets, one second apart: refilling', points: [ok(RESET), ok(RESET + 1)], rate: 1, kind: 'refilling' },
+    { title: 'a positive Remaining seen twice: refilling', points: [ok(RESET, 3), ok(RESET, 2), ok(RESET, 3)], rate: 1, kind: 'refilling' },
+  ])('$title', ({ points, rate, kind }) => {
+    expect(limiterKind(points, rate)).toBe(kind);
   });
 });
 

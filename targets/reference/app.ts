@@ -5,13 +5,14 @@
 // 404 and 405, and only then the operation's own validation and lookup. Every reply then gets the
 // rate-limit headers (and, on the deprecated getPet path, Deprecation and Sunset), passes through
 // the active variations' and then faults' rewrites (which see the rate decision in their context),
-// is counted, and is written; the Retry-After of a refusal, as finally sent, is noted by the
-// limiter for early-retry detection.
+// is counted, and is handed to the delivery (delivery.ts), which may hold it before writing; the
+// Retry-After of a refusal, as finally sent, is noted by the limiter for early-retry detection.
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { PUBLISHED_PLANS, type PlanQuota } from '../../lib/plans.ts';
 import type { KeyRing } from './auth.ts';
+import { Delivery, type DeliveryPlan } from './delivery.ts';
 import type { Faults } from './faults.ts';
-import { HEADER, errorReply, headerValue, writeReply, type Reply, type ReplyContext } from './http.ts';
+import { HEADER, errorReply, headerValue, type Reply, type ReplyContext } from './http.ts';
 import { badRequest, createOperations } from './operations.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
 import { matchRoute, type RouteMatch } from './routes.ts';
@@ -37,6 +38,8 @@ export interface AppDeps {
   /** Default: none. */
   variations?: Variations;
   stats: StatsRecorder;
+  /** Default: every reply written at once, its Date left to node:http. */
+  delivery?: Delivery;
   maxBodyBytes?: number;
 }
 
@@ -49,6 +52,7 @@ const QUERY_KEY_PARAMS = ['api_key', 'access_token', 'key'] as const;
 export function createApp(deps: AppDeps): RequestListener {
   const { store, keys, plans, limiter, faults, stats } = deps;
   const variations = deps.variations ?? new Variations();
+  const delivery = deps.delivery ?? new Delivery();
   const maxBodyBytes = deps.maxBodyBytes ?? MAX_BODY_BYTES;
   const anonymousQuota = plans.free ?? PUBLISHED_PLANS.free!;
   const operations = createOperations({ store, faults, variations, maxBodyBytes });
@@ -81,7 +85,7 @@ export function createApp(deps: AppDeps): RequestListener {
     return prepared.proceed();
   }
 
-  async function respond(req: IncomingMessage): Promise<Reply> {
+  async function respond(req: IncomingMessage): Promise<{ reply: Reply; plan: DeliveryPlan }> {
     const method = req.method ?? 'GET';
     const url = parseTarget(req.url);
     const route: RouteMatch = url ? matchRoute(method, url.pathname) : { kind: 'not-found', deprecated: false };
@@ -97,6 +101,7 @@ export function createApp(deps: AppDeps): RequestListener {
       enforce: auth.ok && !faults.has('rate-never-429'),
       bucket: auth.ok && faults.has('rate-shared-bucket') ? SHARED_BUCKET : undefined,
     });
+    const plan = delivery.plan(client.label);
     const authError = auth.ok || faults.has('auth-disabled') ? undefined : auth.message;
 
     let reply: Reply;
@@ -131,7 +136,7 @@ export function createApp(deps: AppDeps): RequestListener {
       earlyRetry: rate.earlyRetry,
       banStarted: rate.banStarted,
     });
-    return reply;
+    return { reply, plan };
   }
 
   function authorization(req: IncomingMessage, url: URL | undefined): string | undefined {
@@ -143,12 +148,15 @@ export function createApp(deps: AppDeps): RequestListener {
 
   return (req, res) => {
     respond(req)
-      .then((reply) => writeReply(res, reply))
+      .then(({ reply, plan }) => delivery.write(res, reply, plan))
       .catch(() => {
         // Only a bug in the pipeline itself lands here; the request was not counted.
         stats.recordException();
         if (res.headersSent) res.destroy();
-        else writeReply(res, variations.rewrite(errorReply(500, 'internal_error', 'unexpected server error'), { operation: undefined }));
+        else {
+          const reply = variations.rewrite(errorReply(500, 'internal_error', 'unexpected server error'), { operation: undefined });
+          delivery.write(res, reply).catch(() => res.destroy());
+        }
       });
   };
 }

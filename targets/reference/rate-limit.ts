@@ -12,16 +12,22 @@
 // tighter constraint. Retry-After is delta-seconds, the ceiling of the time until the blocking
 // window lets a request through again, at least 1.
 //
-// Variation sliding-window swaps each fixed window for a token bucket (capacity = quota, refilled
-// continuously at quota / window length per second); the decision logic is the same, over a
-// `Meter` either way. Reset never lies more than one window after the current whole second, so a
-// token bucket's "full again" time is capped there (it is at most a fraction of a second later).
+// Variations swap the kind of window (meters.ts): sliding-window a token bucket (capacity = quota,
+// refilled continuously at quota / window length per second), sliding-log a log of the requests
+// let through, window-per-key fixed windows started by the bucket's first request. The decision
+// logic is the same over any `Meter`. Reset is the moment rounded up to a whole second; a token
+// bucket's "full again" is capped at one window after the current whole second (it is at most a
+// fraction of a second later), while a window or log that started at a fraction of a second may
+// end up to a second after that. Variation reset-jitter rounds Reset from the exact moment plus
+// deterministic noise instead.
 //
 // Early retries. The limiter remembers, per client, until when the last Retry-After told it to
 // wait. By default that is what the limiter itself computed; the handler replaces it with what was
 // actually sent (`noteRetryAfter`), after variations and faults have rewritten the reply, so an
 // HTTP-date, a shortened or a missing Retry-After is judged by what the client was told.
 import type { PlanQuota } from '../../lib/plans.ts';
+import { EPSILON, FixedWindow, SlidingLog, TokenBucket, type Meter } from './meters.ts';
+import { seededFraction } from './seeded.ts';
 
 export interface WindowLengths {
   /** Seconds. */
@@ -36,9 +42,9 @@ export interface RateDecision {
   limit: number;
   /** X-RateLimit-Remaining, never negative. */
   remaining: number;
-  /** X-RateLimit-Reset, Unix seconds: when the described window ends (fixed) or is full again (bucket). */
+  /** X-RateLimit-Reset, Unix seconds: the described meter's `resetAt`, or on a refusal when a request is let through again. */
   reset: number;
-  /** Length in seconds of the window the headers describe. */
+  /** Length in seconds of the window the headers describe (of the ban, while banned). */
   windowSeconds: number;
   /** Retry-After in seconds, at least 1; set only when the request is refused. */
   retryAfter?: number;
@@ -46,7 +52,7 @@ export interface RateDecision {
   retryAtMs?: number;
   /** Requests refused in a row for this client, this one included; 0 when let through. */
   refusedInARow: number;
-  /** Refused because the client is banned (variation ban-after-ignoring-429). */
+  /** Refused because the client is banned (variations ban-after-ignoring-429, ban-after-3-early). */
   banned: boolean;
   /** This request started a ban. */
   banStarted: boolean;
@@ -61,8 +67,16 @@ export interface RateLimiterOptions {
   countRefused?: boolean;
   /** Variation sliding-window: token buckets instead of fixed windows. */
   tokenBucket?: boolean;
-  /** Variation ban-after-ignoring-429: this many early retries in a row ban the key for one minute window. */
+  /** Variation sliding-log: sliding logs instead of fixed windows (wins over tokenBucket). */
+  slidingLog?: boolean;
+  /** Variation window-per-key: a fixed window starts at the bucket's first request after the last one ended (fixed windows only). */
+  windowPerKey?: boolean;
+  /** Variations ban-after-ignoring-429, ban-after-3-early: this many early retries in a row ban the key. */
   banAfterEarlyRetries?: number;
+  /** Minute windows a ban lasts; default 1. */
+  banWindows?: number;
+  /** Variation reset-jitter: Reset is rounded from the exact moment plus up to ± this many ms of noise. */
+  resetJitterMs?: number;
   /** Fault rate-one-too-many: requests accepted per minute window beyond the quota (headers still say the quota). */
   extraPerMinute?: number;
   /** Fault rate-daily-not-enforced (false): the day window is neither counted, enforced nor reported. */
@@ -76,109 +90,19 @@ export interface TakeOptions {
   bucket?: string;
 }
 
-/** Tolerance for token-bucket arithmetic in floating point. */
-const EPSILON = 1e-6;
-
-/** One window's count, over a quota given on each call. */
-interface Meter {
-  /** Requests that may still be made at `nowMs`: fractional for a token bucket, negative when over. */
-  left(nowMs: number, quota: number): number;
-  /** Takes one request; a token bucket never goes below `floor` requests left. */
-  consume(nowMs: number, quota: number, floor: number): void;
-  /** Epoch ms from which `left` is at least `needed` (assumed at most the quota). */
-  availableAt(nowMs: number, quota: number, needed: number): number;
-  /** Epoch ms at which the whole quota is available again. */
-  fullAt(nowMs: number, quota: number): number;
-}
-
-class FixedWindow implements Meter {
-  private index = Number.NEGATIVE_INFINITY;
-  private count = 0;
-
-  constructor(private readonly seconds: number) {}
-
-  left(nowMs: number, quota: number): number {
-    this.roll(nowMs);
-    return quota - this.count;
-  }
-
-  consume(nowMs: number): void {
-    this.roll(nowMs);
-    this.count++;
-  }
-
-  availableAt(nowMs: number, quota: number, needed: number): number {
-    return this.left(nowMs, quota) >= needed ? nowMs : this.end();
-  }
-
-  fullAt(nowMs: number): number {
-    this.roll(nowMs);
-    return this.end();
-  }
-
-  private roll(nowMs: number): void {
-    const index = Math.floor(nowMs / (this.seconds * 1000));
-    if (index !== this.index) {
-      this.index = index;
-      this.count = 0;
-    }
-  }
-
-  private end(): number {
-    return (this.index + 1) * this.seconds * 1000;
-  }
-}
-
-class TokenBucket implements Meter {
-  /** Tokens missing from a full bucket. */
-  private used = 0;
-  private last: number | undefined;
-
-  constructor(private readonly seconds: number) {}
-
-  left(nowMs: number, quota: number): number {
-    this.refill(nowMs, quota);
-    return quota - this.used;
-  }
-
-  consume(nowMs: number, quota: number, floor: number): void {
-    this.refill(nowMs, quota);
-    this.used = Math.min(this.used + 1, quota - floor);
-  }
-
-  availableAt(nowMs: number, quota: number, needed: number): number {
-    this.refill(nowMs, quota);
-    const missing = this.used - (quota - needed);
-    return missing <= 0 ? nowMs : nowMs + missing / this.ratePerMs(quota);
-  }
-
-  fullAt(nowMs: number, quota: number): number {
-    this.refill(nowMs, quota);
-    return nowMs + this.used / this.ratePerMs(quota);
-  }
-
-  private ratePerMs(quota: number): number {
-    return quota / (this.seconds * 1000);
-  }
-
-  private refill(nowMs: number, quota: number): void {
-    const elapsed = this.last === undefined ? 0 : Math.max(0, nowMs - this.last);
-    this.used = Math.max(0, this.used - elapsed * this.ratePerMs(quota));
-    if (this.used < EPSILON) this.used = 0;
-    this.last = Math.max(this.last ?? nowMs, nowMs);
-  }
-}
-
 interface Bucket {
   minute: Meter;
   day: Meter;
 }
 
+/** Salt of the reset-jitter noise. */
+const JITTER_SALT = 0x2e5e7;
+
 interface ClientState {
   /** Epoch ms before which the last Retry-After told this client not to come back. */
   retryNotBefore: number;
   refusedInARow: number;
-  /** Early retries in a row (variation ban-after-ignoring-429). */
+  /** Early retries in a row (ban variations). */
   earlyInARow: number;
   /** Epoch ms at which the current ban ends; 0 when never banned. */
   bannedUntil: number;
@@ -196,6 +120,8 @@ interface WindowView {
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly clients = new Map<string, ClientState>();
+  /** Decisions made, for the reset-jitter noise. */
+  private decisions = 0;
 
   constructor(
     private readonly windows: WindowLengths,
@@ -222,9 +148,9 @@ export class RateLimiter {
         client.earlyInARow = earlyRetry ? client.earlyInARow + 1 : 0;
         if (client.earlyInARow >= banAfter) {
           client.earlyInARow = 0;
-          // One minute window after the current whole second: Reset (the ban's end) is then never
-          // more than one window after the Date header, and Retry-After agrees with it within 1 s.
-          client.bannedUntil = (Math.floor(at / 1000) + this.windows.minute) * 1000;
+          // Whole minute windows from the current whole second: Reset (the ban's end) is then that
+          // many windows after the Date header at most, and Retry-After agrees with it within 1 s.
+          client.bannedUntil = (Math.floor(at / 1000) + this.banSeconds()) * 1000;
           banStarted = true;
         }
       }
@@ -238,8 +164,8 @@ export class RateLimiter {
           allowed: false,
           limit: described.quota,
           remaining: 0,
-          reset: client.bannedUntil / 1000,
-          windowSeconds: this.windows.minute,
+          reset: this.reset(client.bannedUntil, at),
+          windowSeconds: this.banSeconds(),
           retryAfter,
           retryAtMs: client.bannedUntil,
           refusedInARow: client.refusedInARow,
@@ -267,7 +193,7 @@ export class RateLimiter {
         allowed: false,
         limit: blocker.quota,
         remaining: 0,
-        reset: resetSeconds(retryAtMs, blocker, at),
+        reset: this.reset(retryAtMs, at, blocker),
         windowSeconds: blocker.seconds,
         retryAfter,
         retryAtMs,
@@ -283,7 +209,7 @@ export class RateLimiter {
       allowed: true,
       limit: described.quota,
       remaining: remainingOf(described, at),
-      reset: resetSeconds(described.meter.fullAt(at, described.quota), described, at),
+      reset: this.reset(described.meter.resetAt(at, described.quota), at, described),
       windowSeconds: described.seconds,
       refusedInARow: 0,
     };
@@ -310,6 +236,26 @@ export class RateLimiter {
     if (!Number.isNaN(date)) client.retryNotBefore = date;
   }
 
+  /**
+   * X-RateLimit-Reset naming the moment `atMs`: whole Unix seconds rounded up, capped at one window
+   * after the current whole second where the meter says so. With reset-jitter: rounded from the
+   * moment plus noise, as from a millisecond expiry read at another instant, never before now's second.
+   */
+  private reset(atMs: number, nowMs: number, view?: WindowView): number {
+    const jitter = this.options.resetJitterMs;
+    const n = this.decisions++;
+    if (jitter) {
+      const noise = (2 * seededFraction(JITTER_SALT, n) - 1) * jitter;
+      return Math.max(Math.floor(nowMs / 1000), Math.round((atMs + noise) / 1000));
+    }
+    const seconds = Math.ceil(atMs / 1000 - EPSILON);
+    return view?.meter.capsReset ? Math.min(seconds, Math.floor(nowMs / 1000) + view.seconds) : seconds;
+  }
+
+  private banSeconds(): number {
+    return this.windows.minute * (this.options.banWindows ?? 1);
+  }
+
   private client(clientId: string): ClientState {
     let client = this.clients.get(clientId);
     if (client === undefined) {
@@ -323,13 +269,18 @@ export class RateLimiter {
   private views(bucketId: string, quota: PlanQuota): WindowView[] {
     let bucket = this.buckets.get(bucketId);
     if (bucket === undefined) {
-      const Kind = this.options.tokenBucket ? TokenBucket : FixedWindow;
-      bucket = { minute: new Kind(this.windows.minute), day: new Kind(this.windows.day) };
+      bucket = { minute: this.meter(this.windows.minute), day: this.meter(this.windows.day) };
       this.buckets.set(bucketId, bucket);
     }
     const minute = { meter: bucket.minute, quota: quota.perMinute, seconds: this.windows.minute, extra: this.options.extraPerMinute ?? 0 };
     if (this.options.enforceDay === false) return [minute];
     return [minute, { meter: bucket.day, quota: quota.perDay, seconds: this.windows.day, extra: 0 }];
+  }
+
+  private meter(seconds: number): Meter {
+    if (this.options.slidingLog) return new SlidingLog(seconds);
+    if (this.options.tokenBucket) return new TokenBucket(seconds);
+    return new FixedWindow(seconds, this.options.windowPerKey);
   }
 }
 
@@ -341,13 +292,4 @@ function remainingOf(view: WindowView, nowMs: number): number {
 /** The window with fewer requests remaining; the later (day) window on a tie. */
 function binding(views: readonly WindowView[], nowMs: number): WindowView {
   return views.reduce((best, v) => (remainingOf(v, nowMs) <= remainingOf(best, nowMs) ? v : best));
-}
-
-/**
- * X-RateLimit-Reset for a moment: whole Unix seconds rounded up, but never more than one window
- * after the current whole second (a fixed window always ends by then; a token bucket may be full
- * a fraction of a second later).
- */
-function resetSeconds(atMs: number, view: WindowView, nowMs: number): number {
-  return Math.min(Math.ceil(atMs / 1000 - EPSILON), Math.floor(nowMs / 1000) + view.seconds);
 }

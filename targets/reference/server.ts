@@ -5,9 +5,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from './app.ts';
 import { KeyRing, type Client } from './auth.ts';
 import { configPlans, parseServerConfig, type ServerConfig, type ServerConfigInput } from './config.ts';
+import { Delivery } from './delivery.ts';
 import { Faults, type FaultId } from './faults.ts';
 import { JSON_TYPE } from './http.ts';
-import { RateLimiter, type WindowLengths } from './rate-limit.ts';
+import { RateLimiter, type RateLimiterOptions, type WindowLengths } from './rate-limit.ts';
 import { ANONYMOUS, StatsRecorder, type ServerStats } from './stats.ts';
 import { AnimalStore } from './store.ts';
 import { JSON_TYPE_UTF8, Variations, type VariationId } from './variations.ts';
@@ -15,7 +16,10 @@ import { JSON_TYPE_UTF8, Variations, type VariationId } from './variations.ts';
 export type { ServerStats } from './stats.ts';
 
 export interface ServerOptions {
-  /** Clock in epoch milliseconds, for the rate limiter. Tests inject one to move time without sleeping. */
+  /**
+   * The true clock in epoch milliseconds, for the rate limiter, the Date header when the server
+   * writes it, and connection ages. Tests inject one to move time without sleeping.
+   */
   now?: () => number;
 }
 
@@ -38,6 +42,18 @@ export interface RunningServer {
 /** Variation ban-after-ignoring-429: early retries in a row that get a key banned. */
 export const BAN_AFTER_EARLY_RETRIES = 5;
 
+/** Variation ban-after-3-early: early retries in a row that get a key banned, and the ban's length in minute windows. */
+export const STRICT_BAN = { afterEarlyRetries: 3, windows: 2 } as const;
+
+/** Variations clock-ahead and clock-behind: how far the server's clock is off. */
+export const CLOCK_SKEW_MS = 5_000;
+
+/** Variation reset-jitter: the most noise added to the moment X-RateLimit-Reset is rounded from. */
+export const RESET_JITTER_MS = 600;
+
+/** Variation keep-alive-1s: the idle keep-alive timeout, and the age at which a connection is closed. */
+export const KEEP_ALIVE_MS = 1_000;
+
 const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
   HPE_HEADER_OVERFLOW: [431, 'headers_too_large'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout'],
@@ -48,8 +64,10 @@ export async function startReferenceServer(
   options: ServerOptions = {},
 ): Promise<RunningServer> {
   const config = parseServerConfig(input);
-  const now = options.now ?? Date.now;
   const variations = new Variations(config.variations);
+  const trueNow = options.now ?? Date.now;
+  const skewMs = (variations.has('clock-ahead') ? CLOCK_SKEW_MS : 0) - (variations.has('clock-behind') ? CLOCK_SKEW_MS : 0);
+  const now = skewMs === 0 ? trueNow : () => trueNow() + skewMs;
   const store = new AnimalStore({
     idsBeyond2to53: variations.has('ids-beyond-2^53'),
     defaultStatus: variations.has('status-default-available') ? 'available' : undefined,
@@ -61,14 +79,25 @@ export async function startReferenceServer(
   const limiter = new RateLimiter(config.windows, now, {
     countRefused: variations.has('rejected-count-against-quota'),
     tokenBucket: variations.has('sliding-window'),
-    banAfterEarlyRetries: variations.has('ban-after-ignoring-429') ? BAN_AFTER_EARLY_RETRIES : undefined,
+    slidingLog: variations.has('sliding-log'),
+    windowPerKey: variations.has('window-per-key'),
+    ...banOptions(variations),
+    resetJitterMs: variations.has('reset-jitter') ? RESET_JITTER_MS : undefined,
     extraPerMinute: faults.has('rate-one-too-many') ? 1 : 0,
     enforceDay: !faults.has('rate-daily-not-enforced'),
   });
   const stats = new StatsRecorder();
   const jsonType = variations.has('charset-utf8') ? JSON_TYPE_UTF8 : JSON_TYPE;
+  const delivery = new Delivery({
+    now,
+    ownDate: variations.has('clock-ahead') || variations.has('clock-behind') || variations.has('several-instances'),
+    slow: variations.has('slow-responses'),
+    instances: variations.has('several-instances'),
+    connectionMs: variations.has('keep-alive-1s') ? KEEP_ALIVE_MS : undefined,
+  });
 
-  const server = createServer(createApp({ store, keys, plans, limiter, faults, variations, stats }));
+  const server = createServer(createApp({ store, keys, plans, limiter, faults, variations, stats, delivery }));
+  delivery.attach(server);
 
   // Requests node:http cannot parse (or that time out) never reach the handler. Answer them in the interface's
   // shape anyway (Error body, rate-limit headers from the anonymous bucket) and close.
@@ -81,8 +110,10 @@ export async function startReferenceServer(
     const rate = limiter.take(ANONYMOUS, plans.free!, { enforce: false });
     const body = JSON.stringify({ code, message: `request rejected before it could be read (${err.code ?? 'parse error'})`, status });
     stats.record({ keyLabel: ANONYMOUS, plan: 'free', method: '', status, earlyRetry: rate.earlyRetry });
+    const date = delivery.date();
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        (date === undefined ? '' : `Date: ${date}\r\n`) +
         `Content-Type: ${jsonType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-RateLimit-Limit: ${rate.limit}\r\nX-RateLimit-Remaining: ${rate.remaining}\r\nX-RateLimit-Reset: ${rate.reset}\r\n` +
         `Connection: close\r\n\r\n${body}`,
@@ -114,6 +145,13 @@ export async function startReferenceServer(
         server.closeAllConnections();
       }),
   };
+}
+
+/** The stricter ban variation wins when both are on. */
+function banOptions(variations: Variations): RateLimiterOptions {
+  if (variations.has('ban-after-3-early')) return { banAfterEarlyRetries: STRICT_BAN.afterEarlyRetries, banWindows: STRICT_BAN.windows };
+  if (variations.has('ban-after-ignoring-429')) return { banAfterEarlyRetries: BAN_AFTER_EARLY_RETRIES };
+  return {};
 }
 
 /** A host a client can connect to: wildcard addresses become loopback, IPv6 gets brackets. */

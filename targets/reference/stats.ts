@@ -11,8 +11,14 @@ export interface KeyStats {
   rateLimited: number;
   /** Requests that arrived before a Retry-After given to this key had passed. */
   earlyRetries: number;
-  /** Bans imposed on this key (variation ban-after-ignoring-429); not the requests refused during them. */
+  /** Bans imposed on this key (ban variations); not the requests refused during them. */
   bans: number;
+  /**
+   * One entry per blocked period, in order: the early requests (before the Retry-After given had
+   * passed) after the 429 that started it. A period ends at the first request that is let through
+   * or comes after the Retry-After given had passed.
+   */
+  earlyByEpisode: number[];
 }
 
 export interface ServerStats {
@@ -55,6 +61,9 @@ export class StatsRecorder {
     exceptions: 0,
   };
 
+  /** Key labels in a blocked period. */
+  private readonly blocked = new Set<string>();
+
   record(exchange: ExchangeRecord): void {
     const s = this.stats;
     const key = (s.byKey[exchange.keyLabel] ??= {
@@ -64,6 +73,7 @@ export class StatsRecorder {
       rateLimited: 0,
       earlyRetries: 0,
       bans: 0,
+      earlyByEpisode: [],
     });
     const status = String(exchange.status);
     s.requests++;
@@ -84,6 +94,18 @@ export class StatsRecorder {
       key.bans++;
     }
     if (exchange.status >= 500) s.serverErrors++;
+    this.recordEpisode(exchange, key);
+  }
+
+  private recordEpisode({ keyLabel, status, earlyRetry }: ExchangeRecord, key: KeyStats): void {
+    if (this.blocked.has(keyLabel)) {
+      if (earlyRetry) key.earlyByEpisode[key.earlyByEpisode.length - 1]!++;
+      if (!earlyRetry || status !== 429) this.blocked.delete(keyLabel);
+    }
+    if (status === 429 && !this.blocked.has(keyLabel)) {
+      key.earlyByEpisode.push(0);
+      this.blocked.add(keyLabel);
+    }
   }
 
   recordException(): void {

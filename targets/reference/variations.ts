@@ -93,6 +93,59 @@ export const VARIATION_CATALOGUE = [
       'A key that keeps sending after a 429 may be banned for a time not shown: 5 requests in a row before Retry-After ' +
       'has passed ban it for one minute window (429, Error code "banned", Retry-After until the ban ends).',
   },
+  {
+    id: 'ban-after-3-early',
+    allows:
+      'The ban and its length are not shown: 3 requests in a row before Retry-After has passed ban the key for two minute ' +
+      'windows (429, Error code "banned", Retry-After and X-RateLimit-Reset at the ban\'s end, beyond one window).',
+  },
+  {
+    id: 'window-per-key',
+    allows:
+      'The kind of window is not shown: fixed windows that start at each key\'s first request (the next at its first request ' +
+      'after the last ended), minute and day alike; Reset is that window\'s end, rounded up.',
+  },
+  {
+    id: 'sliding-log',
+    allows:
+      'The kind of window is not shown: a sliding log lets a request through while fewer than the quota were let through in ' +
+      'the last window length; Reset is when the log would be empty, or at Remaining 0 when its oldest request leaves, ' +
+      'which a 429\'s Retry-After waits for.',
+  },
+  {
+    id: 'reset-jitter',
+    allows:
+      'How Reset is rounded is not shown: it is rounded from a millisecond expiry read with up to ±600 ms of noise, so ' +
+      'responses in one window may give Resets a second apart.',
+  },
+  {
+    id: 'clock-ahead',
+    allows:
+      'Server clocks are not given: the server\'s clock is 5 s ahead; Date, X-RateLimit-Reset, HTTP-date Retry-Afters and ' +
+      'the windows all follow it, and delta-seconds Retry-Afters stay true durations.',
+  },
+  {
+    id: 'clock-behind',
+    allows: 'Server clocks are not given: the server\'s clock is 5 s behind, followed by Date, Reset, HTTP-dates and the windows.',
+  },
+  {
+    id: 'several-instances',
+    allows:
+      'Deployment is not given: three instances behind one port, round-robin, share one store and limiter (on the true ' +
+      'clock); their Date headers are 1 s behind, right and 1 s ahead, and they add 0, 5 and 10 ms.',
+  },
+  {
+    id: 'slow-responses',
+    allows:
+      'Response times are not given: every response is held 20 to 100 ms (a key\'s first 5 requests 300 ms) after the ' +
+      'limiter has decided it.',
+  },
+  {
+    id: 'keep-alive-1s',
+    allows:
+      'Connection handling is not given: idle keep-alive connections are closed after 1 s, and the first response on a ' +
+      'connection older than 1 s carries Connection: close and ends it.',
+  },
 ] as const satisfies readonly VariationDefinition[];
 
 export type VariationId = (typeof VARIATION_CATALOGUE)[number]['id'];

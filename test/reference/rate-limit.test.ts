@@ -307,7 +307,15 @@ describe('rate limiting over HTTP', () => {
     const stats = s.stats().byKey['free#1'];
     // Early: the three refusals after the first, and the request at the window end, 250 ms before
     // the rounded-up Retry-After.
-    expect(stats).toEqual({ plan: 'free', requests: 65, byStatus: { '200': 61, '429': 4 }, rateLimited: 4, earlyRetries: 4, bans: 0 });
+    expect(stats).toEqual({
+      plan: 'free',
+      requests: 65,
+      byStatus: { '200': 61, '429': 4 },
+      rateLimited: 4,
+      earlyRetries: 4,
+      bans: 0,
+      earlyByEpisode: [4],
+    });
     expect(s.stats()).toMatchObject({ rateLimited: 4, earlyRetries: 4, bans: 0 });
   });
 

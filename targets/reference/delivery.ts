@@ -1,0 +1,113 @@
+// How a finished reply reaches the client: after what delay (variations slow-responses and
+// several-instances), with which Date (clock-ahead, clock-behind, several-instances), and whether
+// the connection stays open (keep-alive-1s). The request has been decided and counted before; only
+// the write waits, on a timer. Without these variations a reply is written at once and node:http
+// writes the Date from the real clock.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { writeReply, type Reply } from './http.ts';
+import { seededFraction } from './seeded.ts';
+
+/** slow-responses: a key's first requests wait `firstMs` (cold caches), every other one minMs..maxMs. */
+export const SLOW = { firstRequests: 5, firstMs: 300, minMs: 20, maxMs: 100 } as const;
+
+/** several-instances: each instance's Date offset and added latency; requests go round-robin. */
+export const INSTANCES = [
+  { dateOffsetMs: -1000, latencyMs: 0 },
+  { dateOffsetMs: 0, latencyMs: 5 },
+  { dateOffsetMs: 1000, latencyMs: 10 },
+] as const;
+
+const SLOW_SALT = 0x510e;
+
+/** The slow-responses delay of the server's `n`-th request (from 0), the key's `nOfKey`-th. */
+export function slowDelayMs(n: number, nOfKey: number): number {
+  if (nOfKey < SLOW.firstRequests) return SLOW.firstMs;
+  return SLOW.minMs + Math.floor(seededFraction(SLOW_SALT, n) * (SLOW.maxMs - SLOW.minMs + 1));
+}
+
+export interface DeliveryOptions {
+  /** The server's clock, epoch ms (skewed by clock-ahead and clock-behind). Default Date.now. */
+  now?: () => number;
+  /** Write the Date header from `now` rather than leaving it to node:http. */
+  ownDate?: boolean;
+  slow?: boolean;
+  instances?: boolean;
+  /** keep-alive-1s: idle keep-alive timeout, and the age from which a response closes its connection. */
+  connectionMs?: number;
+}
+
+/** How one reply is delivered; fixed when its request is decided, in arrival order. */
+export interface DeliveryPlan {
+  delayMs: number;
+  dateOffsetMs: number;
+}
+
+const AT_ONCE: DeliveryPlan = { delayMs: 0, dateOffsetMs: 0 };
+
+export class Delivery {
+  private readonly now: () => number;
+  private requests = 0;
+  private readonly requestsByKey = new Map<string, number>();
+  private readonly openedAt = new WeakMap<Socket, number>();
+  private readonly idle = new WeakMap<Socket, { inFlight: number; timer?: NodeJS.Timeout }>();
+
+  constructor(private readonly options: DeliveryOptions = {}) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** keep-alive-1s: advertises the keep-alive timeout, closes idle connections then, and notes when each opens. */
+  attach(server: Server): void {
+    const limit = this.options.connectionMs;
+    if (limit === undefined) return;
+    server.keepAliveTimeout = limit;
+    server.on('connection', (socket: Socket) => this.openedAt.set(socket, this.now()));
+    // node:http itself closes an idle connection a second after the timeout it advertises (Node 20.20).
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const socket = req.socket;
+      const state = this.idle.get(socket) ?? { inFlight: 0 };
+      this.idle.set(socket, state);
+      clearTimeout(state.timer);
+      state.inFlight++;
+      res.once('close', () => {
+        if (--state.inFlight === 0) state.timer = setTimeout(() => socket.destroy(), limit).unref();
+      });
+    });
+  }
+
+  /** The delivery of the reply to the request just decided, of `keyLabel`. */
+  plan(keyLabel: string): DeliveryPlan {
+    const { slow, instances } = this.options;
+    const n = this.requests++;
+    let delayMs = 0;
+    if (slow) {
+      const nOfKey = this.requestsByKey.get(keyLabel) ?? 0;
+      this.requestsByKey.set(keyLabel, nOfKey + 1);
+      delayMs += slowDelayMs(n, nOfKey);
+    }
+    const instance = instances ? INSTANCES[n % INSTANCES.length]! : undefined;
+    return { delayMs: delayMs + (instance?.latencyMs ?? 0), dateOffsetMs: instance?.dateOffsetMs ?? 0 };
+  }
+
+  /** The Date header of a reply written now under `plan`; undefined when node:http writes it. */
+  date(plan: DeliveryPlan = AT_ONCE): string | undefined {
+    return this.options.ownDate ? new Date(this.now() + plan.dateOffsetMs).toUTCString() : undefined;
+  }
+
+  /** Writes `reply` once its delay has passed, with its Date, and Connection: close on an old connection. */
+  async write(res: ServerResponse, reply: Reply, plan: DeliveryPlan = AT_ONCE): Promise<void> {
+    if (plan.delayMs > 0) await sleep(plan.delayMs);
+    const headers = { ...reply.headers };
+    const date = this.date(plan);
+    if (date !== undefined) headers.Date = date;
+    if (this.isOld(res.socket)) headers.Connection = 'close';
+    writeReply(res, { ...reply, headers });
+  }
+
+  private isOld(socket: Socket | null): boolean {
+    const limit = this.options.connectionMs;
+    const opened = socket === null ? undefined : this.openedAt.get(socket);
+    return limit !== undefined && opened !== undefined && this.now() - opened >= limit;
+  }
+}

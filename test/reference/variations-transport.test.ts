@@ -1,0 +1,266 @@
+// Legal variations of how replies reach the client: a skewed clock, several instances behind one
+// port, slow responses and short-lived connections. Each does what its catalogue entry says.
+import { connect, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { INSTANCES, SLOW, slowDelayMs } from '../../targets/reference/delivery.ts';
+import type { ServerConfigInput } from '../../targets/reference/config.ts';
+import type { RunningServer } from '../../targets/reference/server.ts';
+import type { VariationId } from '../../targets/reference/variations.ts';
+import { KEYS, T0, TEST_CONFIG, call, fakeClock, rateHeaders, startTestServer, type Exchange, type FakeClock } from './helpers.ts';
+
+const T0_S = T0 / 1000;
+const TINY_KEY = 'test-tiny-key';
+/** Slack for timers on a busy two-core machine. */
+const BUSY_MS = 400;
+
+let servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+async function start(variations: VariationId[], clock: FakeClock, config: Partial<ServerConfigInput> = {}): Promise<RunningServer> {
+  const keys = [...TEST_CONFIG.keys, { key: TINY_KEY, plan: 'tiny' }];
+  const plans = { ...TEST_CONFIG.plans, tiny: { perMinute: 1, perDay: 100 } };
+  const server = await startTestServer({ keys, plans, variations, ...config }, clock);
+  servers.push(server);
+  return server;
+}
+
+const tiny = (s: RunningServer) => call(s, 'GET', '/v1/pets', { key: TINY_KEY });
+const bulk = (s: RunningServer, path = '/v1/pets') => call(s, 'GET', path, { key: KEYS.bulk });
+
+/** The IMF-fixdate of a moment. */
+const date = (ms: number) => new Date(ms).toUTCString();
+
+/** The response and how long it took, in ms. */
+async function timed(request: Promise<Exchange>): Promise<[Exchange, number]> {
+  const started = performance.now();
+  const res = await request;
+  return [res, performance.now() - started];
+}
+
+/** One HTTP/1.1 connection, spoken raw, so that keep-alive and closing can be watched. */
+class RawConnection {
+  private readonly socket: Socket;
+  private buffer = Buffer.alloc(0);
+  private wake: () => void = () => {};
+  /** performance.now() when the server closed the connection. */
+  readonly closed: Promise<number>;
+
+  constructor(port: number) {
+    this.socket = connect(port, '127.0.0.1');
+    this.socket.on('data', (chunk: Buffer) => {
+      this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.wake();
+    });
+    this.socket.on('error', () => {});
+    this.closed = new Promise((resolve) => this.socket.on('close', () => (resolve(performance.now()), this.wake())));
+  }
+
+  async get(path: string, key: string): Promise<{ status: number; headers: Record<string, string> }> {
+    this.socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    for (;;) {
+      const end = this.buffer.indexOf('\r\n\r\n');
+      if (end >= 0) {
+        const [statusLine, ...lines] = this.buffer.subarray(0, end).toString('latin1').split('\r\n');
+        const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+        const size = end + 4 + Number(headers['content-length'] ?? 0);
+        if (this.buffer.length >= size) {
+          this.buffer = this.buffer.subarray(size);
+          return { status: Number(statusLine!.split(' ')[1]), headers };
+        }
+      }
+      if (this.socket.destroyed) throw new Error('connection closed before the response');
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+describe('clock-ahead and clock-behind', () => {
+  it('clock-ahead: Date, Reset and the windows follow a clock 5 s ahead; Retry-After stays a true duration', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['clock-ahead'], clock);
+    const first = await tiny(s);
+    expect(first.status).toBe(200);
+    expect(first.headers.date).toBe(date(T0 + 15_250));
+    expect(rateHeaders(first)).toEqual({ limit: 1, remaining: 0, reset: T0_S + 60 });
+    for (const res of [await call(s, 'GET', '/v1/pets'), await bulk(s, '/v1/nowhere')]) expect(res.headers.date).toBe(date(T0 + 15_250));
+
+    // 50 s on the true clock is 55 s on the server's: its window ends in 5 s.
+    clock.set(T0 + 50_000);
+    const refused = await tiny(s);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.date).toBe(date(T0 + 55_000));
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(rateHeaders(refused)!.reset * 1000 - Date.parse(refused.headers.date!)).toBe(5_000);
+    clock.advance(5_000);
+    expect(rateHeaders(await tiny(s))).toEqual({ limit: 1, remaining: 0, reset: T0_S + 120 });
+    expect(s.stats().earlyRetries).toBe(0);
+  });
+
+  it('clock-behind: the window ends 5 s later on the true clock', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['clock-behind'], clock);
+    const first = await tiny(s);
+    expect(first.headers.date).toBe(date(T0 + 5_250));
+    expect(rateHeaders(first)?.reset).toBe(T0_S + 60);
+    clock.set(T0 + 62_000);
+    const refused = await tiny(s);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.date).toBe(date(T0 + 57_000));
+    expect(refused.headers['retry-after']).toBe('3');
+    clock.advance(3_000);
+    expect(rateHeaders(await tiny(s))).toEqual({ limit: 1, remaining: 0, reset: T0_S + 120 });
+  });
+
+  it('an HTTP-date Retry-After is on the skewed clock, as far from Date as the true wait', async () => {
+    const clock = fakeClock(T0 + 50_000);
+    const s = await start(['clock-ahead', 'retry-after-http-date'], clock);
+    await tiny(s);
+    const refused = await tiny(s);
+    expect(refused.headers['retry-after']).toBe(date(T0 + 60_000));
+    expect(Date.parse(refused.headers['retry-after']!) - Date.parse(refused.headers.date!)).toBe(5_000);
+    clock.advance(5_000);
+    expect((await tiny(s)).status).toBe(200);
+    expect(s.stats().earlyRetries).toBe(0);
+  });
+
+  it('answers malformed requests with the skewed Date too', async () => {
+    const s = await start(['clock-behind'], fakeClock(T0 + 10_250));
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(s.port, '127.0.0.1');
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+      socket.write('GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw).toContain(`Date: ${date(T0 + 5_250)}\r\n`);
+  });
+});
+
+describe('several-instances', () => {
+  it('serves requests round-robin from instances whose Dates are 1 s behind, right and 1 s ahead', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['several-instances'], clock);
+    const responses = [await bulk(s), await call(s, 'GET', '/v1/pets'), await bulk(s), await bulk(s), await bulk(s, '/v1/x'), await bulk(s)];
+    expect(responses.map((r) => r.headers.date)).toEqual([9_250, 10_250, 11_250, 9_250, 10_250, 11_250].map((ms) => date(T0 + ms)));
+    // One limiter on the true clock: the same window whatever the instance.
+    expect(new Set(responses.map((r) => rateHeaders(r)?.reset))).toEqual(new Set([T0_S + 60]));
+    expect(INSTANCES.map((i) => i.dateOffsetMs)).toEqual([-1000, 0, 1000]);
+  });
+
+  it('shares one store and one limiter; the third instance adds 10 ms', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['several-instances'], clock);
+    const created = await call(s, 'POST', '/v1/pets', { key: KEYS.bulk, json: { name: 'Rex', categoryId: 1 } });
+    expect(created.status).toBe(201);
+    const [read] = await timed(bulk(s, created.headers.location!));
+    expect(read.status).toBe(200);
+    const [, third] = await timed(bulk(s, created.headers.location!));
+    expect(third).toBeGreaterThanOrEqual(9);
+    expect((await tiny(s)).status).toBe(200);
+    const refused = await tiny(s);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('50');
+    expect((await tiny(s)).headers['retry-after']).toBe('50');
+  });
+});
+
+describe('slow-responses', () => {
+  it('holds a key\'s first 5 requests 300 ms, every other 20 to 100 ms, the same for the same request every run', () => {
+    const delays = Array.from({ length: 200 }, (_, n) => slowDelayMs(n, 5 + n));
+    expect(Math.min(...delays)).toBeGreaterThanOrEqual(SLOW.minMs);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(SLOW.maxMs);
+    expect(Math.min(...delays)).toBeLessThan(30);
+    expect(Math.max(...delays)).toBeGreaterThan(90);
+    expect(new Set(delays).size).toBeGreaterThan(40);
+    expect(Array.from({ length: 200 }, (_, n) => slowDelayMs(n, 5 + n))).toEqual(delays);
+    expect([0, 1, 2, 3, 4].map((k) => slowDelayMs(k * 7, k))).toEqual([300, 300, 300, 300, 300]);
+  });
+
+  it('delays responses by those amounts over HTTP', async () => {
+    const s = await start(['slow-responses'], fakeClock(T0 + 10_250));
+    for (let i = 0; i < 5; i++) {
+      const [res, ms] = await timed(bulk(s));
+      expect(res.status).toBe(200);
+      expect(ms).toBeGreaterThanOrEqual(SLOW.firstMs - 2);
+      expect(ms).toBeLessThan(SLOW.firstMs + BUSY_MS);
+    }
+    for (let i = 0; i < 10; i++) {
+      const [, ms] = await timed(bulk(s));
+      expect(ms).toBeGreaterThanOrEqual(SLOW.minMs - 2);
+      expect(ms).toBeLessThan(SLOW.maxMs + BUSY_MS);
+    }
+  });
+
+  it('holds replies on timers: 5 held requests at once take about 300 ms, not 1.5 s', async () => {
+    const s = await start(['slow-responses'], fakeClock(T0 + 10_250));
+    const [all, ms] = await timed(Promise.all(Array.from({ length: 5 }, () => bulk(s))).then((r) => r[0]!));
+    expect(all.status).toBe(200);
+    expect(ms).toBeLessThan(SLOW.firstMs + BUSY_MS);
+  });
+
+  it('decides a request when it arrives, not when its reply is written', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['slow-responses'], clock);
+    const pending = tiny(s);
+    while (s.stats().byKey['tiny#1'] === undefined) await sleep(5);
+    // The window ends while the reply is held: the reply still describes the window it was decided in.
+    clock.set(T0 + 60_000);
+    const held = await pending;
+    expect(held.status).toBe(200);
+    expect(rateHeaders(held)).toEqual({ limit: 1, remaining: 0, reset: T0_S + 60 });
+    expect(rateHeaders(await tiny(s))).toEqual({ limit: 1, remaining: 0, reset: T0_S + 120 });
+  });
+});
+
+describe('keep-alive-1s', () => {
+  it('closes a connection with the first response after its first second', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['keep-alive-1s'], clock);
+    const connection = new RawConnection(s.port);
+    try {
+      const first = await connection.get('/v1/store/orders', KEYS.bulk);
+      expect(first.status).toBe(200);
+      expect(first.headers.connection).toBe('keep-alive');
+      expect(first.headers['keep-alive']).toBe('timeout=1');
+      clock.advance(999);
+      expect((await connection.get('/v1/store/orders', KEYS.bulk)).headers.connection).toBe('keep-alive');
+      clock.advance(1);
+      const last = await connection.get('/v1/store/orders', KEYS.bulk);
+      expect(last.status).toBe(200);
+      expect(last.headers.connection).toBe('close');
+      await connection.closed;
+    } finally {
+      connection.close();
+    }
+  });
+
+  it('closes idle keep-alive connections after 1 s; without the variation they stay open', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const [short, plain] = [await start(['keep-alive-1s'], clock), await start([], clock)];
+    const [a, b] = [new RawConnection(short.port), new RawConnection(plain.port)];
+    try {
+      await Promise.all([a.get('/v1/pets', KEYS.bulk), b.get('/v1/pets', KEYS.bulk)]);
+      const answered = performance.now();
+      const idle = (await a.closed) - answered;
+      expect(idle).toBeGreaterThanOrEqual(950);
+      expect(idle).toBeLessThan(1_000 + BUSY_MS);
+      const stillOpen = await Promise.race([b.closed.then(() => false), sleep(300).then(() => true)]);
+      expect(stillOpen).toBe(true);
+      expect((await b.get('/v1/pets', KEYS.bulk)).status).toBe(200);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+});

@@ -54,7 +54,7 @@ describe('Limits', () => {
       const label = e.auth.kind === 'key' ? e.auth.label : undefined;
       if (label) evidence.set(label, [...(evidence.get(label) ?? []), e]);
     });
-    const drive: DriveContext = { client: ctx.client, target: ctx.run.target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress };
+    const drive: DriveContext = { client: ctx.client, target: ctx.run.target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, notBefore: new Map() };
     try {
       const initial = new Map<string, Observation>();
       for (const key of ctx.run.target.keys) initial.set(key.label, await observe(drive, key));

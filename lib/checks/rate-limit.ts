@@ -36,8 +36,10 @@ export function judgeResetHeader(run: KeyRun): Finding {
     // send time, so however it is rounded, Reset is never below Date's second. A full bucket has
     // nothing left to reset and may name a moment just past: one second of slack there.
     const full = p.remaining !== undefined && p.limit !== undefined && p.remaining >= p.limit - 1 && p.status !== 429;
+    // Reset rounds up to the next second, and a busy node:http server writes a Date cached up to a
+    // second or more stale: two seconds of slack past one window.
     if (p.reset < now - (full ? 1 : 0)) return fail(`${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
-    if (p.reset > now + window + 1) {
+    if (p.reset > now + window + 2) {
       const hint = p.reset > now * 100 ? ' (milliseconds?)' : '';
       return fail(`${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }
@@ -45,10 +47,19 @@ export function judgeResetHeader(run: KeyRun): Finding {
   return pass();
 }
 
-/** Requests a refilling limiter may add during the burst: the plan's rate times its duration. */
+/** Requests a token bucket may add during the burst: the plan's rate times its duration. */
 function refillAllowance(run: KeyRun): number {
   const seconds = (run.burst?.durationMs ?? 0) / 1000;
   return Math.floor((seconds * run.quota.perMinute) / run.windows.minute) + 1;
+}
+
+/**
+ * Requests any refilling limiter may add during the burst: a token bucket's refill, or for a
+ * sliding log every request of the last window that ages out meanwhile, at most what was already
+ * spent when the burst started. Never more than the plan allows in a window.
+ */
+function quotaAllowance(run: KeyRun, start: number): number {
+  return Math.max(refillAllowance(run), run.quota.perMinute - start);
 }
 
 function beforeStop(run: KeyRun): TimelinePoint[] {
@@ -68,7 +79,9 @@ export function judgeRemaining(run: KeyRun): Finding {
   const lowest = Math.min(...remainings);
   const fixed = limiterKind(ok, refillPerSecond(run)) === 'fixed';
   const allowance = fixed ? 0 : refillAllowance(run);
-  if (lowest > start - ok.length + allowance) {
+  // Whatever the limiter, the accepted response just before the first 429 says (about) none left.
+  const reachedBottom = run.burst?.ended === 'first-429' && lowest <= 1;
+  if (!reachedBottom && lowest > Math.max(0, start - ok.length + allowance)) {
     return fail(
       `${run.label}: after ${ok.length} accepted requests from Remaining ${start}, Remaining went no lower than ${lowest}`,
       `down to ${Math.max(0, start - ok.length)}${allowance ? ` (+${allowance} refill)` : ''}`,
@@ -110,9 +123,15 @@ export function judgeQuota(run: KeyRun): Finding {
       ? pass(`fixed window: exactly ${start} accepted before the first 429, as Remaining said`)
       : fail(`${run.label}: ${total} requests accepted in the window before the first 429, but Remaining said ${start}`, `${start}`, `${total}`);
   }
-  const allowance = refillAllowance(run);
+  const allowance = quotaAllowance(run, start);
   if (ok.length < start) return fail(`${run.label}: a 429 after ${ok.length} accepted requests, but Remaining said ${start}`, `at least ${start}`, `${ok.length}`);
-  if (ok.length > start + allowance) return fail(`${run.label}: ${ok.length} accepted, more than Remaining ${start} plus what ${run.burst.durationMs} ms can refill (${allowance})`, `at most ${start + allowance}`, `${ok.length}`);
+  if (ok.length > start + allowance) {
+    return fail(
+      `${run.label}: ${ok.length} accepted, more than Remaining ${start} plus what a refilling limiter can give back meanwhile (${allowance}: a token bucket's refill over ${run.burst.durationMs} ms, or what a sliding log had already spent)`,
+      `at most ${start + allowance}`,
+      `${ok.length}`,
+    );
+  }
   if (kind === 'unknown' && ok.length === start) {
     return pass(`exactly ${start} accepted before the first 429, as Remaining said (too few to tell a fixed window from a refilling limiter)`);
   }

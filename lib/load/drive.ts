@@ -6,8 +6,8 @@ import { RunTimeLimitError } from '../errors.ts';
 import { headerInt } from '../models.ts';
 import { parseRetryAfter } from '../client/retry.ts';
 import type { Target, TargetKey } from '../config/schema.ts';
-import { type BurstData, type DayData, headersOf, type KeyRun, type Observation, type TimelinePoint } from '../result/rate-limits.ts';
-import { burst } from './burst.ts';
+import { type BurstData, type DayData, headersOf, type KeyRun, type Observation, type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
+import { approach } from './approach.ts';
 
 export interface DriveContext {
   client: ApiClient;
@@ -16,6 +16,8 @@ export interface DriveContext {
   /** Epoch ms: the whole-run time limit. */
   deadline: number;
   progress(line: string): void;
+  /** Per key label: epoch ms before which no request may be sent (the last Retry-After given). */
+  notBefore: Map<string, number>;
 }
 
 /** Parallel connections of one burst, within the target's cap on concurrent requests. */
@@ -32,15 +34,53 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0,
 
 export class WaitTooLong extends Error {}
 
+/** The longest wait the suite sits out for one key: two minute windows and a little. */
+function waitCapMs(ctx: DriveContext): number {
+  return 2 * ctx.target.windows.minute * 1000 + 5_000;
+}
+
 /** How long after the first 429 a request already in flight may still have been answered. */
 function inFlightMargin(b: Pick<BurstData, 'latency'>): number {
   return Math.min(2_000, b.latency.max + 50);
 }
 
-/** One request with the key, never retried: its status and headers are the observation. */
-export async function observe(ctx: DriveContext, key: TargetKey): Promise<Observation> {
+/**
+ * One request with the key, never retried: its status and headers are the observation. It waits
+ * for the key's last Retry-After first, unless `early` (the ban probe sends early on purpose).
+ */
+export async function observe(ctx: DriveContext, key: TargetKey, early = false): Promise<Observation> {
+  const notBefore = ctx.notBefore.get(key.label);
+  if (!early && notBefore !== undefined) {
+    if (notBefore - Date.now() > waitCapMs(ctx)) throw new WaitTooLong(`${key.label} was told to wait ${Math.round((notBefore - Date.now()) / 1000)} s more, longer than two minute windows: not used again`);
+    await waitUntil(ctx, notBefore, `${key.label}: the Retry-After it was given`);
+  }
   const res = await ctx.client.send({ method: 'GET', path: '/pets', query: { limit: 1 }, auth: { key }, retry: false });
-  return { t: Date.now(), status: res.status, headers: res.headers };
+  const obs = { t: Date.now(), status: res.status, headers: res.headers };
+  if (obs.status === 429) noteRetryAfter(ctx, key, obs.t, obs.headers);
+  return obs;
+}
+
+/** Remembers until when a 429 told the key to wait. */
+function noteRetryAfter(ctx: DriveContext, key: TargetKey, t: number, headers: Readonly<Record<string, string | undefined>>): void {
+  const delay = parseRetryAfter(headers['retry-after'], t, headers.date);
+  if (delay === undefined) return;
+  ctx.notBefore.set(key.label, Math.max(ctx.notBefore.get(key.label) ?? 0, t + delay));
+}
+
+/**
+ * The server's clock against ours, from a response's Date (whole seconds): 0 unless they differ by
+ * more than two seconds, so that a server a few seconds off has its Reset read in its own time.
+ */
+function serverOffsetMs(t: number, date: string | undefined): number {
+  const at = date ? Date.parse(date) : Number.NaN;
+  if (Number.isNaN(at) || Math.abs(at - t) <= 2_000) return 0;
+  // Date is the server's time rounded down to the second: its middle is the best guess.
+  return at + 500 - t;
+}
+
+/** An X-RateLimit-Reset (the server's Unix seconds) as our epoch ms. */
+function resetAtMs(reset: number, t: number, date: string | undefined): number {
+  return reset * 1000 - serverOffsetMs(t, date);
 }
 
 /** Waits until an epoch time, telling what for and, every few seconds, how long is left. */
@@ -65,10 +105,10 @@ export async function waitUntil(ctx: DriveContext, at: number, what: string): Pr
 async function waitOut(ctx: DriveContext, p: TimelinePoint | Observation, label: string, marginMs = 0): Promise<number> {
   const headers: Readonly<Record<string, string | undefined>> = 'headers' in p ? p.headers : headersOf(p);
   const delay = parseRetryAfter(headers['retry-after'], p.t, headers.date);
-  const until = marginMs + (delay !== undefined ? p.t + delay : (headerInt(headers['x-ratelimit-reset']) ?? Math.ceil(p.t / 1000) + ctx.target.windows.minute) * 1000 + 100);
+  const reset = headerInt(headers['x-ratelimit-reset']);
+  const until = marginMs + (delay !== undefined ? p.t + delay : reset !== undefined ? resetAtMs(reset, p.t, headers.date) + 100 : p.t + ctx.target.windows.minute * 1000 + 100);
   // Waits are bounded: a longer one is not waited out, and the key is not used again.
-  const cap = 2 * ctx.target.windows.minute * 1000 + 5_000;
-  if (until - p.t > cap) throw new WaitTooLong(`${label}: asked to wait ${Math.round((until - p.t) / 1000)} s (Retry-After "${headers['retry-after'] ?? ''}"), more than two minute windows`);
+  if (until - p.t > waitCapMs(ctx)) throw new WaitTooLong(`${label}: asked to wait ${Math.round((until - p.t) / 1000)} s (Retry-After "${headers['retry-after'] ?? ''}"), more than two minute windows`);
   await waitUntil(ctx, until, `${label}: ${delay !== undefined ? `Retry-After ${headers['retry-after']}` : 'the window to reset (no usable Retry-After)'}`);
   return until - p.t;
 }
@@ -80,18 +120,22 @@ async function runBurst(ctx: DriveContext, key: TargetKey, expected: number): Pr
   const cap = Math.max(expected, key.quota.perMinute) + key.quota.perMinute + CONNECTIONS;
   client.budget.reserve(cap);
   const askedRate = Math.max(2, (RATE_FACTOR * key.quota.perMinute) / target.windows.minute);
-  const result = await burst({
+  const result = await approach({
     url: `${target.baseUrl}/pets?limit=1`,
     headers: { ...target.http.headers, authorization: `Bearer ${key.key}` },
     rate: askedRate,
     connections: burstConnections(target),
+    remaining: expected,
     maxRequests: cap,
     maxDurationMs: Math.max(1, Math.min(windowMs, ctx.deadline - Date.now())),
     timeoutS: Math.ceil(target.http.timeoutMs / 1000),
   });
   client.budget.refund(cap - result.sent);
   recordBurst(ctx, key, result.points, result.sent);
-  return { points: result.points, sent: result.sent, startedAt: result.startedAt, durationMs: result.durationMs, askedRate, ended: result.ended, latency: result.latency };
+  const { points, sent, startedAt, durationMs, ended, latency, inFlightAtFirst429 } = result;
+  const last429 = points.filter((p) => p.status === 429).at(-1);
+  if (last429) noteRetryAfter(ctx, key, last429.t, headersOf(last429));
+  return { points, sent, startedAt, durationMs, askedRate, ended, latency, ...(ended === 'first-429' ? { inFlightAtFirst429 } : {}) };
 }
 
 /** Each response becomes an exchange; requests still in flight at the stop are recorded without one. */
@@ -125,10 +169,14 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
   }
   const reset = headerInt(obs.headers['x-ratelimit-reset']);
   const windowMs = ctx.target.windows.minute * 1000;
-  // A burst must fit in one window: when less than half of it is left, start at the next one.
-  if (reset !== undefined && reset * 1000 - Date.now() < windowMs / 2) {
-    await waitUntil(ctx, reset * 1000 + 150, `${key.label}: the minute window to reset before the burst`);
-    obs = await observe(ctx, key);
+  // A burst must fit in one window: when less than half of it is left, start at the next one, and
+  // never before the key's last Retry-After (Reset is whole seconds; Retry-After may end later).
+  if (reset !== undefined) {
+    const resetAt = resetAtMs(reset, obs.t, obs.headers.date);
+    if (resetAt - Date.now() < windowMs / 2) {
+      await waitUntil(ctx, Math.max(resetAt + 150, ctx.notBefore.get(key.label) ?? 0), `${key.label}: the minute window to reset before the burst`);
+      obs = await observe(ctx, key);
+    }
   }
   run.start = obs;
   const remaining = headerInt(obs.headers['x-ratelimit-remaining']) ?? key.quota.perMinute;
@@ -162,7 +210,7 @@ export async function probeBan(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   const statuses: number[] = [];
   let last: Observation | undefined;
   for (let i = 0; i < 5; i++) {
-    last = await observe(ctx, key);
+    last = await observe(ctx, key, true);
     statuses.push(last.status);
   }
   try {
@@ -192,12 +240,33 @@ export async function driveDay(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   const deadline = started + (windows.day + windows.minute) * 1000;
   const day: DayData = { accepted: 0, ended: 'time', elapsedMs: 0 };
   ctx.progress(`${key.label}: spending the day's quota of ${key.quota.perDay} (about ${needed} s)`);
+  try {
+    await spendDay(ctx, key, day, started, deadline);
+  } catch (err) {
+    if (!(err instanceof WaitTooLong)) throw err;
+    run.daySkipped = err.message;
+    return;
+  }
+  day.elapsedMs = Date.now() - started;
+  run.day = day;
+}
+
+async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started: number, deadline: number): Promise<void> {
+  const { windows } = ctx.target;
   while (Date.now() < deadline) {
-    const data = await runBurst(ctx, key, key.quota.perMinute);
-    const block = data.points.filter((p) => p.status === 429).at(-1);
-    day.accepted += data.points.filter((p) => !p.afterStop && p.status >= 200 && p.status < 300).length;
+    // Each burst starts from what the server says is left (the day's remainder may be the
+    // smaller), so that it crosses the limit carefully.
+    const obs = await observe(ctx, key);
+    const ok = (status: number) => status >= 200 && status < 300;
+    let data: BurstData | undefined;
+    if (ok(obs.status)) {
+      day.accepted += 1;
+      data = await runBurst(ctx, key, headerInt(obs.headers['x-ratelimit-remaining']) ?? key.quota.perMinute);
+      day.accepted += data.points.filter((p) => !p.afterStop && ok(p.status)).length;
+    }
+    const block = obs.status === 429 ? timelinePoint(obs.t, obs.status, (name) => obs.headers[name]) : data?.points.filter((p) => p.status === 429).at(-1);
     const namesDay = block?.limit === key.quota.perDay && key.quota.perDay !== key.quota.perMinute;
-    if (block && block.reset !== undefined && (namesDay || block.reset * 1000 > block.t + windows.minute * 1000 + 1000)) {
+    if (block && block.reset !== undefined && (namesDay || resetAtMs(block.reset, block.t, block.date) > block.t + windows.minute * 1000 + 1000)) {
       day.block = block;
       day.ended = 'day-block';
       // The key is not used again in this run, so its day's block need not be waited out.
@@ -210,14 +279,6 @@ export async function driveDay(ctx: DriveContext, key: TargetKey, run: KeyRun): 
       break;
     }
     if (!block) continue;
-    try {
-      await waitOut(ctx, block, `${key.label}: the minute window (spending the day's quota)`, inFlightMargin(data));
-    } catch (err) {
-      if (!(err instanceof WaitTooLong)) throw err;
-      run.daySkipped = err.message;
-      return;
-    }
+    await waitOut(ctx, block, `${key.label}: the minute window (spending the day's quota)`, data ? inFlightMargin(data) : 0);
   }
-  day.elapsedMs = Date.now() - started;
-  run.day = day;
 }

@@ -34,10 +34,10 @@ ${load ? html`${load}${loadTable(keys)}` : html`<p class="muted">No key was driv
 function loadTable(keys: readonly RateLimitKey[]): Html {
   const cell = (n: number) => html`<td class="num">${num(n)}</td>`;
   return html`<div class="table-wrap"><table class="load-figures" aria-label="Load figures per key">
-<thead><tr><th scope="col">Key</th><th scope="col" class="num">Sent</th><th scope="col" class="num">2xx</th><th scope="col" class="num">429</th><th scope="col" class="num">Other</th><th scope="col" class="num">In flight at stop</th><th scope="col" class="num">Duration</th><th scope="col" class="num">Asked /s</th><th scope="col" class="num">Achieved /s</th><th scope="col" class="num">p50 ms</th><th scope="col" class="num">p90 ms</th><th scope="col" class="num">p99 ms</th><th scope="col" class="num">max ms</th></tr></thead>
+<thead><tr><th scope="col">Key</th><th scope="col" class="num">Sent</th><th scope="col" class="num">2xx</th><th scope="col" class="num">429</th><th scope="col" class="num">Other</th><th scope="col" class="num">In flight at stop</th><th scope="col" class="num" title="Requests sent before the first 429 came back and not answered by then: they reach the server after its first 429">Sent after first 429</th><th scope="col" class="num">Duration</th><th scope="col" class="num">Asked /s</th><th scope="col" class="num">Achieved /s</th><th scope="col" class="num">p50 ms</th><th scope="col" class="num">p90 ms</th><th scope="col" class="num">p99 ms</th><th scope="col" class="num">max ms</th></tr></thead>
 <tbody>${keys.map((k) =>
     k.load
-      ? html`<tr data-load-key="${k.label}"><th scope="row">${k.label}</th>${[k.load.sent, k.load.accepted, k.load.rejected, k.load.other, k.load.inFlightAtStop].map(cell)}<td class="num">${formatDuration(k.load.durationMs)}</td>${[
+      ? html`<tr data-load-key="${k.label}"><th scope="row">${k.label}</th>${[k.load.sent, k.load.accepted, k.load.rejected, k.load.other, k.load.inFlightAtStop].map(cell)}${k.load.sentAfterFirst429 === undefined ? html`<td class="num muted" data-sent-after-first-429="">no 429</td>` : html`<td class="num" data-sent-after-first-429="${k.load.sentAfterFirst429}">${num(k.load.sentAfterFirst429)}</td>`}<td class="num">${formatDuration(k.load.durationMs)}</td>${[
           k.load.askedRate,
           k.load.achievedRate,
           k.load.latency.p50,
@@ -45,7 +45,7 @@ function loadTable(keys: readonly RateLimitKey[]): Html {
           k.load.latency.p99,
           k.load.latency.max,
         ].map(cell)}</tr>`
-      : html`<tr data-load-key="${k.label}"><th scope="row">${k.label}</th><td colspan="12" class="muted">not driven under load</td></tr>`,
+      : html`<tr data-load-key="${k.label}"><th scope="row">${k.label}</th><td colspan="13" class="muted">not driven under load</td></tr>`,
   )}</tbody>
 </table></div>`;
 }

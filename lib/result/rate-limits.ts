@@ -40,6 +40,11 @@ export const RateLimitKey = z.object({
       rejected: z.number().int(),
       other: z.number().int(),
       inFlightAtStop: z.number().int(),
+      sentAfterFirst429: z
+        .number()
+        .int()
+        .optional()
+        .describe('Requests sent before the first 429 came back and not yet answered: they reach the server after its first 429'),
       durationMs: z.number(),
       askedRate: z.number(),
       achievedRate: z.number(),
@@ -65,6 +70,8 @@ export interface BurstData {
   askedRate: number;
   ended: 'first-429' | 'max-requests' | 'max-duration';
   latency: z.infer<typeof Latency>;
+  /** When it ended at a 429: requests sent but not answered when that 429 arrived. */
+  inFlightAtFirst429?: number;
 }
 
 export interface DayData {
@@ -166,6 +173,7 @@ export function loadFigures(b: BurstData): NonNullable<RateLimitKey['load']> {
     rejected,
     other: b.points.length - ok - rejected,
     inFlightAtStop: b.sent - b.points.length,
+    ...(b.inFlightAtFirst429 !== undefined ? { sentAfterFirst429: b.inFlightAtFirst429 } : {}),
     durationMs: b.durationMs,
     askedRate: b.askedRate,
     achievedRate: b.durationMs > 0 ? Math.round((b.points.length / b.durationMs) * 1000) : 0,

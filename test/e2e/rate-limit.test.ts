@@ -59,6 +59,14 @@ describe('the rate-limit suite against a conforming limiter', () => {
       expect(inFlight).toBeLessThanOrEqual(3 * 10); // three connections besides the one that got the 429, per burst
       expect({ label, early: server.stats().byKey[label]!.earlyRetries }).toEqual({ label, early: expect.toBeOneOf([...Array(inFlight + 1).keys()]) });
     }
+    // Careful at the limit: every key's crossing, counted by the server, let at most two requests
+    // through after a 429 (every burst of the day's quota too), and the report says the same.
+    for (const label of ['free#1', 'free#2', 'pro#1', 'daily#1']) {
+      const episodes = server.stats().byKey[label]!.earlyByEpisode;
+      expect(episodes.length, label).toBeGreaterThan(0);
+      expect({ label, most: Math.max(...episodes) }).toEqual({ label, most: expect.toBeOneOf([0, 1, 2]) });
+      expect(timelines.get(label)?.load?.sentAfterFirst429).toBeLessThanOrEqual(2);
+    }
     // Every request the server saw is in the report, in-flight ones included.
     expect(report.requests.total).toBe(server.stats().requests);
   });

@@ -114,6 +114,7 @@ export function rateLimitKey(
       rejected,
       other: 0,
       inFlightAtStop: 0,
+      sentAfterFirst429: 0,
       durationMs: (accepted + rejected) * stepMs,
       askedRate: 200,
       achievedRate: 180,

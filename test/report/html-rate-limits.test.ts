@@ -16,7 +16,12 @@ describe('renderHtml rate limits', () => {
     expect(count(doc, /data-chart="load"/g)).toBe(1);
     expect(doc).toContain('data-chart="load" data-keys="2"');
     expect(doc).toContain('<tr data-load-key="free#2"><th scope="row">free#2</th><td class="num">59</td>');
-    expect(doc).toContain('<tr data-load-key="pro#1"><th scope="row">pro#1</th><td colspan="12" class="muted">not driven under load</td></tr>');
+    expect(doc).toContain('<tr data-load-key="pro#1"><th scope="row">pro#1</th><td colspan="13" class="muted">not driven under load</td></tr>');
+    // Per burst: what reached the server after its first 429, or that no 429 came.
+    expect(doc).toContain('Sent after first 429</th>');
+    expect(count(doc, /<td class="num" data-sent-after-first-429="0">0<\/td>/g)).toBe(2);
+    const no429 = renderHtml(report(mixedChecks(), { options: loadOptions(), rateLimits: [rateLimitKey({ load: { ...rateLimitKey().load!, sentAfterFirst429: undefined } })] }));
+    expect(no429).toContain('<td class="num muted" data-sent-after-first-429="">no 429</td>');
     expect(doc).not.toContain('data-no-rate-limits');
     expect(doc.indexOf('id="rate-limits"')).toBeGreaterThan(doc.indexOf('id="checks"'));
   });

@@ -1,0 +1,88 @@
+// A burst that approaches a quota fast and crosses it carefully. Requests already on the wire when
+// the first 429 comes back still reach the server, and a server that bans keys for requests sent
+// during a 429 period counts them. So the load runs on several connections (autocannon) only while
+// the server says plenty is left, then on one connection, one request at a time (careful.ts), so
+// that nothing is in flight when the first 429 arrives: at most the fast part's last requests if
+// the server refuses earlier than its Remaining said. When the server says there is room again (a
+// refilling limiter), the fast part takes over once more.
+import type { TimelinePoint } from '../result/rate-limits.ts';
+import { burst, type BurstOptions, type BurstResult } from './burst.ts';
+import { careful, type CarefulOptions } from './careful.ts';
+
+export interface ApproachOptions extends Omit<BurstOptions, 'connections' | 'maxRequests'> {
+  /** Connections of the fast phase. */
+  connections: number;
+  /** What the server said was left when the burst started (or the plan's quota, when it said nothing). */
+  remaining: number;
+  /** Hard cap on requests sent, all phases together. */
+  maxRequests: number;
+}
+
+export interface ApproachResult extends BurstResult {
+  /** Requests sent before the first 429 came back but not answered by then: in flight at the crossing. */
+  inFlightAtFirst429: number;
+  /** Phases run, e.g. ["fast 52", "careful 9"]. */
+  phases: string[];
+}
+
+/** Requests left to the limit at which the load slows to one connection. */
+export function carefulMargin(connections: number): number {
+  return 2 * connections;
+}
+
+const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
+
+/** Requests left after a phase: the lowest Remaining an accepted response showed, else a count down. */
+function leftAfter(points: readonly TimelinePoint[], before: number): number {
+  const remainings = points.filter(accepted).map((p) => p.remaining).filter((r): r is number => r !== undefined);
+  return remainings.length > 0 ? Math.min(...remainings) : before - points.filter(accepted).length;
+}
+
+export interface Phases {
+  fast(o: BurstOptions): Promise<BurstResult>;
+  careful(o: CarefulOptions): Promise<BurstResult & { room: boolean }>;
+}
+
+export async function approach(options: ApproachOptions, phases: Phases = { fast: burst, careful }): Promise<ApproachResult> {
+  const startedAt = Date.now();
+  const margin = carefulMargin(options.connections);
+  const points: TimelinePoint[] = [];
+  const done: string[] = [];
+  let latency: BurstResult['latency'] = { p50: 0, p90: 0, p99: 0, max: 0 };
+  let largest = -1;
+  let sent = 0;
+  let errors = 0;
+  let timeouts = 0;
+  let left = options.remaining;
+  let ended: BurstResult['ended'] = 'max-requests';
+  let inFlightAtFirst429 = 0;
+  while (sent < options.maxRequests) {
+    const timeLeft = options.maxDurationMs - (Date.now() - startedAt);
+    if (timeLeft <= 0) {
+      ended = 'max-duration';
+      break;
+    }
+    // Hysteresis: a fast part costs a start-up pause that a refilling limiter fills again, so it
+    // runs only with room to spare, and the careful part hands back only with more than that.
+    const fast = left > 2 * margin;
+    const common = { ...options, maxRequests: options.maxRequests - sent, maxDurationMs: timeLeft };
+    const r = fast ? await phases.fast({ ...common, maxRequests: Math.min(common.maxRequests, left - margin) }) : await phases.careful({ ...common, roomAbove: 4 * margin });
+    done.push(`${fast ? 'fast' : 'careful'} ${r.sent}`);
+    const first429 = r.points.findIndex((p) => p.status === 429);
+    if (first429 !== -1) inFlightAtFirst429 = r.sent - (first429 + 1);
+    points.push(...r.points);
+    sent += r.sent;
+    errors += r.errors;
+    timeouts += r.timeouts;
+    // The percentiles of the phase with the most responses stand for the burst; the max is the max.
+    latency = r.points.length > largest ? { ...r.latency, max: Math.max(latency.max, r.latency.max) } : { ...latency, max: Math.max(latency.max, r.latency.max) };
+    largest = Math.max(largest, r.points.length);
+    const handedBack = 'room' in r && r.room;
+    if (r.ended !== 'max-requests' || (!fast && !handedBack) || r.sent === 0) {
+      ended = r.ended;
+      break;
+    }
+    left = leftAfter(r.points, left);
+  }
+  return { points, sent, startedAt, durationMs: Date.now() - startedAt, latency, errors, timeouts, ended, inFlightAtFirst429, phases: done };
+}

@@ -1,0 +1,92 @@
+// lib/load/approach.ts: approach a quota fast, cross it one request at a time. The two parts are
+// replaced by a model limiter here: no sockets, no clock beyond the test's own.
+import { describe, expect, it } from 'vitest';
+import { approach, carefulMargin, type Phases } from '../../../lib/load/approach.ts';
+import type { BurstResult } from '../../../lib/load/burst.ts';
+import type { TimelinePoint } from '../../../lib/result/rate-limits.ts';
+
+const LATENCY = { p50: 1, p90: 2, p99: 3, max: 4 };
+
+/** A limiter that lets `quota` requests through, then refuses; `refill` more come back once, before the first careful part. */
+function model(quota: number, o: { refill?: number; lies?: number; inFlight?: number } = {}) {
+  let left = quota;
+  let refill = o.refill ?? 0;
+  const answer = (): TimelinePoint => {
+    if (left > 0) {
+      left -= 1;
+      return { t: Date.now(), status: 200, remaining: left + (o.lies ?? 0) };
+    }
+    return { t: Date.now(), status: 429, remaining: 0, retryAfter: '1' };
+  };
+  const result = (points: TimelinePoint[], sent: number, ended: BurstResult['ended']): BurstResult => ({ points, sent, startedAt: Date.now(), durationMs: 1, latency: LATENCY, errors: 0, timeouts: 0, ended });
+  const phases: Phases = {
+    // Several connections: at the first 429, `inFlight` more requests were already sent.
+    fast: async ({ maxRequests }) => {
+      const points: TimelinePoint[] = [];
+      for (let i = 0; i < maxRequests; i++) {
+        const p = answer();
+        points.push(p);
+        if (p.status === 429) {
+          const late = Math.min(o.inFlight ?? 3, maxRequests - i - 1);
+          for (let k = 0; k < late; k++) points.push({ ...answer(), afterStop: true });
+          return result(points, i + 1 + late, 'first-429');
+        }
+      }
+      return result(points, maxRequests, 'max-requests');
+    },
+    careful: async ({ maxRequests, roomAbove }) => {
+      left += refill;
+      refill = 0;
+      const points: TimelinePoint[] = [];
+      for (let i = 0; i < maxRequests; i++) {
+        const p = answer();
+        points.push(p);
+        if (p.status === 429) return { ...result(points, i + 1, 'first-429'), room: false };
+        if ((p.remaining ?? 0) > roomAbove) return { ...result(points, i + 1, 'max-requests'), room: true };
+      }
+      return { ...result(points, maxRequests, 'max-requests'), room: false };
+    },
+  };
+  return phases;
+}
+
+const options = { url: 'http://127.0.0.1:1/v1/pets?limit=1', headers: {}, rate: 100, connections: 4, maxDurationMs: 10_000, timeoutS: 5 };
+
+describe('approach', () => {
+  it('spends most of the quota fast, then crosses it with nothing in flight', async () => {
+    const r = await approach({ ...options, remaining: 60, maxRequests: 200 }, model(60));
+    expect(r.ended).toBe('first-429');
+    expect(r.inFlightAtFirst429).toBe(0);
+    expect(r.phases).toEqual([`fast ${60 - carefulMargin(4)}`, `careful ${carefulMargin(4) + 1}`]);
+    expect(r.points.filter((p) => p.status === 200)).toHaveLength(60);
+    expect(r.points.at(-1)?.status).toBe(429);
+    expect(r.sent).toBe(61);
+  });
+
+  it('goes careful from the start when little is left', async () => {
+    const r = await approach({ ...options, remaining: 5, maxRequests: 200 }, model(5));
+    expect(r.phases).toEqual(['careful 6']);
+    expect(r.inFlightAtFirst429).toBe(0);
+  });
+
+  it('counts what was in flight when a server refused earlier than its Remaining said', async () => {
+    const r = await approach({ ...options, remaining: 60, maxRequests: 200 }, model(30, { lies: 30, inFlight: 3 }));
+    expect(r.ended).toBe('first-429');
+    expect(r.phases).toEqual(['fast 34']);
+    expect(r.inFlightAtFirst429).toBe(3);
+  });
+
+  it('hands back to the fast part when a refilling limiter says there is room again', async () => {
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500 }, model(40, { refill: 100 }));
+    expect(r.phases).toEqual(['fast 32', 'careful 1', 'fast 99', 'careful 9']);
+    expect(r.points.filter((p) => p.status === 200)).toHaveLength(140);
+    expect(r.ended).toBe('first-429');
+    expect(r.inFlightAtFirst429).toBe(0);
+  });
+
+  it('never sends more than its cap, whatever the server says', async () => {
+    const r = await approach({ ...options, remaining: 60, maxRequests: 100 }, model(1_000, { lies: -1_000 }));
+    expect(r.sent).toBe(100);
+    expect(r.ended).toBe('max-requests');
+  });
+});

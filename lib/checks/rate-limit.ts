@@ -28,7 +28,10 @@ function sentAt(p: TimelinePoint): number {
 }
 
 export function judgeResetHeader(run: KeyRun): Finding {
-  for (const p of pointsOf(run)) {
+  const points = pointsOf(run);
+  if (points.length === 0) return skip(`${run.label} was not driven: no response to judge`);
+  if (points.every((p) => p.reset === undefined)) return skip(`no response of ${run.label} carried an integer X-RateLimit-Reset (headers.rate-limit-present judges the header)`);
+  for (const p of points) {
     if (p.reset === undefined) continue;
     const now = sentAt(p);
     const window = p.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute ? run.windows.day : run.windows.minute;
@@ -38,9 +41,12 @@ export function judgeResetHeader(run: KeyRun): Finding {
     const full = p.remaining !== undefined && p.limit !== undefined && p.remaining >= p.limit - 1 && p.status !== 429;
     // Reset rounds up to the next second, and a busy node:http server writes a Date cached up to a
     // second or more stale: two seconds of slack past one window.
-    if (p.reset < now - (full ? 1 : 0)) return fail(`${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+    if (p.reset < now - (full ? 1 : 0)) {
+      const hint = p.reset >= 0 && p.reset <= window + 1 ? ': it looks like seconds until the reset, not a Unix time' : '';
+      return fail(`${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+    }
     if (p.reset > now + window + 2) {
-      const hint = p.reset > now * 100 ? ' (milliseconds?)' : '';
+      const hint = p.reset > now * 100 ? ': it looks like a Unix time in milliseconds, not seconds' : '';
       return fail(`${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }
   }
@@ -73,7 +79,8 @@ export function judgeRemaining(run: KeyRun): Finding {
   if (negative) return fail(`${run.label}: X-RateLimit-Remaining is ${negative.remaining} (status ${negative.status})`, 'never below 0', `${negative.remaining}`);
   const start = headerInt(run.start?.headers['x-ratelimit-remaining']);
   const ok = beforeStop(run).filter(accepted);
-  if (start === undefined || ok.length === 0) return skip('no burst of accepted requests to judge');
+  if (start === undefined) return skip(`the response before ${run.label}'s burst carried no integer X-RateLimit-Remaining to count down from (headers.rate-limit-present judges the header)`);
+  if (ok.length === 0) return skip(`${run.label}'s burst had no accepted request before its first 429: nothing counted down`);
   const remainings = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined);
   if (remainings.length === 0) return fail(`${run.label}: no accepted response carried X-RateLimit-Remaining`, 'Remaining on every response', 'absent');
   const lowest = Math.min(...remainings);
@@ -96,7 +103,8 @@ export function judgeRemaining(run: KeyRun): Finding {
 
 export function judgeQuota(run: KeyRun): Finding {
   const start = headerInt(run.start?.headers['x-ratelimit-remaining']);
-  if (!run.burst || start === undefined) return skip('no burst ran');
+  if (!run.burst) return skip(`${run.label} was not driven: no burst ran`);
+  if (start === undefined) return skip(`the response before ${run.label}'s burst carried no integer X-RateLimit-Remaining, so there is no stated quota to count against (headers.rate-limit-present judges the header)`);
   const ok = beforeStop(run).filter(accepted);
   if (run.burst.ended !== 'first-429') {
     // A load too slow to spend the quota before the window reset proves nothing either way,
@@ -163,7 +171,9 @@ export function judgeRetryAfterFormat(run: KeyRun): Finding {
 
 export function judgeRetryAfterConsistent(run: KeyRun): Finding {
   const p = first429(run);
-  if (!p || p.retryAfter === undefined || p.reset === undefined) return skip('no 429 with both Retry-After and X-RateLimit-Reset');
+  if (!p) return skip(`${run.label} got no 429 to compare Retry-After and X-RateLimit-Reset on`);
+  if (p.retryAfter === undefined) return skip(`${run.label}'s 429 had no Retry-After (rate-limit.retry-after-present judges that)`);
+  if (p.reset === undefined) return skip(`${run.label}'s 429 had no integer X-RateLimit-Reset (headers.rate-limit-present judges that)`);
   const sent = sentAt(p);
   const wait = /^[0-9]+$/.test(p.retryAfter) ? Number(p.retryAfter) : undefined;
   const until = wait !== undefined ? sent + wait : Date.parse(p.retryAfter) / 1000;
@@ -172,11 +182,18 @@ export function judgeRetryAfterConsistent(run: KeyRun): Finding {
     // A refilling limiter may name the next token in Retry-After and the full bucket in Reset.
     return until >= sent - 1 && until <= p.reset + 1
       ? pass(`refilling limiter: Retry-After ${p.retryAfter} within X-RateLimit-Reset ${p.reset}`)
-      : fail(`${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, beyond X-RateLimit-Reset ${p.reset}`, `no later than ${p.reset}`, `${Math.round(until - p.reset)} s after`);
+      : fail(`${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, beyond X-RateLimit-Reset ${p.reset}${millisecondsHint(wait, p.reset - sent)}`, `no later than ${p.reset}`, `${Math.round(until - p.reset)} s after`);
   }
   return Math.abs(until - p.reset) <= 1
     ? pass()
-    : fail(`${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, X-RateLimit-Reset at ${p.reset}`, 'the same moment within 1 s', `${Math.round(until - p.reset)} s apart`);
+    : fail(`${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, X-RateLimit-Reset at ${p.reset}${millisecondsHint(wait, p.reset - sent)}`, 'the same moment within 1 s', `${Math.round(until - p.reset)} s apart`);
+}
+
+/** A Retry-After that is about a thousand times the seconds left until Reset was meant in milliseconds. */
+function millisecondsHint(wait: number | undefined, secondsLeft: number): string {
+  if (wait === undefined || wait < 1000) return '';
+  const seconds = wait / 1000;
+  return Math.abs(seconds - secondsLeft) <= 1.5 ? `: Retry-After ${wait} looks like milliseconds (${seconds} s would match Reset)` : '';
 }
 
 export function judgeRetryAfterHonoured(run: KeyRun): Finding {
@@ -213,7 +230,9 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   const now = sentAt(block);
   // A fixed day window names its end; a refilling one may name its next token (but never beyond a day).
   const namesDay = block.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute;
-  if (block.reset === undefined || (!namesDay && block.reset <= now + run.windows.minute) || block.reset > now + run.windows.day + 1) {
+  if (block.reset === undefined) return fail(`${run.label}: the day's 429 carries no integer X-RateLimit-Reset`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, 'absent');
+  if (block.reset <= now) return fail(`${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not after its Date (${now})`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
+  if ((!namesDay && block.reset <= now + run.windows.minute) || block.reset > now + run.windows.day + 1) {
     return fail(`${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not the end of the day window`, `after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
   }
   return pass(`day quota enforced after ${day.accepted} accepted; Reset ${block.reset - now} s ahead`);

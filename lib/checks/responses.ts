@@ -129,5 +129,12 @@ export function rateLimitHeaderProblems(seen: Seen): string[] {
     if (value === undefined) problems.push(`${name} missing`);
     else if (headerInt(value) === undefined || value.includes('-')) problems.push(`${name} is "${value}", not an integer`);
   }
+  const draft = DRAFT_HEADERS.filter((name) => seen.headers[name] !== undefined);
+  if (problems.some((p) => p.endsWith('missing')) && draft.length > 0) {
+    problems.push(`the server sends ${draft.join(', ')} (the IETF draft's RateLimit-* headers) but the interface names X-RateLimit-*`);
+  }
   return problems;
 }
+
+/** Headers of the IETF RateLimit draft, which some limiters send instead (lower-case). */
+const DRAFT_HEADERS = ['ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'];

@@ -162,7 +162,9 @@ describe('judgeResetHeader', () => {
     { title: 'Reset equal to the Date second passes (a window that has just reset)', run: probe({ reset: S0 }), outcome: 'pass' },
     { title: 'Reset one second beyond the window passes (rounding slack)', run: probe({ reset: S0 + 61 }), outcome: 'pass' },
     { title: 'Reset 2 s in the past fails', run: probe({ reset: S0 - 2 }), outcome: 'fail', mentions: [`X-RateLimit-Reset ${S0 - 2} is before the response's Date (${S0})`] },
-    { title: 'Reset in milliseconds fails with the "milliseconds?" hint', run: probe({ reset: (S0 + 60) * 1000 }), outcome: 'fail', mentions: ['more than one window (60 s)', '(milliseconds?)'] },
+    { title: 'Reset in milliseconds fails with a hint saying so', run: probe({ reset: (S0 + 60) * 1000 }), outcome: 'fail', mentions: ['more than one window (60 s)', 'looks like a Unix time in milliseconds'] },
+    { title: 'Reset as seconds until the reset fails with a hint saying so', run: probe({ reset: 42 }), outcome: 'fail', mentions: ['before the response', 'looks like seconds until the reset'] },
+    { title: 'a negative Reset fails, without that hint', run: probe({ reset: -1 }), outcome: 'fail', mentions: ['X-RateLimit-Reset -1 is before'] },
     { title: 'Reset as seconds from now (2) fails', run: probe({ reset: 2 }), outcome: 'fail', mentions: ['X-RateLimit-Reset 2 is before'] },
     // Reset rounds up, and a busy node:http server writes a Date cached a second or more stale.
     { title: 'Reset 2 s beyond the minute window passes', run: probe({ reset: S0 + 62 }), outcome: 'pass' },
@@ -175,7 +177,8 @@ describe('judgeResetHeader', () => {
     { title: 'without a Date header, a Reset before the arrival second fails', run: probe({ reset: S0 + 5, date: null }, T0 + 10_500), outcome: 'fail', mentions: [`(${S0 + 10})`] },
     { title: 'the Date header wins over a late arrival', run: probe({ reset: S0, date: httpDate(T0) }, T0 + 5_000), outcome: 'pass' },
     { title: 'an unparseable Date falls back to the arrival time', run: probe({ reset: S0, date: 'yesterday' }, T0 + 10_000), outcome: 'fail', mentions: [`(${S0 + 10})`] },
-    { title: 'responses without Reset pass (presence is judged elsewhere)', run: probe({}), outcome: 'pass' },
+    // Nothing to judge is a skip naming what was missing, never a pass (presence is judged elsewhere).
+    { title: 'responses without Reset skip, naming the header', run: probe({}), outcome: 'skip', mentions: ['carried an integer X-RateLimit-Reset', 'headers.rate-limit-present'] },
     { title: 'a whole fixed-window burst passes', run: () => keyRun({ start: startAt(20), burst: fixedBurst(20, 20) }), outcome: 'pass' },
     { title: 'a token-bucket burst (Reset moving, never beyond a window) passes', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 4) }), outcome: 'pass' },
     {
@@ -325,7 +328,7 @@ describe('judgeRetryAfterConsistent', () => {
     { title: 'one second later than Reset passes', changes: { retryAfter: '45' }, outcome: 'pass' },
     { title: 'one second earlier than Reset passes', changes: { retryAfter: '43' }, outcome: 'pass' },
     { title: 'two seconds later than Reset fails', changes: { retryAfter: '46' }, outcome: 'fail', mentions: [`points at ${RESET + 2}`, `X-RateLimit-Reset at ${RESET}`] },
-    { title: 'the same wait in milliseconds fails', changes: { retryAfter: '44000' }, outcome: 'fail', mentions: ['"44000"'] },
+    { title: 'the same wait in milliseconds fails', changes: { retryAfter: '44000' }, outcome: 'fail', mentions: ['"44000"', 'Retry-After 44000 looks like milliseconds (44 s would match Reset)'] },
     { title: 'an HTTP-date naming the Reset moment passes', changes: { retryAfter: httpDate(RESET * 1000) }, outcome: 'pass' },
     { title: 'an HTTP-date 10 s after Reset fails', changes: { retryAfter: httpDate((RESET + 10) * 1000) }, outcome: 'fail', mentions: [`points at ${RESET + 10}`] },
     { title: 'delta-seconds count from the Date header, not from a late arrival', changes: { t: T0 + 3_000, date: httpDate(T0), retryAfter: '45' }, outcome: 'pass' },
@@ -391,7 +394,8 @@ describe('judgeDailyQuota', () => {
     // A refilling day (token bucket) names its next token, which may be seconds away.
     { title: "a block naming the day's limit with Reset a second ahead passes", run: dayRun({ block: block({ reset: S0 + 1 }) }), outcome: 'pass' },
     { title: 'a block whose Reset is beyond the day window fails', run: dayRun({ block: block({ reset: S0 + 86_402 }) }), outcome: 'fail' },
-    { title: 'a block without Reset fails', run: dayRun({ block: block({ reset: undefined }) }), outcome: 'fail', mentions: ['X-RateLimit-Reset undefined'] },
+    { title: 'a block without Reset fails', run: dayRun({ block: block({ reset: undefined }) }), outcome: 'fail', mentions: ['carries no integer X-RateLimit-Reset'] },
+    { title: 'a block with a negative Reset fails', run: dayRun({ block: block({ reset: -1 }) }), outcome: 'fail', mentions: ['X-RateLimit-Reset -1, not after its Date'] },
     { title: 'without a Date header, the block is measured from its arrival', run: dayRun({ block: { t: T0 + 30_000, status: 429, reset: S0 + 80 } }), outcome: 'fail' },
     { title: "ended 'over-quota' fails naming the count", run: dayRun({ ended: 'over-quota', accepted: 2001, block: undefined }), outcome: 'fail', mentions: ['2001 requests accepted in 1020 s'] },
     { title: "ended 'time' fails", run: dayRun({ ended: 'time', accepted: 600, block: undefined }), outcome: 'fail', mentions: ['600 requests accepted'] },

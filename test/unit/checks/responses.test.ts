@@ -149,6 +149,17 @@ describe('rateLimitHeaderProblems', () => {
     expect(rateLimitHeaderProblems(seen(200, [], { ...RATE_LIMIT, 'x-ratelimit-limit': 'many' }))).toEqual(['X-RateLimit-Limit is "many", not an integer']);
   });
 
+  it('says when the server sends the IETF draft RateLimit-* headers instead', () => {
+    const draft = { 'ratelimit-limit': '60', 'ratelimit-remaining': '59', 'ratelimit-reset': '30', 'ratelimit-policy': '60;w=60' };
+    expect(rateLimitHeaderProblems(seen(200, [], draft))).toEqual([
+      'X-RateLimit-Limit missing',
+      'X-RateLimit-Remaining missing',
+      'X-RateLimit-Reset missing',
+      "the server sends ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy (the IETF draft's RateLimit-* headers) but the interface names X-RateLimit-*",
+    ]);
+    expect(rateLimitHeaderProblems(seen(200, [], { ...RATE_LIMIT, ...draft }))).toEqual([]);
+  });
+
   it('refuses a negative value, which the interface\'s counts and times never are', () => {
     expect(rateLimitHeaderProblems(seen(200, [], { ...RATE_LIMIT, 'x-ratelimit-remaining': '-1' }))).toEqual(['X-RateLimit-Remaining is "-1", not an integer']);
   });

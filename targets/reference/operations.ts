@@ -74,6 +74,7 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
         nameOptional: faults.has('create-accepts-missing-name'),
         truncateFractions: faults.has('create-accepts-fraction'),
         numericStrings: faults.has('create-accepts-string-category'),
+        coerceFields: faults.has('create-accepts-many-invalid'),
         rejectUnknownFields: variations.has('extra-fields-rejected'),
       });
       if (!pet.ok) {

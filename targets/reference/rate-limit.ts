@@ -46,6 +46,8 @@ export interface RateDecision {
   reset: number;
   /** Length in seconds of the window the headers describe (of the ban, while banned). */
   windowSeconds: number;
+  /** The window whose quota refused the request; set only when refused by a quota, not by a ban. */
+  blockedBy?: WindowName;
   /** Retry-After in seconds, at least 1; set only when the request is refused. */
   retryAfter?: number;
   /** Epoch ms from which a request would be let through again; set only when refused. */
@@ -90,6 +92,8 @@ export interface TakeOptions {
   bucket?: string;
 }
 
+type WindowName = 'minute' | 'day';
+
 interface Bucket {
   minute: Meter;
   day: Meter;
@@ -110,6 +114,7 @@ interface ClientState {
 
 /** A meter with the quota, length and allowance it is judged by for one request. */
 interface WindowView {
+  name: WindowName;
   meter: Meter;
   quota: number;
   seconds: number;
@@ -195,6 +200,7 @@ export class RateLimiter {
         remaining: 0,
         reset: this.reset(retryAtMs, at, blocker),
         windowSeconds: blocker.seconds,
+        blockedBy: blocker.name,
         retryAfter,
         retryAtMs,
         refusedInARow: client.refusedInARow,
@@ -272,9 +278,15 @@ export class RateLimiter {
       bucket = { minute: this.meter(this.windows.minute), day: this.meter(this.windows.day) };
       this.buckets.set(bucketId, bucket);
     }
-    const minute = { meter: bucket.minute, quota: quota.perMinute, seconds: this.windows.minute, extra: this.options.extraPerMinute ?? 0 };
+    const minute: WindowView = {
+      name: 'minute',
+      meter: bucket.minute,
+      quota: quota.perMinute,
+      seconds: this.windows.minute,
+      extra: this.options.extraPerMinute ?? 0,
+    };
     if (this.options.enforceDay === false) return [minute];
-    return [minute, { meter: bucket.day, quota: quota.perDay, seconds: this.windows.day, extra: 0 }];
+    return [minute, { name: 'day', meter: bucket.day, quota: quota.perDay, seconds: this.windows.day, extra: 0 }];
   }
 
   private meter(seconds: number): Meter {

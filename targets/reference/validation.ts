@@ -82,6 +82,8 @@ export interface NewPetOptions {
   truncateFractions?: boolean;
   /** Fault create-accepts-string-category: a string of decimal digits is taken as the integer. */
   numericStrings?: boolean;
+  /** Fault create-accepts-many-invalid: any JSON object is taken, each field coerced or defaulted. */
+  coerceFields?: boolean;
   /** Variation extra-fields-rejected. */
   rejectUnknownFields?: boolean;
 }
@@ -104,6 +106,7 @@ export function checkNewPet(body: unknown, options: NewPetOptions = {}): Checked
     const unknown = Object.keys(body).find((name) => !NEW_PET_FIELDS.includes(name));
     if (unknown !== undefined) return fail(`${unknown}: unknown field (NewPet has name, categoryId, status)`);
   }
+  if (options.coerceFields) return ok(coercedNewPet(body));
   const name = field(body, 'name');
   if (name === undefined && !options.nameOptional) return fail('name: required');
   if (name !== undefined && typeof name !== 'string') return fail('name: must be a string');
@@ -130,6 +133,30 @@ function lenientCategoryId(value: unknown, options: NewPetOptions): unknown {
   }
   if (options.numericStrings && typeof value === 'string' && /^-?[0-9]+$/.test(value)) return BigInt(value);
   return value;
+}
+
+/**
+ * Fault create-accepts-many-invalid: what a loosely typed handler makes of any object. `name` if
+ * it is a string, else ""; `categoryId` an int64, a fraction truncated or a string of digits if
+ * within int64, else 0; `status` kept if in the enum, else dropped.
+ */
+function coercedNewPet(body: object): NewPetInput {
+  const name = field(body, 'name');
+  const status = PetStatus.safeParse(field(body, 'status'));
+  return {
+    name: typeof name === 'string' ? name : '',
+    categoryId: coercedCategoryId(field(body, 'categoryId')),
+    ...(status.success ? { status: status.data } : {}),
+  };
+}
+
+function coercedCategoryId(value: unknown): bigint {
+  const exact = Int64.safeParse(value);
+  if (exact.success) return exact.data;
+  let integer: bigint | undefined;
+  if (typeof value === 'number' && Number.isFinite(value)) integer = BigInt(Math.trunc(value));
+  if (typeof value === 'string' && /^-?[0-9]+$/.test(value)) integer = BigInt(value);
+  return integer !== undefined && integer >= INT64_MIN && integer <= INT64_MAX ? integer : 0n;
 }
 
 /** A body `id`, read only by fault create-uses-body-id. */

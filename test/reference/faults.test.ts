@@ -178,6 +178,39 @@ const checks = {
     expect(pets.every((p) => p.status !== 'sold')).toBe(true);
     expect(Pets.parse((await get(s, '/v1/pets?limit=100')).json).some((p) => p.status === 'sold')).toBe(true);
   },
+  'list-one-invalid-pet': async (s) => {
+    const list = async (query: string) => (await get(s, `/v1/pets${query}`)).json as Record<string, unknown>[];
+    const all = await list('?limit=100');
+    expect(all.map((p) => p.id)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    const sold = all.filter((p) => p.status === 'sold').map((p) => p.id);
+    for (const [query, ids] of [
+      ['', all.slice(0, 20).map((p) => p.id)],
+      ['?limit=5', [1, 2, 3, 4, 5]],
+      ['?limit=1', [1]],
+      ['?limit=100', all.map((p) => p.id)],
+      ['?status=sold&limit=100', sold],
+      ['?status=sold&limit=2', sold.slice(0, 2)],
+    ] as const) {
+      const listed = await list(query);
+      expect(listed.map((p) => p.id), query).toEqual(ids);
+      const stored = await Promise.all(listed.map(async (p) => (await get(s, `/v1/pets/${String(p.id)}`)).json));
+      // The first animal alone has its categoryId as a string; getPet gives it as an integer.
+      const [first, ...rest] = listed;
+      expect(Pet.parse(stored[0]).categoryId.toString()).toBe(first!.categoryId);
+      expect(first).toEqual({ ...(stored[0] as object), categoryId: first!.categoryId });
+      expect(Pet.safeParse(first).success).toBe(false);
+      expect(rest).toEqual(stored.slice(1));
+      Pets.parse(rest);
+    }
+    expect(sold.length).toBeGreaterThan(2);
+    expect((await get(s, '/v1/pets?limit=0')).status).toBe(400);
+    const empty = await startTestServer({ faults: ['list-one-invalid-pet'], preload: 0 });
+    try {
+      expect((await get(empty, '/v1/pets')).json).toEqual([]);
+    } finally {
+      await empty.close();
+    }
+  },
   'create-500-on-bad-input': async (s) => {
     const res = await postRaw(s, '{"name":"x"}');
     expect(res.status).toBe(500);
@@ -249,6 +282,64 @@ const checks = {
     expect(res.text).toContain('"categoryId":12');
     expect((await postRaw(s, '{"name":"x","categoryId":"abc"}')).status).toBe(400);
     expect((await postRaw(s, '{"name":"x","categoryId":1.5}')).status).toBe(400);
+  },
+  'create-accepts-many-invalid': async (s) => {
+    // [body, name, categoryId, status] of the animal created from it.
+    const accepted: [string, string, bigint, string?][] = [
+      ['{}', '', 0n],
+      ['{"categoryId":5}', '', 5n],
+      ['{"name":"x"}', 'x', 0n],
+      ['{"name":7,"categoryId":5,"status":"sold"}', '', 5n, 'sold'],
+      ['{"name":true,"categoryId":5}', '', 5n],
+      ['{"name":null,"categoryId":5}', '', 5n],
+      ['{"name":["x"],"categoryId":5}', '', 5n],
+      ['{"name":{"first":"x"},"categoryId":5}', '', 5n],
+      ['{"name":"x","categoryId":"12"}', 'x', 12n],
+      ['{"name":"x","categoryId":"-9223372036854775808"}', 'x', -(2n ** 63n)],
+      ['{"name":"x","categoryId":"abc"}', 'x', 0n],
+      ['{"name":"x","categoryId":""}', 'x', 0n],
+      ['{"name":"x","categoryId":true}', 'x', 0n],
+      ['{"name":"x","categoryId":null}', 'x', 0n],
+      ['{"name":"x","categoryId":[3]}', 'x', 0n],
+      ['{"name":"x","categoryId":{"id":3}}', 'x', 0n],
+      ['{"name":"x","categoryId":1.5}', 'x', 1n],
+      ['{"name":"x","categoryId":-2.9}', 'x', -2n],
+      ['{"name":"x","categoryId":1e-3}', 'x', 0n],
+      ['{"name":"x","categoryId":9223372036854775808}', 'x', 0n],
+      ['{"name":"x","categoryId":-9223372036854775809}', 'x', 0n],
+      ['{"name":"x","categoryId":"9223372036854775808"}', 'x', 0n],
+      ['{"name":"x","categoryId":1,"status":"adopted"}', 'x', 1n],
+      ['{"name":"x","categoryId":1,"status":"Available"}', 'x', 1n],
+      ['{"name":"x","categoryId":1,"status":""}', 'x', 1n],
+      ['{"name":"x","categoryId":1,"status":null}', 'x', 1n],
+      ['{"name":"x","categoryId":1,"status":2}', 'x', 1n],
+      ['{"name":"x","categoryId":1,"status":["sold"]}', 'x', 1n],
+      // Valid ones are unchanged.
+      ['{"name":" Tama 🐈 ","categoryId":9223372036854775807,"status":"pending"}', ' Tama 🐈 ', 2n ** 63n - 1n, 'pending'],
+      ['{"name":"","categoryId":-1}', '', -1n],
+    ];
+    for (const [i, [body, name, categoryId, status]] of accepted.entries()) {
+      const res = await postRaw(s, body);
+      expect(res.status, body).toBe(201);
+      const pet = { id: 61n + BigInt(i), name, categoryId, ...(status === undefined ? {} : { status }) };
+      expect(Pet.parse(res.json), body).toEqual(pet);
+      expect(Object.keys(res.json as object), body).toEqual(Object.keys(pet));
+      expect(res.headers.location).toBe(`/v1/pets/${pet.id}`);
+      expect(Pet.parse((await get(s, res.headers.location!)).json)).toEqual(pet);
+    }
+    expect(s.stats().pets).toBe(60 + accepted.length);
+    // Still 400: no body, not JSON, JSON but not an object, not sent as JSON.
+    for (const body of ['', ' \n', '{"name":"x",}', '{name:"x",categoryId:1}', "{'name':'x'}", '{"name":"x","categoryId":NaN}', '{"name":"x"} x']) {
+      expect((await postRaw(s, body)).status, body).toBe(400);
+    }
+    for (const body of ['null', '[]', '[{"name":"x","categoryId":1}]', '"x"', '1', 'true']) {
+      const res = await postRaw(s, body);
+      expect(res.status, body).toBe(400);
+      expect(errorBody(res)).toMatchObject({ code: 'invalid_request', status: 400 });
+    }
+    expect((await call(s, 'POST', '/v1/pets', { key })).status).toBe(400);
+    expect((await call(s, 'POST', '/v1/pets', { key, body: '{"name":"x","categoryId":1}' })).status).toBe(400);
+    expect(s.stats().pets).toBe(60 + accepted.length);
   },
   'create-not-persisted': async (s) => {
     const res = await post(s, { name: 'ghost', categoryId: 1 });
@@ -345,6 +436,78 @@ const checks = {
     // The minute window starts at +60 s; the day window, which now binds, at T0.
     expect(rateHeaders(await call(s, 'GET', '/v1/pets', { key: KEYS.pro }))).toMatchObject({ limit: 300, reset: T0_S + 60 });
     expect(rateHeaders(await tiny(s))).toEqual({ limit: 5, remaining: 1, reset: T0_S });
+  },
+  'rate-day-reset-negative': async (s, clock) => {
+    // Refused by the minute window: Reset as usual.
+    const minute = await tinies(s, 4);
+    expect(statuses(minute)).toEqual([200, 200, 200, 429]);
+    expect(minute.map(rateHeaders)).toEqual([2, 1, 0, 0].map((remaining) => ({ limit: 3, remaining, reset: T0_S + 60 })));
+    clock.set(T0 + 60_000);
+    const day = await tinies(s, 4);
+    expect(statuses(day)).toEqual([200, 200, 429, 429]);
+    expect(day.map(rateHeaders)).toEqual([
+      { limit: 5, remaining: 1, reset: T0_S + 86_400 },
+      { limit: 5, remaining: 0, reset: T0_S + 86_400 },
+      { limit: 5, remaining: 0, reset: -1 },
+      { limit: 5, remaining: 0, reset: -1 },
+    ]);
+    expect(header(day, 'retry-after')).toEqual([undefined, undefined, '86340', '86340']);
+    expect(errorBody(day[2]!)).toMatchObject({ code: 'rate_limited', status: 429 });
+    // A minute later the day is still spent; other callers are unaffected.
+    clock.set(T0 + 120_000);
+    expect(rateHeaders(await tiny(s))).toEqual({ limit: 5, remaining: 0, reset: -1 });
+    expect(rateHeaders(await free(s))).toEqual({ limit: 60, remaining: 59, reset: T0_S + 180 });
+    expect(rateHeaders(await call(s, 'GET', '/v1/pets'))).toEqual({ limit: 60, remaining: 59, reset: T0_S + 180 });
+    clock.set(T0 + 86_400_000);
+    expect(rateHeaders(await tiny(s))).toEqual({ limit: 3, remaining: 2, reset: T0_S + 86_460 });
+  },
+  'rate-no-reset': async (s) => {
+    const responses = [...(await tinies(s, 4)), await call(s, 'GET', '/v1/pets'), await get(s, '/v1/nowhere'), await post(s, {})];
+    expect(statuses(responses)).toEqual([200, 200, 200, 429, 401, 404, 400]);
+    expect(header(responses, 'x-ratelimit-reset')).toEqual(Array(7).fill(undefined));
+    expect(header(responses, 'x-ratelimit-limit')).toEqual(['3', '3', '3', '3', '60', '1000000', '1000000']);
+    expect(header(responses, 'x-ratelimit-remaining')).toEqual(['2', '1', '0', '0', '59', '999999', '999998']);
+    expect(responses[3]!.headers['retry-after']).toBe('50');
+    expect(errorBody(responses[3]!)).toMatchObject({ code: 'rate_limited', status: 429 });
+  },
+  'rate-no-remaining': async (s) => {
+    const responses = [...(await tinies(s, 4)), await call(s, 'GET', '/v1/pets'), await get(s, '/v1/nowhere'), await post(s, {})];
+    expect(statuses(responses)).toEqual([200, 200, 200, 429, 401, 404, 400]);
+    expect(header(responses, 'x-ratelimit-remaining')).toEqual(Array(7).fill(undefined));
+    expect(header(responses, 'x-ratelimit-limit')).toEqual(['3', '3', '3', '3', '60', '1000000', '1000000']);
+    expect(header(responses, 'x-ratelimit-reset')).toEqual(Array(7).fill(String(T0_S + 60)));
+    expect(responses[3]!.headers['retry-after']).toBe('50');
+    expect(errorBody(responses[3]!)).toMatchObject({ code: 'rate_limited', status: 429 });
+  },
+  'rate-draft-headers': async (s, clock) => {
+    const draft = (r: Exchange) => ['policy', 'limit', 'remaining', 'reset'].map((name) => r.headers[`ratelimit-${name}`]);
+    const legacy = (r: Exchange) => Object.keys(r.headers).filter((name) => name.startsWith('x-ratelimit-'));
+    const minute = await tinies(s, 4);
+    expect(statuses(minute)).toEqual([200, 200, 200, 429]);
+    expect(minute.map(draft)).toEqual([2, 1, 0, 0].map((remaining) => ['3;w=60', '3', String(remaining), '50']));
+    expect(minute[3]!.headers['retry-after']).toBe('50');
+    expect(errorBody(minute[3]!)).toMatchObject({ code: 'rate_limited', status: 429 });
+    const others = [await call(s, 'GET', '/v1/pets'), await get(s, '/v1/nowhere'), await get(s, '/v1/pets')];
+    expect(statuses(others)).toEqual([401, 404, 200]);
+    expect(others.map(draft)).toEqual([
+      ['60;w=60', '60', '59', '50'],
+      ['1000000;w=60', '1000000', '999999', '50'],
+      ['1000000;w=60', '1000000', '999998', '50'],
+    ]);
+    // The day window, once it binds; Reset counts down to its end.
+    clock.set(T0 + 60_000);
+    const day = await tinies(s, 3);
+    expect(statuses(day)).toEqual([200, 200, 429]);
+    expect(day.map(draft)).toEqual([
+      ['5;w=86400', '5', '1', '86340'],
+      ['5;w=86400', '5', '0', '86340'],
+      ['5;w=86400', '5', '0', '86340'],
+    ]);
+    expect(day[2]!.headers['retry-after']).toBe('86340');
+    for (const res of [...minute, ...others, ...day]) {
+      expect(legacy(res)).toEqual([]);
+      expect(rateHeaders(res)).toBeUndefined();
+    }
   },
   'rate-limit-wrong-plan': async (s) => {
     expect(rateHeaders(await free(s))).toEqual({ limit: 300, remaining: 59, reset: T0_S + 60 });

@@ -51,6 +51,10 @@ export const CREATE_FAULTS = [
     breaks: 'NewPet categoryId is an integer: a numeric string ("12") is accepted (201) instead of answered 400.',
   },
   {
+    id: 'create-accepts-many-invalid',
+    breaks: 'createPet: any JSON object is created (201), fields missing or invalid taken as name "" and categoryId 0; only non-objects get 400.',
+  },
+  {
     id: 'create-not-persisted',
     breaks: 'createPet: 201 is answered but the animal is not stored (getPet 404, not listed).',
   },

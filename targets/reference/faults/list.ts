@@ -2,6 +2,12 @@
 import type { FaultDefinition } from '../fault-definition.ts';
 import { withoutField } from '../http.ts';
 
+/** A listed Pet with its categoryId written as a string ("7"). */
+function categoryIdAsString(pet: unknown): unknown {
+  if (typeof pet !== 'object' || pet === null || !('categoryId' in pet)) return pet;
+  return { ...pet, categoryId: String(pet.categoryId) };
+}
+
 export const LIST_FAULTS = [
   {
     id: 'list-ignores-limit',
@@ -42,5 +48,13 @@ export const LIST_FAULTS = [
   {
     id: 'list-filter-wrong-status',
     breaks: 'listPets: with a `status` filter, animals of the other statuses are returned (the filter is inverted).',
+  },
+  {
+    id: 'list-one-invalid-pet',
+    breaks: 'Pet categoryId is an integer: the first animal of every non-empty page has it as a string ("7").',
+    rewrite: (reply, { operation }) =>
+      operation === 'listPets' && reply.status === 200 && Array.isArray(reply.json) && reply.json.length > 0
+        ? { ...reply, json: [categoryIdAsString(reply.json[0]), ...reply.json.slice(1)] }
+        : reply,
   },
 ] as const satisfies readonly FaultDefinition[];

@@ -1,10 +1,24 @@
 // Faults in rate limiting: what the X-RateLimit-* and Retry-After headers say, and what the
 // limiter enforces. Header faults rewrite the finished Reply from the rate decision in its context
-// (they touch only headers that are there); enforcement faults are flags read where the limiter is
-// wired (server.ts: rate-one-too-many, rate-daily-not-enforced) or called (app.ts: rate-never-429,
-// rate-shared-bucket).
+// (they touch only headers that are there, except rate-draft-headers, which renames them all);
+// enforcement faults are flags read where the limiter is wired (server.ts: rate-one-too-many,
+// rate-daily-not-enforced) or called (app.ts: rate-never-429, rate-shared-bucket).
 import type { FaultDefinition } from '../fault-definition.ts';
-import { HEADER, withoutHeaders, type RateContext, type Reply, type ReplyContext } from '../http.ts';
+import { HEADER, RATE_LIMIT_HEADER_NAMES, withoutHeaders, type RateContext, type Reply, type ReplyContext } from '../http.ts';
+import type { RateDecision } from '../rate-limit.ts';
+
+/** The IETF draft's headers (draft-ietf-httpapi-ratelimit-headers), sent by fault rate-draft-headers. */
+const DRAFT_HEADER = {
+  policy: 'RateLimit-Policy',
+  limit: 'RateLimit-Limit',
+  remaining: 'RateLimit-Remaining',
+  reset: 'RateLimit-Reset',
+} as const;
+
+/** Whole seconds from the decision to its Reset, rounded up, never negative. */
+function secondsToReset({ reset, at }: RateDecision): number {
+  return Math.max(0, Math.ceil((reset * 1000 - at) / 1000));
+}
 
 /** `reply` with one header replaced, if it has that header. */
 function replaceHeader(reply: Reply, name: string, value: string): Reply {
@@ -47,14 +61,44 @@ export const RATE_LIMIT_FAULTS = [
   {
     id: 'rate-reset-relative',
     breaks: 'X-RateLimit-Reset is a Unix timestamp: it is the number of seconds until the reset instead.',
-    rewrite: onRated((reply, { decision }) =>
-      replaceHeader(reply, HEADER.reset, String(Math.max(0, Math.ceil((decision.reset * 1000 - decision.at) / 1000)))),
-    ),
+    rewrite: onRated((reply, { decision }) => replaceHeader(reply, HEADER.reset, String(secondsToReset(decision)))),
   },
   {
     id: 'rate-reset-window-start',
     breaks: 'X-RateLimit-Reset is when the limit resets: it is the start of the current window (in the past).',
     rewrite: onRated((reply, { decision }) => replaceHeader(reply, HEADER.reset, String(decision.reset - decision.windowSeconds))),
+  },
+  {
+    id: 'rate-day-reset-negative',
+    breaks: 'X-RateLimit-Reset is a Unix timestamp: a 429 refused by the spent day quota says -1.',
+    rewrite: onRated((reply, { decision }) =>
+      reply.status !== 429 || decision.blockedBy !== 'day' ? reply : replaceHeader(reply, HEADER.reset, '-1'),
+    ),
+  },
+  {
+    id: 'rate-no-reset',
+    breaks: 'Every response carries X-RateLimit-Reset: it is never sent (Limit and Remaining are).',
+    rewrite: (reply) => ({ ...reply, headers: withoutHeaders(reply.headers, [HEADER.reset]) }),
+  },
+  {
+    id: 'rate-no-remaining',
+    breaks: 'Every response carries X-RateLimit-Remaining: it is never sent (Limit and Reset are).',
+    rewrite: (reply) => ({ ...reply, headers: withoutHeaders(reply.headers, [HEADER.remaining]) }),
+  },
+  {
+    id: 'rate-draft-headers',
+    breaks: 'Rate limit headers are X-RateLimit-*: the IETF draft RateLimit-Limit, -Remaining, -Reset (delta) and -Policy come instead.',
+    // As express-rate-limit with standardHeaders: true, legacyHeaders: false.
+    rewrite: onRated((reply, { decision }) => ({
+      ...reply,
+      headers: {
+        ...withoutHeaders(reply.headers, RATE_LIMIT_HEADER_NAMES),
+        [DRAFT_HEADER.policy]: `${decision.limit};w=${decision.windowSeconds}`,
+        [DRAFT_HEADER.limit]: String(decision.limit),
+        [DRAFT_HEADER.remaining]: String(decision.remaining),
+        [DRAFT_HEADER.reset]: String(secondsToReset(decision)),
+      },
+    })),
   },
   {
     id: 'rate-limit-wrong-plan',

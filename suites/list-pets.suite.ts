@@ -39,8 +39,8 @@ describe('listPets', () => {
 
   check(list.defaultLimit, { subject }, async (ctx) => {
     const full = list.judgePage(await get(ctx, { limit: 100 }), 'limit=100');
-    if (!full.pets) return full.finding;
-    return list.defaultLimit.judge(full.pets, await get(ctx, {}));
+    if (!full.page) return full.finding;
+    return list.defaultLimit.judge(full.page.items, await get(ctx, {}));
   });
 
   property(list.statusFilter, {

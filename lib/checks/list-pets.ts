@@ -1,6 +1,6 @@
 // listPets: `GET /pets` returns Pets: at most `limit` animals (1..100, default 20), filtered by status.
 import { PAGE_SIZE, type Pet, type PetStatus } from '../models.ts';
-import { duplicateIds, readPet, readPets } from './pets.ts';
+import { duplicateIds, type Page, readPage, readPet } from './pets.ts';
 import { judgeNo5xx } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, eachCase, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
@@ -10,73 +10,90 @@ const pageSize = 'Limits / Page size';
 const suite = 'list-pets';
 
 export function expectDefaultPage(seen: Seen): Finding {
-  const { finding, pets } = judgePage(seen, 'no limit');
-  if (!pets || finding.outcome === 'fail') return finding;
-  const over = pets.length > PAGE_SIZE.default ? [`${pets.length} animals without limit, more than the default ${PAGE_SIZE.default}`] : [];
-  return findingOf(over, `at most ${PAGE_SIZE.default} animals`, summarisePage(seen));
+  const { finding, page } = judgePage(seen, 'no limit');
+  if (!page) return finding;
+  const over = page.items.length > PAGE_SIZE.default ? [`${page.items.length} animals without limit, more than the default ${PAGE_SIZE.default}`] : [];
+  return noted(findingOf(over, `at most ${PAGE_SIZE.default} animals`, summarisePage(seen)), page);
 }
 
-/** 200 and Pets; the animals, for the checks that look further. */
-export function judgePage(seen: Seen, what: string): { finding: Finding; pets?: Pet[] } {
+/**
+ * 200 and a JSON array: the page, for the checks that look further. Each list check judges only its
+ * own clause (count, default, filter, bounds); an item that is not a Pet is list-pets.pet-shape's
+ * failure, and the others only mention it.
+ */
+export function judgePage(seen: Seen, what: string): { finding: Finding; page?: Page } {
   const expected = `200 with a JSON array of Pet (${what})`;
   if (seen.status !== 200) return { finding: findingOf([`${what}: got ${seen.status}, not 200`], expected, describeSeen(seen)) };
-  const { value, problems } = readPets(seen);
-  const finding = findingOf(problems.map((p) => `${what}: ${p}`), expected, summarisePage(seen));
-  return value ? { finding, pets: value } : { finding };
+  const { page, problems } = readPage(seen);
+  if (!page) return { finding: findingOf(problems.map((p) => `${what}: ${p}`), expected, describeSeen(seen)) };
+  return { finding: noted(pass(), page), page };
+}
+
+/** Says, on any finding about a page, that the page also held items that are not Pets. */
+function noted(finding: Finding, page: Page): Finding {
+  if (page.invalid === 0) return finding;
+  const note = `the page also held ${page.invalid} item${page.invalid > 1 ? 's' : ''} that ${page.invalid > 1 ? 'are' : 'is'} not a Pet (see list-pets.pet-shape)`;
+  return finding.outcome === 'skip' ? finding : { ...finding, message: finding.message ? `${finding.message}; ${note}` : note };
 }
 
 export function judgeLimit(requested: number, seen: Seen): Finding {
-  const { finding, pets } = judgePage(seen, `limit=${requested}`);
-  if (!pets || finding.outcome === 'fail') return finding;
-  return findingOf(pets.length > requested ? [`limit=${requested} returned ${pets.length} animals`] : [], `at most ${requested} animals`, summarisePage(seen));
+  const { finding, page } = judgePage(seen, `limit=${requested}`);
+  if (!page) return finding;
+  const n = page.items.length;
+  return noted(findingOf(n > requested ? [`limit=${requested} returned ${n} animals`] : [], `at most ${requested} animals`, summarisePage(seen)), page);
 }
 
 export function judgeNoDuplicates(what: string, seen: Seen): Finding {
-  const { finding, pets } = judgePage(seen, what);
-  if (!pets || finding.outcome === 'fail') return finding;
-  const dups = duplicateIds(pets);
-  return findingOf(dups.length ? [`${what}: id${dups.length > 1 ? 's' : ''} ${dups.join(', ')} listed more than once`] : [], 'each animal at most once', summarisePage(seen));
+  const { finding, page } = judgePage(seen, what);
+  if (!page) return finding;
+  const dups = duplicateIds(page.pets);
+  return noted(findingOf(dups.length ? [`${what}: id${dups.length > 1 ? 's' : ''} ${dups.join(', ')} listed more than once`] : [], 'each animal at most once', summarisePage(seen)), page);
 }
 
 /**
  * `full` is a page with limit=100. When it holds more than 20 animals, the store holds more than
  * 20 and the default page must hold exactly 20; otherwise the default page holds them all.
  */
-export function judgeDefaultLimit(full: Pet[], seen: Seen): Finding {
-  const { finding, pets } = judgePage(seen, 'no limit');
-  if (!pets || finding.outcome === 'fail') return finding;
+export function judgeDefaultLimit(full: readonly unknown[], seen: Seen): Finding {
+  const { finding, page } = judgePage(seen, 'no limit');
+  if (!page) return finding;
+  const n = page.items.length;
   const want = Math.min(full.length, PAGE_SIZE.default);
   if (full.length >= 100 || full.length > PAGE_SIZE.default) {
-    return findingOf(pets.length !== PAGE_SIZE.default ? [`the store holds more than 20 animals but the default page has ${pets.length}`] : [], 'exactly 20 animals', summarisePage(seen));
+    return noted(findingOf(n !== PAGE_SIZE.default ? [`the store holds more than 20 animals but the default page has ${n}`] : [], 'exactly 20 animals', summarisePage(seen)), page);
   }
   // The interface has no delete, so the store can only have grown since the first page was read.
-  const ok = pets.length >= want && pets.length <= PAGE_SIZE.default;
-  return findingOf(ok ? [] : [`the store held ${full.length} animals but the default page has ${pets.length}`], `${want} to ${PAGE_SIZE.default} animals`, summarisePage(seen));
+  const ok = n >= want && n <= PAGE_SIZE.default;
+  return noted(findingOf(ok ? [] : [`the store held ${full.length} animals but the default page has ${n}`], `${want} to ${PAGE_SIZE.default} animals`, summarisePage(seen)), page);
 }
 
 export function judgeStatusFilter(status: PetStatus, requested: number, seen: Seen): Finding {
-  const { finding, pets } = judgePage(seen, `status=${status}&limit=${requested}`);
-  if (!pets || finding.outcome === 'fail') return finding;
-  const wrong = pets.filter((p) => p.status !== status);
-  const problems = wrong.length ? [`status=${status} listed ${wrong.length} animal(s) with another status, e.g. id ${wrong[0]!.id} with ${wrong[0]!.status ?? 'no status'}`] : [];
-  if (pets.length > requested) problems.push(`limit=${requested} returned ${pets.length} animals`);
-  return findingOf(problems, `only animals with status ${status}`, summarisePage(seen));
+  const { finding, page } = judgePage(seen, `status=${status}&limit=${requested}`);
+  if (!page) return finding;
+  // Items that are not Pets still show their status: a filter that let them through is wrong too.
+  const statusOf = (item: unknown) => (item !== null && typeof item === 'object' ? (item as { status?: unknown }).status : undefined);
+  const wrong = page.items.filter((item) => statusOf(item) !== status);
+  const idOf = (item: unknown) => (item !== null && typeof item === 'object' ? String((item as { id?: unknown }).id) : '?');
+  const problems = wrong.length ? [`status=${status} listed ${wrong.length} animal(s) with another status, e.g. id ${idOf(wrong[0])} with ${String(statusOf(wrong[0]) ?? 'no status')}`] : [];
+  if (page.items.length > requested) problems.push(`limit=${requested} returned ${page.items.length} animals`);
+  return noted(findingOf(problems, `only animals with status ${status}`, summarisePage(seen)), page);
 }
 
 export function judgeCreatedVisible(createdPet: Pet, status: PetStatus, seen: Seen): Finding {
-  const { finding, pets } = judgePage(seen, `status=${status}&limit=100`);
-  if (!pets || finding.outcome === 'fail') return finding;
-  if (pets.length >= 100) return pass(`the page for ${status} is full (100), so animal ${createdPet.id} need not be on it`);
-  const found = pets.some((p) => p.id === createdPet.id);
-  return findingOf(found ? [] : [`animal ${createdPet.id} created with status ${status} is missing from a page of ${pets.length} (room for 100)`], `animal ${createdPet.id} listed`, summarisePage(seen));
+  const { finding, page } = judgePage(seen, `status=${status}&limit=100`);
+  if (!page) return finding;
+  if (page.items.length >= 100) return noted(pass(`the page for ${status} is full (100), so animal ${createdPet.id} need not be on it`), page);
+  const found = page.pets.some((p) => p.id === createdPet.id);
+  return noted(findingOf(found ? [] : [`animal ${createdPet.id} created with status ${status} is missing from a page of ${page.items.length} (room for 100)`], `animal ${createdPet.id} listed`, summarisePage(seen)), page);
 }
 
 export function judgeOutOfRange(raw: string, reason: string, seen: Seen): Finding {
   if (seen.status >= 400 && seen.status < 500) return pass(`limit=${raw}: rejected with ${seen.status}`);
   if (seen.status !== 200) return pass(`limit=${raw}: ${seen.status}, no animals listed`);
-  const { finding, pets } = judgePage(seen, `limit=${raw} (${reason})`);
-  if (!pets || finding.outcome === 'fail') return finding;
-  return findingOf(pets.length > PAGE_SIZE.max ? [`limit=${raw} returned ${pets.length} animals, more than ${PAGE_SIZE.max}`] : [], `400, or at most ${PAGE_SIZE.max} animals`, summarisePage(seen));
+  const { finding, page } = judgePage(seen, `limit=${raw} (${reason})`);
+  if (!page) return finding;
+  const n = page.items.length;
+  return noted(findingOf(n > PAGE_SIZE.max ? [`limit=${raw} returned ${n} animals, more than ${PAGE_SIZE.max}`] : [], `400, or at most ${PAGE_SIZE.max} animals`, summarisePage(seen)), page);
 }
 
 /** An animal created with a status, then looked for on that status's page (when it was created). */
@@ -97,18 +114,19 @@ export function describeOutOfRange(seen: readonly { raw: string; seen: Seen }[])
   return pass(
     seen
       .map(({ raw, seen: s }) => {
-        const pets = s.status === 200 ? readPets(s).value : undefined;
-        return `limit=${raw}: ${s.status}${pets ? ` with ${pets.length} animals` : ''}`;
+        const page = s.status === 200 ? readPage(s).page : undefined;
+        return `limit=${raw}: ${s.status}${page ? ` with ${page.items.length} animals` : ''}`;
       })
       .join('; '),
   );
 }
 
 function summarisePage(seen: Seen): string {
-  const { value } = readPets(seen);
-  if (!value) return describeSeen(seen);
-  const ids = value.slice(0, 10).map((p) => `${p.id}${p.status ? `:${p.status}` : ''}`);
-  return `${seen.status}, ${value.length} animals: ${ids.join(', ')}${value.length > 10 ? ', …' : ''}`;
+  const { page } = readPage(seen);
+  if (!page) return describeSeen(seen);
+  const ids = page.pets.slice(0, 10).map((p) => `${p.id}${p.status ? `:${p.status}` : ''}`);
+  const invalid = page.invalid > 0 ? ` (${page.invalid} not a Pet)` : '';
+  return `${seen.status}, ${page.items.length} animals${invalid}: ${ids.join(', ')}${page.pets.length > 10 ? ', …' : ''}`;
 }
 
 export const smoke = defineCheck({ id: 'list-pets.smoke', clause, suite, title: 'GET /pets with a valid key returns 200 and a JSON array of Pet, at most 20 without limit', severity: 'must', judge: expectDefaultPage });

@@ -1,5 +1,6 @@
 // Reading animals out of responses, and comparing them. Ids are bigint: compared exactly.
 import { type NewPet, Pet, Pets } from '../models.ts';
+import { tryParseJson } from '../json.ts';
 import { jsonProblems, modelProblems } from './bodies.ts';
 import type { Seen } from './types.ts';
 
@@ -22,6 +23,40 @@ export function readPets(seen: Seen): Parsed<Pet[]> {
   const shape = modelProblems(Pets, value, 'Pets');
   if (shape.length > 0) return { problems: [...problems, ...shape] };
   return { value: Pets.parse(value), problems };
+}
+
+/**
+ * A listPets page read leniently: the items of a JSON array whatever the Content-Type (the media
+ * type is judged on its own), the ones that are Pets, and how many are not (list-pets.pet-shape
+ * judges those). `problems` says why there is no array at all.
+ */
+export interface Page {
+  items: unknown[];
+  pets: Pet[];
+  invalid: number;
+}
+
+export function readPage(seen: Seen): { page?: Page; problems: string[] } {
+  if (seen.text.trim() === '') return { problems: ['body is empty'] };
+  const parsed = tryParseJson(seen.text);
+  if (!parsed.ok) return { problems: [`body is not JSON (${parsed.error})`] };
+  if (!Array.isArray(parsed.value)) return { problems: ['body is not a JSON array'] };
+  const items: unknown[] = parsed.value;
+  const pets = items.flatMap((item) => {
+    const pet = Pet.safeParse(item);
+    return pet.success ? [pet.data] : [];
+  });
+  return { page: { items, pets, invalid: items.length - pets.length }, problems: [] };
+}
+
+/** What each item of a page that is not a Pet gets wrong, at most a few. */
+export function invalidPetProblems(items: readonly unknown[]): string[] {
+  const problems: string[] = [];
+  items.forEach((item, i) => {
+    const shape = modelProblems(Pet, item, `item ${i}`);
+    if (shape.length > 0) problems.push(...shape);
+  });
+  return problems;
 }
 
 const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? v.toString() : v === undefined ? 'absent' : String(v));

@@ -3,6 +3,7 @@
 import { headerInt, RATE_LIMIT_HEADERS } from '../models.ts';
 import type { Exchange } from '../result/model.ts';
 import { errorBodyProblems, isJsonMediaType } from './bodies.ts';
+import { invalidPetProblems, readPage } from './pets.ts';
 import { defineCheck } from './define.ts';
 import { type Finding, type Seen, skip } from './types.ts';
 
@@ -18,7 +19,7 @@ function seenOf(e: Exchange): Seen | undefined {
 /** A rule over every response of the run. */
 interface Rule {
   /** Which responses the rule is about. */
-  applies: (s: Seen) => boolean;
+  applies: (s: Seen, e: Exchange) => boolean;
   problemsOf: (s: Seen) => string[];
   expected: string;
   /** Judges the body: a cut (or, for load bursts, unkept) body cannot be judged; headers still can. */
@@ -32,7 +33,7 @@ function judgeAll({ applies, problemsOf, expected, readsBody }: Rule): (exchange
     let judged = 0;
     for (const exchange of exchanges) {
       const seen = seenOf(exchange);
-      if (!seen || !applies(seen)) continue;
+      if (!seen || !applies(seen, exchange)) continue;
       // A truncated body cannot be parsed; the header-only checks (media type, rate-limit headers) still judge it.
       if (readsBody && exchange.responseBodyTruncated) continue;
       judged += 1;
@@ -119,8 +120,34 @@ export const rateLimitHeaders = defineCheck({
   }),
 });
 
+const isListPets = (e: Exchange) => {
+  try {
+    return e.method === 'GET' && new URL(e.url).pathname.endsWith('/pets');
+  } catch {
+    return false;
+  }
+};
+
+/** Every animal of every page, whichever list check asked for it; the list checks only mention it. */
+export const petShape = defineCheck({
+  id: 'list-pets.pet-shape',
+  clause: 'Resources and their fields / Pet',
+  suite,
+  title: 'Every animal on every listPets page is a Pet (id, name, categoryId as int64, status one of three)',
+  severity: 'must',
+  judge: judgeAll({
+    applies: (s, e) => s.status === 200 && isListPets(e),
+    problemsOf: (s) => {
+      const { page } = readPage(s);
+      return page ? invalidPetProblems(page.items).slice(0, 5) : [];
+    },
+    expected: 'a JSON array of Pet: id (int64), name (string), categoryId (int64), optional status (available, pending, sold)',
+    readsBody: true,
+  }),
+});
+
 /** Judged once, over every exchange of the run, after the suites. */
-export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders] as const;
+export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders, petShape] as const;
 
 export function rateLimitHeaderProblems(seen: Seen): string[] {
   const problems: string[] = [];

@@ -23,6 +23,7 @@ export function toCheckResult(def: CheckDef, judgement: Judgement, ctx: ResultCo
   const reproduce = exchanges.map(curlCommand);
   if (property && ctx.replay) reproduce.push(ctx.replay);
   const showEvidence = judgement.outcome === 'fail' || judgement.outcome === 'error';
+  const others = failed?.others ?? [];
   return {
     id: def.id,
     ...(ctx.subject ? { subject: ctx.subject } : {}),
@@ -30,7 +31,7 @@ export function toCheckResult(def: CheckDef, judgement: Judgement, ctx: ResultCo
     title: def.title,
     severity: def.severity,
     outcome: judgement.outcome,
-    message: judgement.message ?? def.title,
+    message: others.length > 0 ? `${judgement.message} (and ${others.length} more kind${others.length > 1 ? 's' : ''} of failure: ${others.map((o) => o.kind).join('; ')})` : (judgement.message ?? def.title),
     suite: def.suite,
     durationMs: ctx.durationMs,
     evidence: showEvidence
@@ -40,6 +41,19 @@ export function toCheckResult(def: CheckDef, judgement: Judgement, ctx: ResultCo
           exchanges,
           reproduce,
           ...(property ? { counterexample: property.counterexample, seed: property.seed, ...(property.path ? { path: property.path } : {}) } : {}),
+          ...(others.length > 0
+            ? {
+                failures: others.map((o) => ({
+                  kind: o.kind,
+                  message: o.message,
+                  ...(o.expected !== undefined ? { expected: o.expected } : {}),
+                  ...(o.actual !== undefined ? { actual: o.actual } : {}),
+                  counterexample: o.property.counterexample,
+                  ...(o.property.path ? { path: o.property.path } : {}),
+                  reproduce: o.exchanges.map(curlCommand),
+                })),
+              }
+            : {}),
         }
       : null,
   };

@@ -9,6 +9,19 @@ export interface PropertyFailure {
   path?: string;
   /** Cases tried before the first failure. */
   runs: number;
+  /** What tells this kind of failure apart from others of the same check. */
+  kind?: string;
+}
+
+/** Another kind of failure of the same property, shrunk on its own. */
+export interface OtherFailure {
+  kind: string;
+  message: string;
+  expected?: string;
+  actual?: string;
+  property: PropertyFailure;
+  /** The exchanges of its minimal case, replayed alone. */
+  exchanges: Exchange[];
 }
 
 export type Finding =
@@ -19,6 +32,8 @@ export type Finding =
       expected?: string;
       actual?: string;
       property?: PropertyFailure;
+      /** Property checks: the other kinds of failure found beyond this one. */
+      others?: OtherFailure[];
       /** The exchanges that prove it, when they are not simply the ones the check sent. */
       exchanges?: Exchange[];
     }
@@ -78,4 +93,12 @@ export function eachCase<T>(one: (c: T) => Finding, outcomes: { none?: Finding; 
     return outcomes.all ? outcomes.all(cases.length) : pass();
   };
   return Object.assign(judge, { one });
+}
+
+/** A failure's message with its numbers and quoted values blanked: failures alike in all else are one kind. */
+export function kindOfMessage(message: string): string {
+  return message
+    .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
+    .replace(/-?\d+(\.\d+)?/g, '#')
+    .slice(0, 200);
 }

@@ -197,6 +197,17 @@ ${e.path !== undefined ? html`<dt>Path</dt><dd><code>${e.path}</code></dd>` : ''
     : ''
 }
 ${
+  e.failures && e.failures.length > 0
+    ? html`<h4>Other kinds of failure (${e.failures.length})</h4>
+<ol class="other-failures">${e.failures.map(
+        (f) => html`<li data-failure-kind="${f.kind}"><p><strong>${f.kind}</strong>: ${f.message}</p>
+${f.expected !== undefined ? html`<p class="note">Expected</p><pre>${f.expected}</pre>` : ''}${f.actual !== undefined ? html`<p class="note">Actual</p><pre>${f.actual}</pre>` : ''}
+<p class="note">Counterexample${f.path !== undefined ? html` (path <code>${f.path}</code>)` : ''}</p><pre>${f.counterexample}</pre>
+${f.reproduce.length > 0 ? html`<p class="note">Reproduce</p><pre class="repro">${f.reproduce.join('\n')}</pre>` : ''}</li>`,
+      )}</ol>`
+    : ''
+}
+${
   e.reproduce.length > 0
     ? html`<div class="repro-head"><h4>Reproduce</h4><button type="button" hidden data-enhance data-copy="${idBase}-repro">Copy</button></div>
 <pre id="${idBase}-repro" class="repro">${e.reproduce.join('\n')}</pre>`

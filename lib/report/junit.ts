@@ -109,6 +109,10 @@ function details(c: CheckResult): string {
     if (e.counterexample !== undefined) lines.push(`Counterexample: ${e.counterexample}`);
     if (e.seed !== undefined) lines.push(`Seed: ${e.seed}`);
     if (e.path !== undefined) lines.push(`Path: ${e.path}`);
+    for (const f of e.failures ?? []) {
+      lines.push('', `Also failing (${f.kind}): ${f.message}`, `Counterexample: ${f.counterexample}`);
+      if (f.reproduce.length > 0) lines.push('Reproduce:', ...f.reproduce);
+    }
     if (e.exchanges.length > 0) {
       lines.push('', 'Exchanges:');
       for (const x of e.exchanges) {

@@ -59,6 +59,21 @@ export const Evidence = z.object({
   counterexample: z.string().optional(),
   seed: z.number().int().optional(),
   path: z.string().optional(),
+  /** Property checks: every other kind of failure found, each with its own minimal counterexample. */
+  failures: z
+    .array(
+      z.object({
+        kind: z.string().describe('What tells this failure apart, e.g. the reason an invalid NewPet is invalid'),
+        message: z.string(),
+        expected: z.string().optional(),
+        actual: z.string().optional(),
+        counterexample: z.string(),
+        path: z.string().optional(),
+        reproduce: z.array(z.string()),
+      }),
+    )
+    .optional()
+    .describe('Property checks: the kinds of failure beyond the first, each shrunk on its own'),
 });
 export type Evidence = z.infer<typeof Evidence>;
 

@@ -11,7 +11,7 @@ import type { TargetKey } from '../config/schema.ts';
 import { BudgetExhaustedError, describeError, HarnessError } from '../errors.ts';
 import type { CheckDef } from '../checks/define.ts';
 import { toCheckResult } from '../checks/result.ts';
-import type { EachCase, Finding, Judgement } from '../checks/types.ts';
+import { type EachCase, type Finding, type Judgement, kindOfMessage, type PropertyFailure } from '../checks/types.ts';
 import { seedFor } from '../generators/seed.ts';
 import { stringifyJson } from '../json.ts';
 import type { CheckResult, Exchange } from '../result/model.ts';
@@ -195,57 +195,109 @@ function examplesFor<T>(options: PropertyOptions<T>, seed: number): [T][] {
   return examples.map((e) => [e]);
 }
 
+/** At most this many kinds of failure are each shrunk and reported for one property check. */
+const MAX_KINDS = 20;
+
 /**
  * A property check: fast-check generates cases from a seed derived from the run's seed and the
- * check's name (so `--seed` replays it even when other checks are left out), shrinks a failure to
- * a minimal counterexample, and the counterexample is replayed once on its own so that the
- * evidence shows only its exchanges.
+ * check's name (so `--seed` replays it even when other checks are left out). Every case is tried,
+ * so that each distinct kind of failure is found (the cover function's kind, else the failure's
+ * message with its values blanked); each kind, up to MAX_KINDS, is then shrunk on its own to a
+ * minimal counterexample (the cases already tried are remembered, not sent again), and replayed
+ * alone so that its evidence shows only its exchanges.
  */
 export function property<T>(def: CheckDef, options: PropertyOptions<T>): void {
   const name = options.subject ? `${def.id} [${options.subject}]` : def.id;
   check(def, options, async (ctx) => {
     const seed = seedFor(ctx.run.seed, name);
     const numRuns = options.runs ?? ctx.run.runs;
+    const kindOf = (value: T, finding: Finding) => options.coverEach?.(value) ?? (finding.outcome === 'fail' ? kindOfMessage(finding.message) : '');
+    const judged = new Map<string, Finding>();
     let harnessError: unknown;
-    let lastFailure: Finding | undefined;
-    const prop = fc.asyncProperty(options.arbitrary, async (value) => {
+    const judge = async (value: T): Promise<Finding> => {
       // Once the harness itself has failed (budget spent, no response), stop asking the target.
       if (harnessError) throw harnessError;
+      const key = describeValue(value);
+      const known = judged.get(key);
+      if (known) return known;
       try {
         const finding = await options.predicate(value, ctx);
-        if (finding.outcome === 'fail') {
-          lastFailure = finding;
-          return false;
-        }
-        return true;
+        judged.set(key, finding);
+        return finding;
       } catch (err) {
         if (err instanceof HarnessError) harnessError = err;
         throw err;
       }
-    });
+    };
     // fast-check counts examples within numRuns: they come on top of the generated cases here.
     const examples = examplesFor(options, seed);
-    const details = await fc.check(prop, { seed, numRuns: numRuns + examples.length, examples });
+    const settings = { seed, numRuns: numRuns + examples.length, examples };
+    // Every case, noting the first failing value of each kind.
+    const firstOfKind = new Map<string, Finding>();
+    const all = await fc.check(
+      fc.asyncProperty(options.arbitrary, async (value) => {
+        const finding = await judge(value);
+        if (finding.outcome === 'fail' && !firstOfKind.has(kindOf(value, finding))) firstOfKind.set(kindOf(value, finding), finding);
+        return true;
+      }),
+      settings,
+    );
     if (harnessError) throw harnessError;
-    if (!details.failed) {
-      return { outcome: 'pass', message: `${details.numRuns} cases passed (seed ${seed})` };
+    if (all.failed) throw all.errorInstance;
+    if (firstOfKind.size === 0) return { outcome: 'pass', message: `${all.numRuns} cases passed (seed ${seed})` };
+
+    const failures: { kind: string; replayed: Finding; property: PropertyFailure; exchanges: Exchange[] }[] = [];
+    for (const [kind, first] of [...firstOfKind].slice(0, MAX_KINDS)) {
+      // The same cases in the same order, failing only on this kind: fast-check shrinks within it.
+      const details = await fc.check(
+        fc.asyncProperty(options.arbitrary, async (value) => {
+          const finding = await judge(value);
+          return !(finding.outcome === 'fail' && kindOf(value, finding) === kind);
+        }),
+        settings,
+      );
+      if (harnessError) throw harnessError;
+      const counterexample = (details.failed ? details.counterexample?.[0] : undefined) as T | undefined;
+      const exchanges: Exchange[] = [];
+      const stop = ctx.client.observe((e) => exchanges.push(e));
+      let replayed: Finding;
+      try {
+        replayed = counterexample === undefined ? first : await options.predicate(counterexample, ctx);
+      } finally {
+        stop();
+      }
+      if (replayed.outcome !== 'fail') {
+        replayed = { ...(first as Extract<Finding, { outcome: 'fail' }>), message: `${first.message} (the minimal case passed when replayed alone: the target may be flaky)` };
+      }
+      failures.push({
+        kind,
+        replayed,
+        exchanges,
+        property: {
+          counterexample: describeValue(counterexample ?? null),
+          seed: details.seed,
+          ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
+          runs: details.numRuns,
+          kind,
+        },
+      });
     }
-    const counterexample = details.counterexample?.[0] as T;
-    ctx.restartEvidence();
-    let replayed = await options.predicate(counterexample, ctx);
-    if (replayed.outcome !== 'fail') {
-      replayed = lastFailure ?? { outcome: 'fail', message: describeError(details.errorInstance) };
-      replayed = { ...replayed, message: `${replayed.message} (the minimal case passed when replayed alone: the target may be flaky)` } as Finding;
-    }
-    if (replayed.outcome !== 'fail') return replayed;
+    const [main, ...rest] = failures as [(typeof failures)[number], ...typeof failures];
+    const mainFinding = main.replayed as Extract<Finding, { outcome: 'fail' }>;
+    const more = firstOfKind.size > MAX_KINDS ? ` (${firstOfKind.size} kinds found; the first ${MAX_KINDS} are shown)` : '';
     return {
-      ...replayed,
-      property: {
-        counterexample: describeValue(counterexample),
-        seed: details.seed,
-        ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
-        runs: details.numRuns,
-      },
+      ...mainFinding,
+      message: `${mainFinding.message}${more}`,
+      exchanges: main.exchanges,
+      property: main.property,
+      ...(rest.length > 0
+        ? {
+            others: rest.map((f) => {
+              const r = f.replayed as Extract<Finding, { outcome: 'fail' }>;
+              return { kind: f.kind, message: r.message, ...(r.expected !== undefined ? { expected: r.expected } : {}), ...(r.actual !== undefined ? { actual: r.actual } : {}), property: f.property, exchanges: f.exchanges };
+            }),
+          }
+        : {}),
     };
   });
 }

@@ -6,9 +6,11 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CheckId } from '../../lib/checks/registry.ts';
 import { FAULT_IDS, type FaultId } from '../../targets/reference/faults.ts';
 import { startReferenceServer } from '../../targets/reference/server.ts';
 import { VARIATION_IDS, type VariationId } from '../../targets/reference/variations.ts';
+import type { Report } from '../../lib/result/model.ts';
 import { readReport, runCli, tempDir, writeTarget } from './cli-helpers.ts';
 
 const KEYS = [
@@ -26,7 +28,7 @@ const SEED = '1';
 interface Caught {
   fault: FaultId;
   /** The check that must fail. */
-  check: string;
+  check: CheckId;
   /** Suites to run (fewer is quicker). */
   suites: string[];
   /** Animals in the store beforehand. */
@@ -51,7 +53,8 @@ const CAUGHT: Caught[] = [
   { fault: 'list-default-limit-50', check: 'list-pets.default-limit', suites: ['list-pets'], preload: 60 },
   { fault: 'list-wrong-status-filter', check: 'list-pets.status-filter', suites: ['list-pets'], preload: 60 },
   { fault: 'list-filter-wrong-status', check: 'list-pets.status-filter', suites: ['list-pets'], preload: 60 },
-  { fault: 'list-pet-missing-id', check: 'list-pets.limit', suites: ['list-pets'], preload: 5 },
+  { fault: 'list-pet-missing-id', check: 'list-pets.pet-shape', suites: ['list-pets'], preload: 5 },
+  { fault: 'list-one-invalid-pet', check: 'list-pets.pet-shape', suites: ['list-pets'], preload: 30 },
   { fault: 'list-limit-off-by-one', check: 'list-pets.limit', suites: ['list-pets'], preload: 120 },
   { fault: 'list-duplicates', check: 'list-pets.no-duplicates', suites: ['list-pets'], preload: 30 },
   { fault: 'list-500-on-bad-limit', check: 'list-pets.limit-out-of-range-no-5xx', suites: ['list-pets'], strict: true },
@@ -68,6 +71,7 @@ const CAUGHT: Caught[] = [
   { fault: 'create-201-without-id', check: 'create-pet.created', suites: ['create-pet'] },
   { fault: 'create-uses-body-id', check: 'create-pet.body-id-ignored', suites: ['create-pet'] },
   { fault: 'create-not-persisted', check: 'create-pet.persisted', suites: ['create-pet'] },
+  { fault: 'create-accepts-many-invalid', check: 'create-pet.invalid-rejected', suites: ['create-pet'] },
   { fault: 'get-200-for-missing', check: 'get-pet.not-found', suites: ['get-pet'] },
   { fault: 'get-wrong-pet', check: 'get-pet.found', suites: ['get-pet'], preload: 10 },
   { fault: 'get-500-for-non-numeric', check: 'get-pet.non-numeric-no-5xx', suites: ['get-pet'], strict: true },
@@ -89,6 +93,10 @@ const CAUGHT: Caught[] = [
   { fault: 'rate-retry-after-too-short', check: 'rate-limit.retry-after-honoured', suites: ['rate-limit'] },
   { fault: 'rate-shared-bucket', check: 'rate-limit.isolation', suites: ['rate-limit'] },
   { fault: 'rate-daily-not-enforced', check: 'rate-limit.daily-quota', suites: ['rate-limit'] },
+  { fault: 'rate-no-reset', check: 'headers.rate-limit-present', suites: ['rate-limit'] },
+  { fault: 'rate-no-remaining', check: 'headers.rate-limit-present', suites: ['rate-limit'] },
+  { fault: 'rate-day-reset-negative', check: 'rate-limit.daily-quota', suites: ['rate-limit'] },
+  { fault: 'rate-draft-headers', check: 'headers.rate-limit-present', suites: ['rate-limit'] },
 ];
 
 /** Faults whose checks are not written yet (none today). */
@@ -121,6 +129,59 @@ describe('fault catalogue', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+/** What a fault's report says beyond the failing check: no empty pass, every kind of failure, one cause once. */
+describe('what the report says about a fault', () => {
+  async function reportOf(fault: FaultId, suites: string[], preload = 0) {
+    const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: [fault], preload });
+    try {
+      return (await runAgainst(`${fault}-report`, server, suites.flatMap((s) => ['--suite', s]))).report;
+    } finally {
+      await server.close();
+    }
+  }
+  const outcomes = (report: Report, id: string) => report.checks.filter((c) => c.id === id);
+
+  it('rate-no-reset: the Reset check skips naming the missing header, never passes', async () => {
+    const report = await reportOf('rate-no-reset', ['rate-limit']);
+    const reset = outcomes(report, 'rate-limit.reset-header');
+    expect(reset.length).toBeGreaterThan(0);
+    for (const c of reset) expect({ outcome: c.outcome, message: c.message }).toEqual({ outcome: 'skip', message: expect.stringContaining('carried an integer X-RateLimit-Reset') });
+  });
+
+  it('rate-no-remaining: the quota check skips naming the missing Remaining, not "no burst ran"', async () => {
+    const report = await reportOf('rate-no-remaining', ['rate-limit']);
+    const quota = outcomes(report, 'rate-limit.quota');
+    expect(quota.length).toBeGreaterThan(0);
+    for (const c of quota) expect({ outcome: c.outcome, message: c.message }).toEqual({ outcome: 'skip', message: expect.stringContaining('no integer X-RateLimit-Remaining') });
+  });
+
+  it('rate-day-reset-negative: the day block with a negative Reset fails', async () => {
+    const report = await reportOf('rate-day-reset-negative', ['rate-limit']);
+    expect(outcomes(report, 'rate-limit.daily-quota').find((c) => c.subject === 'daily#1')).toMatchObject({ outcome: 'fail', message: expect.stringContaining('-1, not after its Date') });
+  });
+
+  it('rate-draft-headers: the failure says the IETF draft headers came instead', async () => {
+    const report = await reportOf('rate-draft-headers', ['rate-limit']);
+    expect(outcomes(report, 'headers.rate-limit-present')[0]?.message).toContain("the IETF draft's RateLimit-* headers");
+  });
+
+  it('create-accepts-many-invalid: each kind of accepted invalid NewPet is reported, each with its own counterexample', async () => {
+    const report = await reportOf('create-accepts-many-invalid', ['create-pet']);
+    const [invalid] = outcomes(report, 'create-pet.invalid-rejected');
+    expect(invalid?.outcome).toBe('fail');
+    const failures = invalid?.evidence?.failures ?? [];
+    expect(failures.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(failures.map((f) => f.kind)).size).toBe(failures.length);
+    for (const f of failures) expect(f.counterexample).toContain(f.kind);
+  });
+
+  it('list-one-invalid-pet: one root failure, the Pet shape; the list checks only mention it', async () => {
+    const report = await reportOf('list-one-invalid-pet', ['list-pets'], 30);
+    expect(report.checks.filter((c) => c.outcome === 'fail').map((c) => c.id)).toEqual(['list-pets.pet-shape']);
+    expect(outcomes(report, 'list-pets.smoke')[0]?.message).toContain('see list-pets.pet-shape');
   });
 });
 

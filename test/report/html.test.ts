@@ -62,6 +62,20 @@ describe('renderHtml', () => {
     expect(doc).toContain('<tr data-suite="limits"><th scope="row">limits</th><td class="num">2</td></tr>');
   });
 
+  it('shows every other kind of failure of a property check, each with its counterexample and commands', () => {
+    const failures = [
+      { kind: 'name missing', message: 'name missing: got 201 (accepted), not 400', counterexample: '{"categoryId": 1}', path: '0:1', reproduce: ['curl -X POST one'] },
+      { kind: 'categoryId has a fraction', message: 'categoryId has a fraction: got 201', expected: '400', actual: '201', counterexample: '{"categoryId": 1.5}', reproduce: [] },
+    ];
+    const doc = renderHtml(report([check({ id: 'create-pet.invalid-rejected', outcome: 'fail', evidence: evidence({ counterexample: '{"name": 1}', failures }) })]));
+    expect(doc).toContain('<h4>Other kinds of failure (2)</h4>');
+    expect(count(doc, /<li data-failure-kind="/g)).toBe(2);
+    expect(doc).toContain('<li data-failure-kind="name missing"><p><strong>name missing</strong>: name missing: got 201 (accepted), not 400</p>');
+    expect(doc).toContain('Counterexample (path <code>0:1</code>)');
+    expect(doc).toContain('<pre class="repro">curl -X POST one</pre>');
+    expect(doc).toContain('<p class="note">Expected</p><pre>400</pre><p class="note">Actual</p><pre>201</pre>');
+  });
+
   it('escapes hostile report text everywhere', () => {
     const hostileExchange = exchange({
       url: `http://127.0.0.1:4010/v1/pets?q=${HOSTILE}`,

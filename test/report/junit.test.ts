@@ -128,6 +128,17 @@ describe('renderJunit', () => {
     expect(kids(kids(errors!, 'testcase')[0]!, 'failure')[0]!.attrs.type).toBe('should');
   });
 
+  it('lists every other kind of failure of a property check, with its counterexample and commands', () => {
+    const failures = [
+      { kind: 'name missing', message: 'name missing: got 201 (accepted), not 400', counterexample: '{"categoryId": 1}', reproduce: ['curl -X POST one'] },
+      { kind: 'categoryId has a fraction', message: 'categoryId has a fraction: got 201', counterexample: '{"categoryId": 1.5}', reproduce: [] },
+    ];
+    const prop = check({ id: 'create-pet.invalid-rejected', outcome: 'fail', evidence: evidence({ counterexample: '{"name": 1}', failures }) });
+    const failure = kids(kids(kids(render(report([prop])), 'testsuite')[0]!, 'testcase')[0]!, 'failure')[0]!;
+    expect(failure.text).toContain('Also failing (name missing): name missing: got 201 (accepted), not 400\nCounterexample: {"categoryId": 1}\nReproduce:\ncurl -X POST one');
+    expect(failure.text).toContain('Also failing (categoryId has a fraction): categoryId has a fraction: got 201\nCounterexample: {"categoryId": 1.5}');
+  });
+
   it('strips illegal characters and escapes ]]>, quotes and markup', () => {
     const nasty = 'a\u0000b\u0008c\u000Bd\u000Ce\u001Ff\uD800g\uDC00h 🐕 ]]> "q" \'s\' <x>&amp;\ttab\r\nline';
     const clean = 'abcdefgh 🐕 ]]> "q" \'s\' <x>&amp;\ttab\r\nline';

@@ -7,6 +7,7 @@ import {
   rateLimitedBody,
   rateLimitHeaderProblems,
   rateLimitHeaders,
+  petShape,
   RUN_CHECKS,
 } from '../../../lib/checks/responses.ts';
 import type { Finding } from '../../../lib/checks/types.ts';
@@ -65,7 +66,7 @@ function expectRun(finding: RunFinding, outcome: RunFinding['outcome'], mentions
 
 describe('RUN_CHECKS', () => {
   it('are the run-level checks, judged over every response of the run', () => {
-    expect(RUN_CHECKS.map((c) => c.id)).toEqual(['errors.error-body', 'errors.429-error-body', 'responses.json-media-type', 'headers.rate-limit-present']);
+    expect(RUN_CHECKS.map((c) => c.id)).toEqual(['errors.error-body', 'errors.429-error-body', 'responses.json-media-type', 'headers.rate-limit-present', 'list-pets.pet-shape']);
     for (const c of RUN_CHECKS) expect(c.suite).toBe('run');
   });
 });
@@ -137,6 +138,20 @@ describe('headers.rate-limit-present', () => {
     { title: 'still judges a response whose body was truncated', exchanges: () => [exchange(200, '[{"id":1', { 'content-type': 'application/json' }, { responseBodyTruncated: true })], outcome: 'fail', mentions: ['X-RateLimit-Limit missing'] },
   ])('$title', ({ exchanges, outcome, mentions }) => {
     expectRun(findingOf(rateLimitHeaders, exchanges()), outcome, mentions);
+  });
+});
+
+describe('list-pets.pet-shape', () => {
+  const list = (body: unknown, extra: Partial<Exchange> = {}) => exchange(200, body, GOOD_HEADERS, { url: 'http://127.0.0.1:8080/v1/pets?limit=5', ...extra });
+  const pet = (id: number, extra: Record<string, unknown> = {}) => ({ id, name: `pet ${id}`, categoryId: 7, status: 'sold', ...extra });
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[] }>([
+    { title: 'passes when every animal of every page is a Pet', exchanges: () => [list([pet(1), pet(2)]), list([])], outcome: 'pass', mentions: ['2 responses checked'] },
+    { title: 'fails on one page holding a categoryId as a string, naming the item and field', exchanges: () => [list([pet(1, { categoryId: '7' }), pet(2)])], outcome: 'fail', mentions: ['1 of 1', 'item 0.categoryId'] },
+    { title: 'ignores getPet and other operations', exchanges: () => [exchange(200, { id: 'x' }, GOOD_HEADERS, { url: 'http://127.0.0.1:8080/v1/pets/1' })], outcome: 'skip' },
+    { title: 'leaves a body that is no array to the list checks', exchanges: () => [list({ pets: [] })], outcome: 'pass' },
+    { title: 'skips burst pages whose bodies were not kept', exchanges: () => [list('', { responseBodyTruncated: true })], outcome: 'skip' },
+  ])('$title', ({ exchanges, outcome, mentions }) => {
+    expectRun(findingOf(petShape, exchanges()), outcome, mentions);
   });
 });
 

@@ -1,0 +1,11 @@
+import { startReferenceServer } from '../targets/reference/server.ts';
+import { writeFileSync } from 'node:fs';
+import { stringify } from 'yaml';
+const KEYS = [{ key: 'sk-dbg-free-1-7f3a9c', plan: 'free' }, { key: 'sk-dbg-pro-1-2b8d4e', plan: 'pro' }];
+const WINDOWS = { minute: 4, day: 40 };
+const faults = (process.argv[2] ?? '').split(',').filter(Boolean);
+const server = await startReferenceServer({ keys: KEYS, windows: WINDOWS, faults: faults as never[], preload: Number(process.argv[4] ?? 0) });
+writeFileSync('/tmp/dbg.yaml', stringify({ name: 'dbg', baseUrl: server.baseUrl, keys: KEYS, windows: WINDOWS, allow: { writes: true, load: true } }));
+console.log('ready');
+await new Promise((r) => setTimeout(r, Number(process.argv[3] ?? 60000)));
+await server.close();

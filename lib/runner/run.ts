@@ -18,7 +18,7 @@ import { RunCollector } from './collector.ts';
 import { type RunOptions, resolveRun } from './options.ts';
 import { probeTarget } from './probe.ts';
 import { SuiteProgress } from './progress.ts';
-import { freePort, type StartedTarget, startConfigured } from './start-target.ts';
+import { freePort, type StartedTarget, startConfigured, startedTargetNote } from './start-target.ts';
 import { listSuites, runSuites } from './suites.ts';
 
 export interface RunIO {
@@ -87,7 +87,8 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
     }
   }
 
-  const checks: CheckResult[] = [...collector.checks, ...(unreachable ? [] : judgeRun(collector.exchanges))];
+  const note = startedTargetNote(target, port);
+  const checks: CheckResult[] = [...collector.checks, ...(unreachable ? [] : judgeRun(collector.exchanges))].map((c) => withReproduceNote(c, note));
   const report = buildReport({
     tool: { name: TOOL.name, version: TOOL.version },
     target,
@@ -104,6 +105,12 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
   const written = writeReports(report, reportDir, (t) => redactor.scrub(t));
   if (!options.reportDir) linkLatest(reportDir);
   return { exitCode: report.exitCode, report, reportDir, files: written.files };
+}
+
+/** Puts `note` before a check's reproduction commands, when it has any. */
+function withReproduceNote(check: CheckResult, note: readonly string[]): CheckResult {
+  if (note.length === 0 || !check.evidence || check.evidence.reproduce.length === 0) return check;
+  return { ...check, evidence: { ...check.evidence, reproduce: [...note, ...check.evidence.reproduce] } };
 }
 
 /** The rules every response of the run must follow, judged once over the whole exchange log. */

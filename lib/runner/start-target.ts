@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { request } from 'undici';
 import type { Target } from '../config/schema.ts';
+import { shellQuote } from '../client/curl.ts';
 import { TargetUnreachableError } from '../errors.ts';
 
 export interface StartSpec {
@@ -130,4 +131,19 @@ export async function startConfigured(target: Target, port: number | undefined, 
   });
   say(`Target started (pid ${started.pid})`);
   return started;
+}
+
+/**
+ * Lines put before the reproduction commands of a target the harness started: it is stopped by
+ * the time anyone reads the report, so the commands say how to start it again on the same port.
+ * The values of start.env are not repeated (they may be secrets); the file is named instead.
+ */
+export function startedTargetNote(target: Target, port: number | undefined): string[] {
+  if (!target.start) return [];
+  const cwd = target.start.cwd ? path.resolve(path.dirname(target.source), target.start.cwd) : process.cwd();
+  const env = Object.keys(target.start.env).length > 0 ? ` (with start.env from ${target.source})` : '';
+  return [
+    `# The harness started this target for the run and stopped it after; start it again first${env}:`,
+    `#   (cd ${shellQuote(cwd)} && ${port !== undefined ? `PORT=${port} ` : ''}${target.start.command})`,
+  ];
 }

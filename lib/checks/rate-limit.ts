@@ -235,7 +235,14 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   if ((!namesDay && block.reset <= now + run.windows.minute) || block.reset > now + run.windows.day + 1) {
     return fail(`${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not the end of the day window`, `after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
   }
-  return pass(`day quota enforced after ${day.accepted} accepted; Reset ${block.reset - now} s ahead`);
+  // Counted per day window, its edges taken from the server's Reset, never over our own span (a
+  // slow server's drive may straddle two day windows).
+  const windowStart = block.reset - run.windows.day;
+  const inWindow = day.acceptedAt.filter((s) => s >= windowStart).length;
+  if (inWindow > run.quota.perDay) {
+    return fail(`${run.label}: ${inWindow} requests accepted in the day window that ends at X-RateLimit-Reset ${block.reset}, more than the ${run.quota.perDay} a day`, `at most ${run.quota.perDay}`, `${inWindow}`);
+  }
+  return pass(`day quota enforced: ${inWindow} accepted in the day window ending at Reset ${block.reset} (${day.accepted} over the whole drive); Reset ${block.reset - now} s ahead`);
 }
 
 export function describeBan(run: KeyRun): Finding {

@@ -78,6 +78,12 @@ function serverOffsetMs(t: number, date: string | undefined): number {
   return at + 500 - t;
 }
 
+/** The server's second a response was sent in: its Date, else our arrival time. */
+function serverSecond(t: number, date: string | undefined): number {
+  const at = date ? Date.parse(date) : Number.NaN;
+  return Math.floor((Number.isNaN(at) ? t : at) / 1000);
+}
+
 /** An X-RateLimit-Reset (the server's Unix seconds) as our epoch ms. */
 function resetAtMs(reset: number, t: number, date: string | undefined): number {
   return reset * 1000 - serverOffsetMs(t, date);
@@ -238,7 +244,7 @@ export async function driveDay(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   }
   const started = Date.now();
   const deadline = started + (windows.day + windows.minute) * 1000;
-  const day: DayData = { accepted: 0, ended: 'time', elapsedMs: 0 };
+  const day: DayData = { accepted: 0, acceptedAt: [], ended: 'time', elapsedMs: 0 };
   ctx.progress(`${key.label}: spending the day's quota of ${key.quota.perDay} (about ${needed} s)`);
   try {
     await spendDay(ctx, key, day, started, deadline);
@@ -261,8 +267,11 @@ async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started
     let data: BurstData | undefined;
     if (ok(obs.status)) {
       day.accepted += 1;
+      day.acceptedAt.push(serverSecond(obs.t, obs.headers.date));
       data = await runBurst(ctx, key, headerInt(obs.headers['x-ratelimit-remaining']) ?? key.quota.perMinute);
-      day.accepted += data.points.filter((p) => !p.afterStop && ok(p.status)).length;
+      const accepted = data.points.filter((p) => !p.afterStop && ok(p.status));
+      day.accepted += accepted.length;
+      day.acceptedAt.push(...accepted.map((p) => serverSecond(p.t, p.date)));
     }
     const block = obs.status === 429 ? timelinePoint(obs.t, obs.status, (name) => obs.headers[name]) : data?.points.filter((p) => p.status === 429).at(-1);
     const namesDay = block?.limit === key.quota.perDay && key.quota.perDay !== key.quota.perMinute;

@@ -77,6 +77,8 @@ export interface BurstData {
 export interface DayData {
   /** Accepted requests from the first burst of the day test to the day block. */
   accepted: number;
+  /** The server's second (its Date) of each of those accepted requests, to count them per day window. */
+  acceptedAt: number[];
   /** The 429 that blocked for the day, if one came. */
   block?: TimelinePoint;
   /** Why the loop ended. */

@@ -385,9 +385,17 @@ describe('judgeIsolation', () => {
 
 describe('judgeDailyQuota', () => {
   const block = (changes: Partial<TimelinePoint> = {}): TimelinePoint => ({ t: T0, status: 429, limit: QUOTA.perDay, remaining: 0, reset: S0 + 3600, retryAfter: '3600', date: httpDate(T0), ...changes });
-  const dayRun = (day: Partial<DayData>) => () => keyRun({ day: { accepted: 940, ended: 'day-block', elapsedMs: 1_020_000, block: block(), ...day } });
+  const dayRun = (day: Partial<DayData>) => () => keyRun({ day: { accepted: 940, acceptedAt: Array(940).fill(S0 - 60), ended: 'day-block', elapsedMs: 1_020_000, block: block(), ...day } });
   it.each<Case>([
-    { title: 'a day block with Reset an hour ahead passes', run: dayRun({}), outcome: 'pass', mentions: ['after 940 accepted', 'Reset 3600 s ahead'] },
+    { title: 'a day block with Reset an hour ahead passes', run: dayRun({}), outcome: 'pass', mentions: ['940 accepted in the day window', 'Reset 3600 s ahead'] },
+    // Counted per day window from the server's Reset: a drive that straddled two day windows is fine.
+    {
+      title: 'more accepted over the drive than a day allows passes when the day window holds no more than the quota',
+      run: dayRun({ accepted: 1900, acceptedAt: [...Array(950).fill(S0 + 3600 - 86_400 - 10), ...Array(950).fill(S0 - 60)] }),
+      outcome: 'pass',
+      mentions: ['950 accepted in the day window', '1900 over the whole drive'],
+    },
+    { title: 'more accepted within the day window than the quota fails', run: dayRun({ accepted: 1001, acceptedAt: Array(1001).fill(S0 - 60) }), outcome: 'fail', mentions: ['1001 requests accepted in the day window', 'more than the 1000 a day'] },
     { title: 'a day block with Reset one day window ahead passes', run: dayRun({ block: block({ reset: S0 + 86_400 }) }), outcome: 'pass' },
     { title: 'a day block with Reset just beyond the minute window passes', run: dayRun({ block: block({ reset: S0 + 61 }) }), outcome: 'pass' },
     { title: 'a block naming the minute limit with Reset only the minute window ahead fails', run: dayRun({ block: block({ reset: S0 + 60, limit: QUOTA.perMinute }) }), outcome: 'fail', mentions: [`X-RateLimit-Reset ${S0 + 60}`, 'not the end of the day window'] },

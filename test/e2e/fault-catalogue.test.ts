@@ -197,6 +197,8 @@ describe('legal variations pass every check', () => {
       const { run, report } = await runAgainst(variation, server, ['--strict']);
       expect(report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
       expect(run.code).toBe(0);
+      // No key here is disposable, so none may be banned, whatever the server bans for.
+      expect(server.stats().bans).toBe(0);
     } finally {
       await server.close();
     }

@@ -1,5 +1,6 @@
 // Shared set-up for the reference server's tests: a fake clock, a server with known keys, and a
 // small HTTP client that keeps int64 digits.
+import { connect } from 'node:net';
 import { request } from 'undici';
 import { expect } from 'vitest';
 import { parseJson, stringifyJson } from '../../lib/json.ts';
@@ -128,4 +129,16 @@ export function expectError(exchange: Exchange, status: number, code?: string): 
   expect(typeof body?.code).toBe('string');
   expect(typeof body?.message).toBe('string');
   expect(rateHeaders(exchange)).toBeDefined();
+}
+
+/** Writes `text` on a raw socket and reads everything until the server closes it. */
+export function rawHttp(port: number, text: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.on('data', (chunk) => (data += chunk.toString()));
+    socket.on('end', () => resolve(data));
+    socket.on('error', reject);
+    socket.write(text);
+  });
 }

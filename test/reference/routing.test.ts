@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../targets/reference/app.ts';
 import { KeyRing } from '../../targets/reference/auth.ts';
@@ -10,7 +9,7 @@ import type { RunningServer } from '../../targets/reference/server.ts';
 import { StatsRecorder } from '../../targets/reference/stats.ts';
 import { AnimalStore } from '../../targets/reference/store.ts';
 import { resolvePlans } from '../../lib/plans.ts';
-import { KEYS, call, expectError, rateHeaders, startTestServer } from './helpers.ts';
+import { KEYS, call, expectError, rateHeaders, rawHttp, startTestServer } from './helpers.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -46,14 +45,7 @@ describe('routing', () => {
   });
 
   it('answers a request node:http cannot parse with a 400 Error body and rate-limit headers', async () => {
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(server.port, '127.0.0.1');
-      let data = '';
-      socket.on('data', (chunk) => (data += chunk.toString()));
-      socket.on('end', () => resolve(data));
-      socket.on('error', reject);
-      socket.write('GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
-    });
+    const raw = await rawHttp(server.port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
     expect(raw).toMatch(/X-RateLimit-Remaining: \d+/);
     expect(raw).toContain('"status":400');

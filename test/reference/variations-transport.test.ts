@@ -8,7 +8,7 @@ import { INSTANCES, SLOW, slowDelayMs } from '../../targets/reference/delivery.t
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import type { RunningServer } from '../../targets/reference/server.ts';
 import type { VariationId } from '../../targets/reference/variations.ts';
-import { KEYS, T0, TEST_CONFIG, call, fakeClock, rateHeaders, startTestServer, type Exchange, type FakeClock } from './helpers.ts';
+import { KEYS, T0, TEST_CONFIG, call, fakeClock, rateHeaders, rawHttp, startTestServer, type Exchange, type FakeClock } from './helpers.ts';
 
 const T0_S = T0 / 1000;
 const TINY_KEY = 'test-tiny-key';
@@ -134,14 +134,7 @@ describe('clock-ahead and clock-behind', () => {
 
   it('answers malformed requests with the skewed Date too', async () => {
     const s = await start(['clock-behind'], fakeClock(T0 + 10_250));
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(s.port, '127.0.0.1');
-      let data = '';
-      socket.on('data', (chunk) => (data += chunk.toString()));
-      socket.on('end', () => resolve(data));
-      socket.on('error', reject);
-      socket.write('GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
-    });
+    const raw = await rawHttp(s.port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
     expect(raw).toContain(`Date: ${date(T0 + 5_250)}\r\n`);
   });

@@ -1,6 +1,5 @@
 // Legal variations: each one does what its catalogue entry says, and a server with any of them
 // (or all) still answers every operation as the interface requires.
-import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INT64_MAX, Pet, Pets } from '../../lib/models.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
@@ -22,6 +21,7 @@ import {
   fakeClock,
   postRaw,
   rateHeaders,
+  rawHttp,
   startTestServer,
   type Exchange,
   type FakeClock,
@@ -309,14 +309,7 @@ describe('each variation does what it says', () => {
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 201, 401, 404, 400, 405, 413, 200, 429]);
     for (const res of responses) expect(res.headers['content-type'], String(res.status)).toBe('application/json; charset=utf-8');
 
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(s.port, '127.0.0.1');
-      let data = '';
-      socket.on('data', (chunk) => (data += chunk.toString()));
-      socket.on('end', () => resolve(data));
-      socket.on('error', reject);
-      socket.write('GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
-    });
+    const raw = await rawHttp(s.port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
     expect(raw).toContain('Content-Type: application/json; charset=utf-8\r\n');
   });
 

@@ -1,7 +1,7 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { headerInt } from '../models.ts';
-import { type KeyRun, limiterKind, loadFigures, pointsOf, refillPerSecond, type TimelinePoint } from '../result/rate-limits.ts';
+import { type KeyRun, limiterKind, loadFigures, pointsOf, refillPerSecond, serverSecond, type TimelinePoint } from '../result/rate-limits.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
 
@@ -22,10 +22,7 @@ export function judgeLimitHeader(run: KeyRun): Finding {
 }
 
 /** The second a response was sent: its Date header, else when it arrived. */
-function sentAt(p: TimelinePoint): number {
-  const date = p.date ? Date.parse(p.date) : Number.NaN;
-  return Math.floor((Number.isNaN(date) ? p.t : date) / 1000);
-}
+const sentAt = (p: TimelinePoint): number => serverSecond(p.t, p.date);
 
 export function judgeResetHeader(run: KeyRun): Finding {
   const points = pointsOf(run);

@@ -10,7 +10,7 @@
 // would lose those answers, and with them 2xx responses the server sent before its first 429.
 import type { IncomingHttpHeaders } from 'node:http';
 import autocannon from 'autocannon';
-import { type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
+import { burstPoint, type TimelinePoint } from '../result/rate-limits.ts';
 
 export interface BurstOptions {
   url: string;
@@ -80,13 +80,8 @@ export function burst(options: BurstOptions): Promise<BurstResult> {
                 const v = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
                 return Array.isArray(v) ? v.join(', ') : v;
               };
-              const point = timelinePoint(Date.now(), status, h);
+              const point = burstPoint(Date.now(), status, h, body);
               if (stopped) point.afterStop = true;
-              if (status < 200 || status >= 300) {
-                point.body = body.slice(0, 4096);
-                const type = h('content-type');
-                if (type !== undefined) point.contentType = type;
-              }
               points.push(point);
               if (status === 429 && !stopped) {
                 stopped = true;

@@ -3,7 +3,7 @@
 // a refilling limiter cannot refill faster than this part spends. It hands back to the fast part as
 // soon as the server says there is plenty of room again.
 import { Client } from 'undici';
-import { type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
+import { burstPoint, type TimelinePoint } from '../result/rate-limits.ts';
 import type { BurstOptions, BurstResult } from './burst.ts';
 
 export interface CarefulOptions extends Omit<BurstOptions, 'connections'> {
@@ -58,12 +58,7 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
         const v = res.headers[name];
         return Array.isArray(v) ? v.join(', ') : v;
       };
-      const point = timelinePoint(t, res.statusCode, header);
-      if (res.statusCode < 200 || res.statusCode >= 300) {
-        point.body = body.slice(0, 4096);
-        const type = header('content-type');
-        if (type !== undefined) point.contentType = type;
-      }
+      const point = burstPoint(t, res.statusCode, header, body);
       points.push(point);
       if (res.statusCode === 429) {
         ended = 'first-429';

@@ -6,7 +6,7 @@ import { RunTimeLimitError } from '../errors.ts';
 import { headerInt } from '../models.ts';
 import { parseRetryAfter } from '../client/retry.ts';
 import type { Target, TargetKey } from '../config/schema.ts';
-import { type BurstData, type DayData, headersOf, type KeyRun, type Observation, type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
+import { type BurstData, type DayData, headersOf, type KeyRun, type Observation, serverSecond, type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
 import { approach } from './approach.ts';
 
 export interface DriveContext {
@@ -76,12 +76,6 @@ function serverOffsetMs(t: number, date: string | undefined): number {
   if (Number.isNaN(at) || Math.abs(at - t) <= 2_000) return 0;
   // Date is the server's time rounded down to the second: its middle is the best guess.
   return at + 500 - t;
-}
-
-/** The server's second a response was sent in: its Date, else our arrival time. */
-function serverSecond(t: number, date: string | undefined): number {
-  const at = date ? Date.parse(date) : Number.NaN;
-  return Math.floor((Number.isNaN(at) ? t : at) / 1000);
 }
 
 /** An X-RateLimit-Reset (the server's Unix seconds) as our epoch ms. */

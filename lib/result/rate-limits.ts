@@ -119,6 +119,23 @@ export function timelinePoint(t: number, status: number, header: (name: string) 
   return point;
 }
 
+/** A response of a load burst: its point, with the body and Content-Type kept for anything but a 2xx. */
+export function burstPoint(t: number, status: number, header: (name: string) => string | undefined, body: string): TimelinePoint {
+  const point = timelinePoint(t, status, header);
+  if (status < 200 || status >= 300) {
+    point.body = body.slice(0, 4096);
+    const type = header('content-type');
+    if (type !== undefined) point.contentType = type;
+  }
+  return point;
+}
+
+/** The server's second a response was sent in: its Date, else when it arrived. */
+export function serverSecond(t: number, date: string | undefined): number {
+  const at = date ? Date.parse(date) : Number.NaN;
+  return Math.floor((Number.isNaN(at) ? t : at) / 1000);
+}
+
 /** The headers a timeline point keeps, as a response would carry them (lower-case names). */
 export function headersOf(p: TimelinePoint): Record<string, string> {
   const headers: Record<string, string> = {};

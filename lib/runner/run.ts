@@ -81,6 +81,7 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
   } finally {
     process.off('SIGINT', stopOnSignal);
     process.off('SIGTERM', stopOnSignal);
+    collector.close();
     if (started) {
       await started.stop();
       say(`Target stopped (pid ${started.pid})`);

@@ -2,7 +2,7 @@
 // small HTTP client that keeps int64 digits.
 import { connect } from 'node:net';
 import { request } from 'undici';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { parseJson, stringifyJson } from '../../lib/json.ts';
 import { headerInt } from '../../lib/models.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
@@ -141,4 +141,17 @@ export function rawHttp(port: number, text: string): Promise<string> {
     socket.on('error', reject);
     socket.write(text);
   });
+}
+
+/** Registers an afterEach that closes every server handed to the returned function in that test. */
+export function closedAfterEach(): (server: RunningServer) => RunningServer {
+  let servers: RunningServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    servers = [];
+  });
+  return (server) => {
+    servers.push(server);
+    return server;
+  };
 }

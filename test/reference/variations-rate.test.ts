@@ -1,21 +1,17 @@
 // Legal variations of the rate limiter: the stricter ban, windows per key, a sliding log, and a
 // jittered Reset. Each does what its catalogue entry says, in the limiter and over HTTP.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import { RateLimiter } from '../../targets/reference/rate-limit.ts';
 import { RESET_JITTER_MS, STRICT_BAN, type RunningServer } from '../../targets/reference/server.ts';
 import type { VariationId } from '../../targets/reference/variations.ts';
-import { KEYS, T0, TEST_CONFIG, call, errorBody, expectError, fakeClock, rateHeaders, startTestServer, type FakeClock } from './helpers.ts';
+import { KEYS, T0, TEST_CONFIG, call, errorBody, expectError, fakeClock, closedAfterEach, rateHeaders, startTestServer, type FakeClock } from './helpers.ts';
 
 const T0_S = T0 / 1000;
 const TINY_KEY = 'test-tiny-key';
 const WINDOWS = { minute: 60, day: 86_400 };
 
-let servers: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const track = closedAfterEach();
 
 /** A server with TEST_CONFIG's keys plus TINY_KEY on a plan with the given quota. */
 async function start(
@@ -28,7 +24,7 @@ async function start(
   const keys = [...TEST_CONFIG.keys, { key: TINY_KEY, plan: 'tiny' }];
   const plans = { ...TEST_CONFIG.plans, tiny: { perMinute, perDay } };
   const server = await startTestServer({ keys, plans, variations, ...config }, clock);
-  servers.push(server);
+  track(server);
   return server;
 }
 

@@ -3,29 +3,25 @@
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INSTANCES, SLOW, slowDelayMs } from '../../targets/reference/delivery.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import type { RunningServer } from '../../targets/reference/server.ts';
 import type { VariationId } from '../../targets/reference/variations.ts';
-import { KEYS, T0, TEST_CONFIG, call, fakeClock, rateHeaders, rawHttp, startTestServer, type Exchange, type FakeClock } from './helpers.ts';
+import { KEYS, T0, TEST_CONFIG, call, closedAfterEach, fakeClock, rateHeaders, rawHttp, startTestServer, type Exchange, type FakeClock } from './helpers.ts';
 
 const T0_S = T0 / 1000;
 const TINY_KEY = 'test-tiny-key';
 /** Slack for timers on a busy two-core machine. */
 const BUSY_MS = 400;
 
-let servers: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const track = closedAfterEach();
 
 async function start(variations: VariationId[], clock: FakeClock, config: Partial<ServerConfigInput> = {}): Promise<RunningServer> {
   const keys = [...TEST_CONFIG.keys, { key: TINY_KEY, plan: 'tiny' }];
   const plans = { ...TEST_CONFIG.plans, tiny: { perMinute: 1, perDay: 100 } };
   const server = await startTestServer({ keys, plans, variations, ...config }, clock);
-  servers.push(server);
+  track(server);
   return server;
 }
 

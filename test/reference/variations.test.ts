@@ -1,6 +1,6 @@
 // Legal variations: each one does what its catalogue entry says, and a server with any of them
 // (or all) still answers every operation as the interface requires.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INT64_MAX, Pet, Pets } from '../../lib/models.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import { CLOCK_SKEW_MS, type RunningServer } from '../../targets/reference/server.ts';
@@ -13,6 +13,7 @@ import {
   type VariationId,
 } from '../../targets/reference/variations.ts';
 import {
+  closedAfterEach,
   KEYS,
   T0,
   TEST_CONFIG,
@@ -32,11 +33,7 @@ const key = KEYS.bulk;
 const TINY_KEY = 'test-tiny-key';
 const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
-let servers: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const track = closedAfterEach();
 
 async function start(
   variations: VariationId[],
@@ -44,7 +41,7 @@ async function start(
   clock: FakeClock = fakeClock(T0 + 10_250),
 ): Promise<RunningServer> {
   const server = await startTestServer({ variations, ...config }, clock);
-  servers.push(server);
+  track(server);
   return server;
 }
 

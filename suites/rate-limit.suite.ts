@@ -24,24 +24,35 @@ function byPlan(keys: readonly TargetKey[]): TargetKey[][] {
   return [...groups.values()].map((g) => [...g].sort((a, b) => Number(a.disposable) - Number(b.disposable)));
 }
 
+/**
+ * The keys of one plan, one after another. The first key that can be driven and is not disposable
+ * spends the day's quota; a key refused from the start (banned) is left alone, and the next key
+ * of the plan takes its place.
+ */
 async function drivePlan(ctx: DriveContext, group: TargetKey[], initial: Map<string, Observation>): Promise<void> {
   const followUps: Promise<void>[] = [];
   let previous: KeyRun | undefined;
+  let dayKey: string | undefined;
+  const notDayKey: KeyRun[] = [];
   for (const key of group) {
     const { run, first } = await driveKey(ctx, key);
-    if (previous) run.isolation = { exhausted: previous.label, before: initial.get(key.label)!, after: first };
     runs.set(key.label, run);
-    const dayKey = key === group.find((k) => !k.disposable);
+    if (run.unavailable) continue;
+    if (previous) run.isolation = { exhausted: previous.label, before: initial.get(key.label)!, after: first };
+    const spendsDay = !key.disposable && dayKey === undefined;
+    if (spendsDay) dayKey = key.label;
+    else notDayKey.push(run);
     followUps.push(
       (async () => {
         if (key.disposable) await probeBan(ctx, key, run);
         else await recover(ctx, key, run);
-        if (dayKey) await driveDay(ctx, key, run);
-        else run.daySkipped = `the daily quota is spent on one key per plan (${group.find((k) => !k.disposable)?.label})`;
+        if (spendsDay) await driveDay(ctx, key, run);
       })(),
     );
     previous = run;
   }
+  const why = dayKey ? `the daily quota is spent on one key per plan (${dayKey})` : `no key of plan ${group[0]?.plan} that is not disposable could be driven`;
+  for (const run of notDayKey) run.daySkipped = why;
   await Promise.all(followUps);
 }
 
@@ -54,7 +65,7 @@ describe('Limits', () => {
       const label = e.auth.kind === 'key' ? e.auth.label : undefined;
       if (label) evidence.set(label, [...(evidence.get(label) ?? []), e]);
     });
-    const drive: DriveContext = { client: ctx.client, target: ctx.run.target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, notBefore: new Map() };
+    const drive: DriveContext = { client: ctx.client, target: ctx.run.target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, notBefore: new Map(), refusals: new Map() };
     try {
       const initial = new Map<string, Observation>();
       for (const key of ctx.run.target.keys) initial.set(key.label, await observe(drive, key));

@@ -1,7 +1,7 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { headerInt } from '../models.ts';
-import { type KeyRun, limiterKind, loadFigures, pointsOf, refillPerSecond, serverSecond, type TimelinePoint } from '../result/rate-limits.ts';
+import { type KeyRun, limiterKind, loadFigures, pointsOf, refillPerSecond, resetJitter, serverSecond, type TimelinePoint } from '../result/rate-limits.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
 
@@ -24,14 +24,39 @@ export function judgeLimitHeader(run: KeyRun): Finding {
 /** The second a response was sent: its Date header, else when it arrived. */
 const sentAt = (p: TimelinePoint): number => serverSecond(p.t, p.date);
 
+/** Seconds a 429's Retry-After asks to wait, from the second it was sent; undefined without a usable one. */
+function retryAfterSeconds(p: TimelinePoint): number | undefined {
+  if (p.retryAfter === undefined) return undefined;
+  if (/^[0-9]+$/.test(p.retryAfter)) return Number(p.retryAfter);
+  const at = Date.parse(p.retryAfter);
+  return Number.isNaN(at) ? undefined : at / 1000 - sentAt(p);
+}
+
+/** The window a response's headers describe: the day's when Limit names the day quota. */
+function windowOf(run: KeyRun, p: TimelinePoint): number {
+  return p.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute ? run.windows.day : run.windows.minute;
+}
+
+/**
+ * A 429 whose Retry-After, too, lies beyond one window: a ban (the interface allows one, its
+ * length not shown), so its Reset may name the ban's end.
+ */
+export function isBanRefusal(run: KeyRun, p: TimelinePoint): boolean {
+  const wait = retryAfterSeconds(p);
+  return p.status === 429 && wait !== undefined && wait > windowOf(run, p) + 2;
+}
+
 export function judgeResetHeader(run: KeyRun): Finding {
-  const points = pointsOf(run);
-  if (points.length === 0) return skip(`${run.label} was not driven: no response to judge`);
-  if (points.every((p) => p.reset === undefined)) return skip(`no response of ${run.label} carried an integer X-RateLimit-Reset (headers.rate-limit-present judges the header)`);
+  const all = pointsOf(run);
+  if (all.length === 0) return skip(`${run.label} was not driven: no response to judge`);
+  if (all.every((p) => p.reset === undefined)) return skip(`no response of ${run.label} carried an integer X-RateLimit-Reset (headers.rate-limit-present judges the header)`);
+  const bans = all.filter((p) => p.reset !== undefined && isBanRefusal(run, p));
+  const points = all.filter((p) => !bans.includes(p));
+  if (points.every((p) => p.reset === undefined)) return skip(`${run.label}'s only X-RateLimit-Resets came with a ban (Retry-After beyond one window), whose length is not shown`);
   for (const p of points) {
     if (p.reset === undefined) continue;
     const now = sentAt(p);
-    const window = p.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute ? run.windows.day : run.windows.minute;
+    const window = windowOf(run, p);
     // Date is the send time rounded down to the second, and the reset moment is later than the
     // send time, so however it is rounded, Reset is never below Date's second. A full bucket has
     // nothing left to reset and may name a moment just past: one second of slack there.
@@ -47,7 +72,7 @@ export function judgeResetHeader(run: KeyRun): Finding {
       return fail(`${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }
   }
-  return pass();
+  return pass(bans.length > 0 ? `${bans.length} ban refusal(s) with Reset up to ${Math.max(...bans.map((p) => p.reset! - sentAt(p)))} s ahead not judged (a ban's length is not shown; rate-limit.ban-probe records it)` : undefined);
 }
 
 /** Requests a token bucket may add during the burst: the plan's rate times its duration. */
@@ -122,7 +147,9 @@ export function judgeQuota(run: KeyRun): Finding {
   if (kind === 'fixed') {
     // With several connections a 2xx the server sent before its first 429 may arrive just after it.
     const windowReset = ok[0]?.reset;
-    const late = run.burst.points.filter((p) => accepted(p) && p.reset === windowReset && !ok.includes(p)).length;
+    const jitter = resetJitter(ok);
+    const sameWindow = (p: TimelinePoint) => p.reset === windowReset || (windowReset !== undefined && p.reset !== undefined && Math.abs(p.reset - windowReset) <= jitter);
+    const late = run.burst.points.filter((p) => accepted(p) && sameWindow(p) && !ok.includes(p)).length;
     const total = ok.length + late;
     return total === start
       ? pass(`fixed window: exactly ${start} accepted before the first 429, as Remaining said`)
@@ -181,7 +208,8 @@ export function judgeRetryAfterConsistent(run: KeyRun): Finding {
       ? pass(`refilling limiter: Retry-After ${p.retryAfter} within X-RateLimit-Reset ${p.reset}`)
       : fail(`${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, beyond X-RateLimit-Reset ${p.reset}${millisecondsHint(wait, p.reset - sent)}`, `no later than ${p.reset}`, `${Math.round(until - p.reset)} s after`);
   }
-  return Math.abs(until - p.reset) <= 1
+  // A Reset rounded with noise (resetJitter) may be that much off the window's true end.
+  return Math.abs(until - p.reset) <= 1 + resetJitter(beforeStop(run))
     ? pass()
     : fail(`${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, X-RateLimit-Reset at ${p.reset}${millisecondsHint(wait, p.reset - sent)}`, 'the same moment within 1 s', `${Math.round(until - p.reset)} s apart`);
 }
@@ -243,6 +271,14 @@ export function judgeDailyQuota(run: KeyRun): Finding {
 }
 
 export function describeBan(run: KeyRun): Finding {
+  if (run.unavailable) {
+    const { refusal } = run.unavailable;
+    const reset = headerInt(refusal.headers['x-ratelimit-reset']);
+    const resetAhead = reset !== undefined ? `, X-RateLimit-Reset ${reset - serverSecond(refusal.t, refusal.headers.date)} s ahead` : '';
+    return pass(`${run.label} was refused from its first request: 429 with Retry-After ${refusal.headers['retry-after'] ?? '(none)'}${resetAhead}, beyond what the harness waits; it looks banned (e.g. by an earlier run), so it was not driven and another key of plan ${run.plan} was used if there was one`);
+  }
+  const bans = pointsOf(run).filter((p) => isBanRefusal(run, p));
+  if (!run.ban && bans.length > 0) return pass(`${run.label} got ${bans.length} 429(s) with Retry-After beyond one window (${bans[0]!.retryAfter}): a ban, whose length is not shown`);
   if (!run.ban) return skip('only keys marked disposable are probed');
   const still = run.ban.after.status === 429 ? `still 429 after waiting Retry-After: the key looks banned (${run.ban.after.headers['retry-after'] ?? 'no Retry-After'})` : `${run.ban.after.status} after waiting Retry-After: no ban`;
   return pass(`kept sending after a 429: ${run.ban.statuses.join(', ')}; ${still}`);
@@ -257,18 +293,23 @@ export function describeLoad(run: KeyRun): Finding {
   );
 }
 
-export const limitHeader = defineCheck({ id: 'rate-limit.limit-header', clause: headersClause, suite, title: "X-RateLimit-Limit is the plan's per-minute quota (or per-day when that is tighter)", severity: 'must', judge: judgeLimitHeader });
-export const resetHeader = defineCheck({ id: 'rate-limit.reset-header', clause: headersClause, suite, title: 'X-RateLimit-Reset is a Unix time in seconds, after the Date and at most one window ahead', severity: 'must', judge: judgeResetHeader });
-export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', clause: headersClause, suite, title: 'X-RateLimit-Remaining falls by one per accepted request and is never negative', severity: 'must', judge: judgeRemaining });
-export const quota = defineCheck({ id: 'rate-limit.quota', clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: judgeQuota });
-export const retryAfterPresent = defineCheck({ id: 'rate-limit.retry-after-present', clause: exceeding, suite, title: 'A 429 carries Retry-After', severity: 'must', judge: judgeRetryAfterPresent });
-export const retryAfterFormat = defineCheck({ id: 'rate-limit.retry-after-format', clause: exceeding, suite, title: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3)', severity: 'should', judge: judgeRetryAfterFormat });
-export const retryAfterConsistent = defineCheck({ id: 'rate-limit.retry-after-consistent', clause: exceeding, suite, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should', judge: judgeRetryAfterConsistent });
-export const retryAfterHonoured = defineCheck({ id: 'rate-limit.retry-after-honoured', clause: exceeding, suite, title: 'After waiting exactly what Retry-After says, the next request succeeds', severity: 'must', judge: judgeRetryAfterHonoured });
-export const isolation = defineCheck({ id: 'rate-limit.isolation', clause, suite, title: 'Exhausting one key leaves another key of the same plan untouched', severity: 'must', judge: judgeIsolation });
-export const dailyQuota = defineCheck({ id: 'rate-limit.daily-quota', clause, suite, title: 'The per-day quota is enforced, and Reset then points at the end of the day window', severity: 'must', judge: judgeDailyQuota });
+/** A key refused from the start (banned) was not driven: its checks skip, saying so. */
+function driven(judge: (run: KeyRun) => Finding): (run: KeyRun) => Finding {
+  return (run) => (run.unavailable ? skip(run.unavailable.reason) : judge(run));
+}
+
+export const limitHeader = defineCheck({ id: 'rate-limit.limit-header', clause: headersClause, suite, title: "X-RateLimit-Limit is the plan's per-minute quota (or per-day when that is tighter)", severity: 'must', judge: driven(judgeLimitHeader) });
+export const resetHeader = defineCheck({ id: 'rate-limit.reset-header', clause: headersClause, suite, title: 'X-RateLimit-Reset is a Unix time in seconds, after the Date and at most one window ahead', severity: 'must', judge: driven(judgeResetHeader) });
+export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', clause: headersClause, suite, title: 'X-RateLimit-Remaining falls by one per accepted request and is never negative', severity: 'must', judge: driven(judgeRemaining) });
+export const quota = defineCheck({ id: 'rate-limit.quota', clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: driven(judgeQuota) });
+export const retryAfterPresent = defineCheck({ id: 'rate-limit.retry-after-present', clause: exceeding, suite, title: 'A 429 carries Retry-After', severity: 'must', judge: driven(judgeRetryAfterPresent) });
+export const retryAfterFormat = defineCheck({ id: 'rate-limit.retry-after-format', clause: exceeding, suite, title: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3)', severity: 'should', judge: driven(judgeRetryAfterFormat) });
+export const retryAfterConsistent = defineCheck({ id: 'rate-limit.retry-after-consistent', clause: exceeding, suite, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should', judge: driven(judgeRetryAfterConsistent) });
+export const retryAfterHonoured = defineCheck({ id: 'rate-limit.retry-after-honoured', clause: exceeding, suite, title: 'After waiting exactly what Retry-After says, the next request succeeds', severity: 'must', judge: driven(judgeRetryAfterHonoured) });
+export const isolation = defineCheck({ id: 'rate-limit.isolation', clause, suite, title: 'Exhausting one key leaves another key of the same plan untouched', severity: 'must', judge: driven(judgeIsolation) });
+export const dailyQuota = defineCheck({ id: 'rate-limit.daily-quota', clause, suite, title: 'The per-day quota is enforced, and Reset then points at the end of the day window', severity: 'must', judge: driven(judgeDailyQuota) });
 export const banProbe = defineCheck({ id: 'rate-limit.ban-probe', clause: exceeding, suite, title: 'What the server does to a key that keeps sending after a 429 (disposable keys only), recorded', severity: 'info', judge: describeBan });
-export const load = defineCheck({ id: 'rate-limit.load', clause, suite, title: 'Load above the plan rate: accepted, 429 and other responses, latency, achieved against asked rate, recorded', severity: 'info', judge: describeLoad });
+export const load = defineCheck({ id: 'rate-limit.load', clause, suite, title: 'Load above the plan rate: accepted, 429 and other responses, latency, achieved against asked rate, recorded', severity: 'info', judge: driven(describeLoad) });
 
 /** Judged once per configured key, from what that key's run recorded. */
 export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, retryAfterPresent, retryAfterFormat, retryAfterConsistent, retryAfterHonoured, isolation, dailyQuota, banProbe, load] as const;

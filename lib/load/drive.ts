@@ -18,6 +18,8 @@ export interface DriveContext {
   progress(line: string): void;
   /** Per key label: epoch ms before which no request may be sent (the last Retry-After given). */
   notBefore: Map<string, number>;
+  /** Per key label: the first 429 it got in this run. */
+  refusals: Map<string, Observation>;
 }
 
 /** Parallel connections of one burst, within the target's cap on concurrent requests. */
@@ -56,7 +58,10 @@ export async function observe(ctx: DriveContext, key: TargetKey, early = false):
   }
   const res = await ctx.client.send({ method: 'GET', path: '/pets', query: { limit: 1 }, auth: { key }, retry: false });
   const obs = { t: Date.now(), status: res.status, headers: res.headers };
-  if (obs.status === 429) noteRetryAfter(ctx, key, obs.t, obs.headers);
+  if (obs.status === 429) {
+    noteRetryAfter(ctx, key, obs.t, obs.headers);
+    if (!ctx.refusals.has(key.label)) ctx.refusals.set(key.label, obs);
+  }
   return obs;
 }
 
@@ -161,12 +166,20 @@ function recordBurst(ctx: DriveContext, key: TargetKey, points: TimelinePoint[],
  */
 export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run: KeyRun; first: Observation }> {
   const run: KeyRun = { label: key.label, plan: key.plan, quota: key.quota, windows: ctx.target.windows };
-  const first = await observe(ctx, key);
-  let obs = first;
-  if (obs.status === 429) {
-    await waitOut(ctx, obs, `${key.label} (rate-limited before the burst)`);
-    obs = await observe(ctx, key);
+  const refusal = ctx.refusals.get(key.label);
+  let first: Observation;
+  try {
+    first = await observe(ctx, key);
+    if (first.status === 429) await waitOut(ctx, first, `${key.label} (rate-limited before the burst)`);
+  } catch (err) {
+    if (!(err instanceof WaitTooLong) || !refusal) throw err;
+    // Banned, by an earlier run or otherwise: the key is left alone (another key of the plan
+    // takes its place), and its checks say why they did not run.
+    run.unavailable = { reason: `${key.label} was refused before the harness sent it anything more: ${err.message}; not driven (a ban's length is not shown)`, refusal };
+    ctx.progress(`${key.label}: refused for longer than the harness waits (banned?); not driven`);
+    return { run, first: refusal };
   }
+  let obs = first.status === 429 ? await observe(ctx, key) : first;
   const reset = headerInt(obs.headers['x-ratelimit-reset']);
   const windowMs = ctx.target.windows.minute * 1000;
   // A burst must fit in one window: when less than half of it is left, start at the next one, and
@@ -238,7 +251,7 @@ export async function driveDay(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   }
   const started = Date.now();
   const deadline = started + (windows.day + windows.minute) * 1000;
-  const day: DayData = { accepted: 0, acceptedAt: [], ended: 'time', elapsedMs: 0 };
+  const day: DayData = { accepted: 0, acceptedAt: [], bursts: [], ended: 'time', elapsedMs: 0 };
   ctx.progress(`${key.label}: spending the day's quota of ${key.quota.perDay} (about ${needed} s)`);
   try {
     await spendDay(ctx, key, day, started, deadline);
@@ -265,6 +278,7 @@ async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started
       data = await runBurst(ctx, key, headerInt(obs.headers['x-ratelimit-remaining']) ?? key.quota.perMinute);
       const accepted = data.points.filter((p) => !p.afterStop && ok(p.status));
       day.accepted += accepted.length;
+      day.bursts.push({ sent: data.sent, accepted: accepted.length, ...(data.inFlightAtFirst429 !== undefined ? { sentAfterFirst429: data.inFlightAtFirst429 } : {}) });
       day.acceptedAt.push(...accepted.map((p) => serverSecond(p.t, p.date)));
     }
     const block = obs.status === 429 ? timelinePoint(obs.t, obs.status, (name) => obs.headers[name]) : data?.points.filter((p) => p.status === 429).at(-1);

@@ -31,13 +31,23 @@ ${load ? html`${load}${loadTable(keys)}` : html`<p class="muted">No key was driv
 </section>`;
 }
 
+/** The main burst's figure, and the most any of the daily quota's bursts let through after a 429. */
+function sentAfterFirst429Cell(k: RateLimitKey): Html {
+  const main = k.load?.sentAfterFirst429;
+  const day = (k.dayBursts ?? []).map((b) => b.sentAfterFirst429).filter((n): n is number => n !== undefined);
+  const dayNote = day.length > 0 ? html`<br><span class="muted" data-day-bursts="${day.length}" data-day-most="${Math.max(...day)}">day: at most ${num(Math.max(...day))} in ${num(day.length)} bursts</span>` : html``;
+  return main === undefined
+    ? html`<td class="num muted" data-sent-after-first-429="">no 429${dayNote}</td>`
+    : html`<td class="num" data-sent-after-first-429="${main}">${num(main)}${dayNote}</td>`;
+}
+
 function loadTable(keys: readonly RateLimitKey[]): Html {
   const cell = (n: number) => html`<td class="num">${num(n)}</td>`;
   return html`<div class="table-wrap"><table class="load-figures" aria-label="Load figures per key">
 <thead><tr><th scope="col">Key</th><th scope="col" class="num">Sent</th><th scope="col" class="num">2xx</th><th scope="col" class="num">429</th><th scope="col" class="num">Other</th><th scope="col" class="num">In flight at stop</th><th scope="col" class="num" title="Requests sent before the first 429 came back and not answered by then: they reach the server after its first 429">Sent after first 429</th><th scope="col" class="num">Duration</th><th scope="col" class="num">Asked /s</th><th scope="col" class="num">Achieved /s</th><th scope="col" class="num">p50 ms</th><th scope="col" class="num">p90 ms</th><th scope="col" class="num">p99 ms</th><th scope="col" class="num">max ms</th></tr></thead>
 <tbody>${keys.map((k) =>
     k.load
-      ? html`<tr data-load-key="${k.label}"><th scope="row">${k.label}</th>${[k.load.sent, k.load.accepted, k.load.rejected, k.load.other, k.load.inFlightAtStop].map(cell)}${k.load.sentAfterFirst429 === undefined ? html`<td class="num muted" data-sent-after-first-429="">no 429</td>` : html`<td class="num" data-sent-after-first-429="${k.load.sentAfterFirst429}">${num(k.load.sentAfterFirst429)}</td>`}<td class="num">${formatDuration(k.load.durationMs)}</td>${[
+      ? html`<tr data-load-key="${k.label}"><th scope="row">${k.label}</th>${[k.load.sent, k.load.accepted, k.load.rejected, k.load.other, k.load.inFlightAtStop].map(cell)}${sentAfterFirst429Cell(k)}<td class="num">${formatDuration(k.load.durationMs)}</td>${[
           k.load.askedRate,
           k.load.achievedRate,
           k.load.latency.p50,

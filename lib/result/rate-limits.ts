@@ -25,6 +25,14 @@ export type Quota = z.infer<typeof Quota>;
 
 const Latency = z.object({ p50: z.number(), p90: z.number(), p99: z.number(), max: z.number() });
 
+/** One burst of the daily quota's spending. */
+const DayBurst = z.object({
+  sent: z.number().int(),
+  accepted: z.number().int(),
+  sentAfterFirst429: z.number().int().optional().describe('As load.sentAfterFirst429, for this burst; absent when it saw no 429'),
+});
+export type DayBurst = z.infer<typeof DayBurst>;
+
 /** What report.json keeps of one key's run: the timeline (for charts) and the load figures. */
 export const RateLimitKey = z.object({
   label: z.string(),
@@ -51,6 +59,10 @@ export const RateLimitKey = z.object({
       latency: Latency,
     })
     .optional(),
+  dayBursts: z
+    .array(DayBurst)
+    .optional()
+    .describe("Spending the daily quota: one burst per minute window, each with what reached the server after its first 429"),
 });
 export type RateLimitKey = z.infer<typeof RateLimitKey>;
 
@@ -81,6 +93,8 @@ export interface DayData {
   acceptedAt: number[];
   /** The 429 that blocked for the day, if one came. */
   block?: TimelinePoint;
+  /** Each burst of the loop (one per minute window). */
+  bursts: DayBurst[];
   /** Why the loop ended. */
   ended: 'day-block' | 'over-quota' | 'time';
   elapsedMs: number;
@@ -101,6 +115,11 @@ export interface KeyRun {
   day?: DayData;
   daySkipped?: string;
   ban?: { statuses: number[]; after: Observation };
+  /**
+   * The key was refused for longer than the harness waits before anything was driven (banned, by
+   * an earlier run or otherwise): why, and the refusal. Its checks skip with that reason.
+   */
+  unavailable?: { reason: string; refusal: Observation };
 }
 
 /** A response as a timeline point; `header` looks a name up (lower-case) however it was sent. */
@@ -171,10 +190,27 @@ export type LimiterKind = 'fixed' | 'refilling' | 'unknown';
  */
 export function limiterKind(points: readonly TimelinePoint[], refillPerSecond: number): LimiterKind {
   const ok = points.filter(accepted);
-  if (new Set(ok.map((p) => p.reset)).size > 1) return 'refilling';
+  if (new Set(ok.map((p) => p.reset)).size > 1 && resetJitter(ok) === 0) return 'refilling';
   const positive = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined && r > 0);
   if (new Set(positive).size !== positive.length) return 'refilling';
   return ok.length > 0 && ok.length >= Math.ceil(refillPerSecond) ? 'fixed' : 'unknown';
+}
+
+/**
+ * How far apart the Resets of one fixed window lie when the server rounds them with noise (2 at
+ * most), or 0 when they do not show noise. A refilling limiter's Reset (when it is full again, or
+ * when its log empties) never goes back in the order the server answered, which for accepted
+ * responses is falling Remaining; a Reset that goes back and forth within two seconds is a fixed
+ * window's end, rounded from a clock read with noise.
+ */
+export function resetJitter(points: readonly TimelinePoint[]): number {
+  const ok = points.filter((p) => accepted(p) && p.reset !== undefined);
+  const resets = ok.map((p) => p.reset!);
+  const spread = resets.length > 0 ? Math.max(...resets) - Math.min(...resets) : 0;
+  if (spread === 0 || spread > 2) return 0;
+  const served = [...ok].sort((a, b) => (b.remaining ?? 0) - (a.remaining ?? 0) || a.t - b.t);
+  const goesBack = served.some((p, i) => i > 0 && p.reset! < served[i - 1]!.reset!);
+  return goesBack ? spread : 0;
 }
 
 /** The rate at which a refilling limiter of the key's plan would give back capacity. */
@@ -210,7 +246,9 @@ const BEHAVIOUR: Record<LimiterKind, string> = {
 export function summariseKey(run: KeyRun): RateLimitKey {
   const b = run.burst;
   const before = b ? b.points.filter((p) => !p.afterStop) : [];
-  const behaviour = !b ? 'not observed' : b.ended !== 'first-429' ? 'no 429 seen' : BEHAVIOUR[limiterKind(before, refillPerSecond(run))];
+  const kind = limiterKind(before, refillPerSecond(run));
+  const jitter = kind === 'fixed' ? resetJitter(before) : 0;
+  const behaviour = !b ? 'not observed' : b.ended !== 'first-429' ? 'no 429 seen' : `${BEHAVIOUR[kind]}${jitter ? ` (Reset rounded with noise: up to ${jitter} s apart)` : ''}`;
   return {
     label: run.label,
     plan: run.plan,
@@ -219,5 +257,6 @@ export function summariseKey(run: KeyRun): RateLimitKey {
     behaviour,
     timeline: pointsOf(run),
     ...(b ? { load: loadFigures(b) } : {}),
+    ...(run.day && run.day.bursts.length > 0 ? { dayBursts: run.day.bursts } : {}),
   };
 }

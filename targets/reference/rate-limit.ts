@@ -147,9 +147,9 @@ export class RateLimiter {
     const base = { at, earlyRetry, banned: false, banStarted: false };
 
     const banAfter = this.options.banAfterEarlyRetries;
-    if (enforce && banAfter !== undefined) {
+    if (enforce && (banAfter !== undefined || at < client.bannedUntil)) {
       let banStarted = false;
-      if (at >= client.bannedUntil) {
+      if (banAfter !== undefined && at >= client.bannedUntil) {
         client.earlyInARow = earlyRetry ? client.earlyInARow + 1 : 0;
         if (client.earlyInARow >= banAfter) {
           client.earlyInARow = 0;
@@ -170,7 +170,7 @@ export class RateLimiter {
           limit: described.quota,
           remaining: 0,
           reset: this.reset(client.bannedUntil, at),
-          windowSeconds: this.banSeconds(),
+          windowSeconds: Math.max(this.banSeconds(), retryAfter),
           retryAfter,
           retryAtMs: client.bannedUntil,
           refusedInARow: client.refusedInARow,
@@ -256,6 +256,13 @@ export class RateLimiter {
     }
     const seconds = Math.ceil(atMs / 1000 - EPSILON);
     return view?.meter.capsReset ? Math.min(seconds, Math.floor(nowMs / 1000) + view.seconds) : seconds;
+  }
+
+  /** Bans a client until an epoch time, as an earlier run that ignored its 429s would have (variation first-key-banned). */
+  ban(clientId: string, untilMs: number): void {
+    const client = this.client(clientId);
+    client.bannedUntil = untilMs;
+    client.retryNotBefore = untilMs;
   }
 
   private banSeconds(): number {

@@ -45,6 +45,9 @@ export const BAN_AFTER_EARLY_RETRIES = 5;
 /** Variation ban-after-3-early: early retries in a row that get a key banned, and the ban's length in minute windows. */
 export const STRICT_BAN = { afterEarlyRetries: 3, windows: 2 } as const;
 
+/** Variation first-key-banned: the ban on the first configured key, in minute windows from the server's start. */
+export const EARLIER_BAN_WINDOWS = 10;
+
 /** Variations clock-ahead and clock-behind: how far the server's clock is off. */
 export const CLOCK_SKEW_MS = 5_000;
 
@@ -86,6 +89,8 @@ export async function startReferenceServer(
     extraPerMinute: faults.has('rate-one-too-many') ? 1 : 0,
     enforceDay: !faults.has('rate-daily-not-enforced'),
   });
+  const first = keys.clients()[0];
+  if (variations.has('first-key-banned') && first) limiter.ban(first.label, now() + EARLIER_BAN_WINDOWS * config.windows.minute * 1000);
   const stats = new StatsRecorder();
   const jsonType = variations.has('charset-utf8') ? JSON_TYPE_UTF8 : JSON_TYPE;
   const delivery = new Delivery({

@@ -100,6 +100,12 @@ export const VARIATION_CATALOGUE = [
       'windows (429, Error code "banned", Retry-After and X-RateLimit-Reset at the ban\'s end, beyond one window).',
   },
   {
+    id: 'first-key-banned',
+    allows:
+      'A key may be banned for a time not shown: the first configured key starts banned for ten minute windows, as after ' +
+      'an earlier run that ignored its 429s (429, Error code "banned", Retry-After and X-RateLimit-Reset at the ban\'s end).',
+  },
+  {
     id: 'window-per-key',
     allows:
       'The kind of window is not shown: fixed windows that start at each key\'s first request (the next at its first request ' +

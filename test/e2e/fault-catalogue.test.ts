@@ -185,10 +185,33 @@ describe('what the report says about a fault', () => {
   });
 });
 
+describe('a key banned before the run', () => {
+  it('first-key-banned: the banned key is recorded and not driven, and the next key of its plan takes its place', async () => {
+    const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations: ['first-key-banned'] });
+    try {
+      const { run, report } = await runAgainst('first-key-banned-report', server, ['--suite', 'rate-limit']);
+      expect(run.code).toBe(0);
+      const of = (label: string) => report.checks.filter((c) => c.subject === label);
+      const banned = of('free#1');
+      expect(banned.find((c) => c.id === 'rate-limit.ban-probe')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('looks banned') });
+      for (const c of banned.filter((c) => c.id !== 'rate-limit.ban-probe')) expect({ id: c.id, outcome: c.outcome, message: c.message }).toEqual({ id: c.id, outcome: 'skip', message: expect.stringContaining('free#1 was refused before') });
+      // free#2 is driven in its place: its quota judged, its day spent.
+      expect(of('free#2').find((c) => c.id === 'rate-limit.quota')?.outcome).toBe('pass');
+      expect(of('free#2').find((c) => c.id === 'rate-limit.daily-quota')?.message).not.toContain('spent on one key per plan');
+      expect(server.stats().bans).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 const VARIATIONS: { variation: VariationId; preload?: number }[] = VARIATION_IDS.map((variation) => ({
   variation,
   ...(variation === 'shuffled-order' || variation === 'limit-clamp' ? { preload: 150 } : {}),
 }));
+
+/** How the report must describe the limiter of every key driven to a 429, where a variation could mislead it. */
+const BEHAVIOUR: Partial<Record<VariationId, RegExp>> = { 'reset-jitter': /^fixed window/ };
 
 describe('legal variations pass every check', () => {
   it.concurrent.each(VARIATIONS)('$variation', async ({ variation, preload }) => {
@@ -199,6 +222,8 @@ describe('legal variations pass every check', () => {
       expect(run.code).toBe(0);
       // No key here is disposable, so none may be banned, whatever the server bans for.
       expect(server.stats().bans).toBe(0);
+      const behaviour = BEHAVIOUR[variation] ?? /./;
+      for (const k of report.rateLimits ?? []) if (k.load?.sentAfterFirst429 !== undefined) expect({ key: k.label, behaviour: k.behaviour }).toEqual({ key: k.label, behaviour: expect.stringMatching(behaviour) });
     } finally {
       await server.close();
     }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import { RateLimiter } from '../../targets/reference/rate-limit.ts';
-import { RESET_JITTER_MS, STRICT_BAN, type RunningServer } from '../../targets/reference/server.ts';
+import { EARLIER_BAN_WINDOWS, RESET_JITTER_MS, STRICT_BAN, type RunningServer } from '../../targets/reference/server.ts';
 import type { VariationId } from '../../targets/reference/variations.ts';
 import { KEYS, T0, TEST_CONFIG, call, errorBody, expectError, fakeClock, closedAfterEach, rateHeaders, startTestServer, type FakeClock } from './helpers.ts';
 
@@ -106,6 +106,24 @@ describe('ban-after-3-early', () => {
       retryAtMs: T0 + 130_000,
       windowSeconds: 120,
     });
+  });
+});
+
+describe('first-key-banned', () => {
+  it('refuses the first configured key from the start until its ban ends, and no other key', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['first-key-banned'], 1, 100, clock);
+    const banned = await call(s, 'GET', '/v1/pets', { key: KEYS.free1 });
+    expectError(banned, 429, 'banned');
+    const banSeconds = EARLIER_BAN_WINDOWS * 60;
+    expect(banned.headers['retry-after']).toBe(String(banSeconds));
+    // The ban ends 600 s after the server started (at 10.25 s); Reset is that moment rounded up.
+    expect(rateHeaders(banned)).toMatchObject({ remaining: 0, reset: T0_S + 11 + banSeconds });
+    expect((await call(s, 'GET', '/v1/pets', { key: KEYS.free2 })).status).toBe(200);
+    // Imposed before the run, so no request started it.
+    expect(s.stats()).toMatchObject({ bans: 0 });
+    clock.set(T0 + 10_250 + banSeconds * 1000);
+    expect((await call(s, 'GET', '/v1/pets', { key: KEYS.free1 })).status).toBe(200);
   });
 });
 

@@ -22,6 +22,9 @@ describe('renderHtml rate limits', () => {
     expect(count(doc, /<td class="num" data-sent-after-first-429="0">0<\/td>/g)).toBe(2);
     const no429 = renderHtml(report(mixedChecks(), { options: loadOptions(), rateLimits: [rateLimitKey({ load: { ...rateLimitKey().load!, sentAfterFirst429: undefined } })] }));
     expect(no429).toContain('<td class="num muted" data-sent-after-first-429="">no 429</td>');
+    // The daily quota's bursts: the most any let through after its 429, and how many there were.
+    const day = renderHtml(report(mixedChecks(), { options: loadOptions(), rateLimits: [rateLimitKey({ dayBursts: [{ sent: 40, accepted: 38, sentAfterFirst429: 1 }, { sent: 41, accepted: 40, sentAfterFirst429: 2 }, { sent: 3, accepted: 3 }] })] }));
+    expect(day).toContain('<span class="muted" data-day-bursts="2" data-day-most="2">day: at most 2 in 2 bursts</span></td>');
     expect(doc).not.toContain('data-no-rate-limits');
     expect(doc.indexOf('id="rate-limits"')).toBeGreaterThan(doc.indexOf('id="checks"'));
   });

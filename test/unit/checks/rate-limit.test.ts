@@ -14,9 +14,10 @@ import {
   judgeRetryAfterFormat,
   judgeRetryAfterHonoured,
   judgeRetryAfterPresent,
+  RATE_LIMIT_CHECKS,
 } from '../../../lib/checks/rate-limit.ts';
 import type { Finding } from '../../../lib/checks/types.ts';
-import { type BurstData, type DayData, type KeyRun, limiterKind, type Observation, pointsOf, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { type BurstData, type DayData, type KeyRun, limiterKind, type Observation, pointsOf, resetJitter, summariseKey, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
 import { expectFinding, type Outcome } from './_seen.ts';
 
 /** Monday 6 January 2025, 12:00:00 UTC: every run starts here. */
@@ -181,6 +182,25 @@ describe('judgeResetHeader', () => {
     { title: 'responses without Reset skip, naming the header', run: probe({}), outcome: 'skip', mentions: ['carried an integer X-RateLimit-Reset', 'headers.rate-limit-present'] },
     { title: 'a whole fixed-window burst passes', run: () => keyRun({ start: startAt(20), burst: fixedBurst(20, 20) }), outcome: 'pass' },
     { title: 'a token-bucket burst (Reset moving, never beyond a window) passes', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 4) }), outcome: 'pass' },
+    // A ban's length is not shown: a 429 whose Retry-After too lies beyond one window may name its end.
+    {
+      title: 'a ban refusal (429, Retry-After and Reset 600 s ahead) is not judged; the rest is',
+      run: () => keyRun({ start: startAt(20), retry: { waitedMs: 45_000, next: observation(T0, 429, { limit: 60, remaining: 0, reset: S0 + 600, retryAfter: '600' }) } }),
+      outcome: 'pass',
+      mentions: ['1 ban refusal(s) with Reset up to 600 s ahead not judged'],
+    },
+    {
+      title: 'a 429 with Reset beyond one window but a Retry-After within it is no ban: fails',
+      run: () => keyRun({ start: startAt(20), retry: { waitedMs: 45_000, next: observation(T0, 429, { limit: 60, remaining: 0, reset: S0 + 600, retryAfter: '30' }) } }),
+      outcome: 'fail',
+      mentions: ['more than one window (60 s)'],
+    },
+    {
+      title: 'only ban refusals carried Reset: skip saying so',
+      run: () => keyRun({ start: observation(T0, 429, { remaining: 0, reset: S0 + 600, retryAfter: '600' }) }),
+      outcome: 'skip',
+      mentions: ['only X-RateLimit-Resets came with a ban'],
+    },
     {
       title: 'the retry probe is judged too',
       run: () => keyRun({ start: startAt(20), retry: { waitedMs: 45_000, next: observation(T0 + 45_000, 200, { limit: 60, remaining: 59, reset: RESET - 5 }) } }),
@@ -385,7 +405,7 @@ describe('judgeIsolation', () => {
 
 describe('judgeDailyQuota', () => {
   const block = (changes: Partial<TimelinePoint> = {}): TimelinePoint => ({ t: T0, status: 429, limit: QUOTA.perDay, remaining: 0, reset: S0 + 3600, retryAfter: '3600', date: httpDate(T0), ...changes });
-  const dayRun = (day: Partial<DayData>) => () => keyRun({ day: { accepted: 940, acceptedAt: Array(940).fill(S0 - 60), ended: 'day-block', elapsedMs: 1_020_000, block: block(), ...day } });
+  const dayRun = (day: Partial<DayData>) => () => keyRun({ day: { accepted: 940, acceptedAt: Array(940).fill(S0 - 60), bursts: [], ended: 'day-block', elapsedMs: 1_020_000, block: block(), ...day } });
   it.each<Case>([
     { title: 'a day block with Reset an hour ahead passes', run: dayRun({}), outcome: 'pass', mentions: ['940 accepted in the day window', 'Reset 3600 s ahead'] },
     // Counted per day window from the server's Reset: a drive that straddled two day windows is fine.
@@ -425,6 +445,23 @@ describe('describeBan', () => {
   ])('$title', ({ ban, outcome, mentions }) => {
     expectFinding(describeBan(keyRun(ban ? { ban } : {})), outcome, mentions);
   });
+
+  const banned = observation(T0, 429, { limit: 60, remaining: 0, reset: S0 + 600, retryAfter: '600' });
+  const unavailable = { reason: 'free-a was refused before the harness sent it anything more: asked to wait 600 s; not driven', refusal: banned };
+
+  it('a key refused from its first request is recorded as looking banned, with Retry-After and how far Reset lies ahead', () => {
+    expectFinding(describeBan(keyRun({ unavailable })), 'pass', ['refused from its first request', 'Retry-After 600', 'X-RateLimit-Reset 600 s ahead', 'looks banned', 'another key of plan free']);
+  });
+
+  it('a ban met by a key that is not disposable is recorded too', () => {
+    expectFinding(describeBan(keyRun({ start: startAt(20), retry: { waitedMs: 45_000, next: banned } })), 'pass', ['1 429(s) with Retry-After beyond one window (600)', 'a ban']);
+  });
+
+  it('every other check of a key that was not driven skips with the reason, never passes or fails', () => {
+    for (const def of RATE_LIMIT_CHECKS.filter((c) => c.id !== 'rate-limit.ban-probe')) {
+      expect({ id: def.id, ...def.judge(keyRun({ unavailable, start: banned })) }).toEqual({ id: def.id, outcome: 'skip', message: unavailable.reason });
+    }
+  });
 });
 
 describe('describeLoad', () => {
@@ -455,8 +492,29 @@ describe('limiterKind', () => {
     { title: 'Reset moving between accepted responses: refilling', points: bucketBurst(5, 1).points, rate: 1, kind: 'refilling' },
     { title: 'two Resets, one second apart: refilling', points: [ok(RESET), ok(RESET + 1)], rate: 1, kind: 'refilling' },
     { title: 'a positive Remaining seen twice: refilling', points: [ok(RESET, 3), ok(RESET, 2), ok(RESET, 3)], rate: 1, kind: 'refilling' },
+    // A fixed window whose Reset is rounded with noise: a second either side, back and forth.
+    { title: 'Resets a second either side of the end, going back and forth as Remaining falls: fixed', points: [ok(RESET, 5), ok(RESET + 1, 4), ok(RESET - 1, 3), ok(RESET, 2), ok(RESET + 1, 1)], rate: 1, kind: 'fixed' },
+    { title: 'Resets that only move forward as Remaining falls: refilling', points: [ok(RESET, 5), ok(RESET, 4), ok(RESET + 1, 3), ok(RESET + 2, 2)], rate: 1, kind: 'refilling' },
+    { title: 'Resets going back but 3 s apart: refilling', points: [ok(RESET, 5), ok(RESET + 3, 4), ok(RESET + 1, 3)], rate: 1, kind: 'refilling' },
   ])('$title', ({ points, rate, kind }) => {
     expect(limiterKind(points, rate)).toBe(kind);
+  });
+
+  it('resetJitter gives the spread of a noisy fixed window, 0 for a clean or refilling one', () => {
+    expect(resetJitter([ok(RESET, 3), ok(RESET + 1, 2), ok(RESET - 1, 1)])).toBe(2);
+    expect(resetJitter([ok(RESET, 3), ok(RESET, 2)])).toBe(0);
+    expect(resetJitter([ok(RESET, 3), ok(RESET + 1, 2)])).toBe(0);
+  });
+
+  it('a noisy fixed window is judged as fixed: the exact count passes, one too many fails, and it is described as fixed', () => {
+    const jittered = (n: number, extra = 0): TimelinePoint[] => [
+      ...Array.from({ length: n + extra }, (_, i) => ({ t: T0 + i * 10, status: 200, limit: 60, remaining: Math.max(0, n - 1 - i), reset: RESET + ((i % 3) - 1), date: httpDate(T0) })),
+      { t: T0 + (n + extra) * 10, status: 429, limit: 60, remaining: 0, reset: RESET, retryAfter: '47', date: httpDate(T0) },
+    ];
+    expectFinding(judgeQuota(keyRun({ start: startAt(20), burst: burstData(jittered(20)) })), 'pass', ['fixed window: exactly 20']);
+    expectFinding(judgeQuota(keyRun({ start: startAt(20), burst: burstData(jittered(20, 1)) })), 'fail', ['21 requests accepted']);
+    expectFinding(judgeRetryAfterConsistent(keyRun({ start: startAt(20), burst: burstData(jittered(20)) })), 'pass');
+    expect(summariseKey(keyRun({ start: startAt(20), burst: burstData(jittered(20)) })).behaviour).toBe('fixed window (Reset rounded with noise: up to 2 s apart)');
   });
 });
 

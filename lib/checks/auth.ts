@@ -1,7 +1,7 @@
 // Authentication: "When the key is missing or invalid, the response is 401 with an Error body."
 import { errorBodyProblems } from './bodies.ts';
 import { defineCheck } from './define.ts';
-import { describeSeen, eachCase, fail, type Finding, findingOf, pass, type Seen } from './types.ts';
+import { describeSeen, eachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen } from './types.ts';
 
 const clause = 'Authentication';
 const suite = 'auth';
@@ -11,7 +11,8 @@ export function expectUnauthorized(seen: Seen): Finding {
   if (seen.status !== 401) {
     return findingOf([`got ${seen.status}, not 401`], '401 with an Error body', describeSeen(seen));
   }
-  return findingOf(errorBodyProblems(seen), '401 with an Error body (code, message, status 401), application/json', describeSeen(seen));
+  // The right status with a wrong body is the Error clause's failure (errors.error-body).
+  return explainedBy(findingOf(errorBodyProblems(seen), '401 with an Error body (code, message, status 401), application/json', describeSeen(seen)), 'errors.error-body');
 }
 
 /** A configured key sent with the scheme in another case is accepted: anything but 401. */
@@ -30,7 +31,7 @@ export const missingKey = defineCheck({
 });
 
 export const invalidKey = defineCheck({
-  id: 'auth.invalid-key',
+  id: 'auth.invalid-key', explainedBy: ['auth.missing-key'],
   clause,
   suite,
   title: 'A request with an unknown bearer key gets 401 with an Error body',
@@ -39,7 +40,7 @@ export const invalidKey = defineCheck({
 });
 
 export const wrongScheme = defineCheck({
-  id: 'auth.wrong-scheme',
+  id: 'auth.wrong-scheme', explainedBy: ['auth.missing-key'],
   clause,
   suite,
   title: 'A configured key under another scheme (Basic) gets 401 with an Error body',
@@ -48,7 +49,7 @@ export const wrongScheme = defineCheck({
 });
 
 export const emptyToken = defineCheck({
-  id: 'auth.empty-token',
+  id: 'auth.empty-token', explainedBy: ['auth.missing-key'],
   clause,
   suite,
   title: 'Bearer with an empty token gets 401 with an Error body',
@@ -57,7 +58,7 @@ export const emptyToken = defineCheck({
 });
 
 export const keyWithoutScheme = defineCheck({
-  id: 'auth.key-without-scheme',
+  id: 'auth.key-without-scheme', explainedBy: ['auth.missing-key'],
   clause,
   suite,
   title: 'A configured key without the Bearer scheme gets 401 with an Error body',
@@ -66,7 +67,7 @@ export const keyWithoutScheme = defineCheck({
 });
 
 export const keyInQuery = defineCheck({
-  id: 'auth.key-in-query',
+  id: 'auth.key-in-query', explainedBy: ['auth.missing-key'],
   clause,
   suite,
   title: 'A configured key in the query string only (api_key, access_token, key) gets 401',
@@ -75,7 +76,7 @@ export const keyInQuery = defineCheck({
 });
 
 export const beforeValidation = defineCheck({
-  id: 'auth.before-validation',
+  id: 'auth.before-validation', explainedBy: ['auth.missing-key'],
   clause,
   suite,
   title: 'An unauthenticated invalid POST /pets gets 401, not 400: authentication comes first',
@@ -86,7 +87,7 @@ export const beforeValidation = defineCheck({
 });
 
 export const beforeLookup = defineCheck({
-  id: 'auth.before-lookup',
+  id: 'auth.before-lookup', explainedBy: ['auth.missing-key'],
   clause,
   suite,
   title: 'An unauthenticated GET of an animal that does not exist gets 401, not 404',

@@ -3,7 +3,7 @@ import type { NewPet, Pet } from '../models.ts';
 import { errorBodyProblems } from './bodies.ts';
 import { echoProblems, readPet, sameAnimalProblems } from './pets.ts';
 import { defineCheck } from './define.ts';
-import { describeSeen, fail, type Finding, findingOf, pass, type Seen } from './types.ts';
+import { describeSeen, explainedBy, fail, type Finding, findingOf, pass, type Seen } from './types.ts';
 
 const clause = 'Endpoints / createPet';
 const petClause = 'Resources and their fields / Pet';
@@ -44,7 +44,7 @@ export function judgeInvalidRejected(reason: string, seen: Seen): Finding {
     const kind = seen.status >= 500 ? 'a server error' : seen.status < 300 ? 'accepted' : `${seen.status}`;
     return findingOf([`${reason}: got ${seen.status} (${kind}), not 400`], expected, describeSeen(seen));
   }
-  return findingOf(errorBodyProblems(seen).map((p) => `${reason}: ${p}`), expected, describeSeen(seen));
+  return explainedBy(findingOf(errorBodyProblems(seen).map((p) => `${reason}: ${p}`), expected, describeSeen(seen)), 'errors.error-body');
 }
 
 /** After POSTing a NewPet carrying `id` = an existing animal's id. */
@@ -87,12 +87,12 @@ export function describeStatusDefault(seen: Seen): Finding {
 }
 
 export const created = defineCheck({ id: 'create-pet.created', clause, suite, title: 'A valid NewPet gets 201 and the created Pet, with an int64 id', severity: 'must', judge: (seen: Seen) => judgeCreated(seen).finding });
-export const echo = defineCheck({ id: 'create-pet.echo', clause, suite, title: 'The created Pet repeats name, categoryId and status exactly as sent', severity: 'must', judge: judgeEcho });
-export const newId = defineCheck({ id: 'create-pet.new-id', clause: petClause, suite, title: 'Each created animal gets an id no animal seen before has', severity: 'must', judge: judgeNewId });
-export const persisted = defineCheck({ id: 'create-pet.persisted', clause, suite, title: 'A created animal is returned unchanged by getPet', severity: 'must', judge: judgePersisted });
+export const echo = defineCheck({ id: 'create-pet.echo', explainedBy: ['create-pet.created'], clause, suite, title: 'The created Pet repeats name, categoryId and status exactly as sent', severity: 'must', judge: judgeEcho });
+export const newId = defineCheck({ id: 'create-pet.new-id', explainedBy: ['create-pet.created'], clause: petClause, suite, title: 'Each created animal gets an id no animal seen before has', severity: 'must', judge: judgeNewId });
+export const persisted = defineCheck({ id: 'create-pet.persisted', explainedBy: ['create-pet.created'], clause, suite, title: 'A created animal is returned unchanged by getPet', severity: 'must', judge: judgePersisted });
 export const invalidRejected = defineCheck({ id: 'create-pet.invalid-rejected', clause, suite, title: 'An invalid NewPet gets 400 with an Error body (never 2xx, never 5xx)', severity: 'must', judge: judgeInvalidRejected });
-export const bodyIdIgnored = defineCheck({ id: 'create-pet.body-id-ignored', clause: petClause, suite, title: 'An id in the NewPet neither chooses the id nor overwrites an existing animal', severity: 'must', judge: judgeBodyId });
+export const bodyIdIgnored = defineCheck({ id: 'create-pet.body-id-ignored', explainedBy: ['create-pet.created', 'create-pet.persisted'], clause: petClause, suite, title: 'An id in the NewPet neither chooses the id nor overwrites an existing animal', severity: 'must', judge: judgeBodyId });
 export const extraFields = defineCheck({ id: 'create-pet.extra-fields', clause, suite, title: 'Unknown extra fields in a NewPet: ignored or rejected (both legal), recorded', severity: 'info', judge: describeExtraFields });
-export const statusDefault = defineCheck({ id: 'create-pet.status-default', clause: 'States and transitions', suite, title: 'The status of an animal created without one ("not shown"), recorded', severity: 'info', judge: describeStatusDefault });
+export const statusDefault = defineCheck({ id: 'create-pet.status-default', explainedBy: ['create-pet.created'], clause: 'States and transitions', suite, title: 'The status of an animal created without one ("not shown"), recorded', severity: 'info', judge: describeStatusDefault });
 
 export const CREATE_PET_CHECKS = [created, echo, newId, persisted, invalidRejected, bodyIdIgnored, extraFields, statusDefault] as const;

@@ -23,6 +23,11 @@ export interface CheckDef<Id extends string = string, J extends Judge = Judge> {
   readonly suite: SuiteName;
   /** Pure: what the target answered in, a finding out. */
   readonly judge: J;
+  /**
+   * Checks whose failure explains this one's (on the same subject, or run-wide): when both fail,
+   * reports show that one as the root and this one under it. The verdict counts both.
+   */
+  readonly explainedBy?: readonly string[];
 }
 
 const ID = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$/;

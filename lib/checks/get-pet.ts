@@ -4,7 +4,7 @@ import { errorBodyProblems } from './bodies.ts';
 import { readPet, sameAnimalProblems } from './pets.ts';
 import { judgeNo5xx } from './bodies.ts';
 import { defineCheck } from './define.ts';
-import { describeSeen, eachCase, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
+import { describeSeen, eachCase, explainedBy, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
 
 const clause = 'Endpoints / getPet';
 const suite = 'get-pet';
@@ -20,7 +20,7 @@ export function judgeFound(listed: Pet, seen: Seen): Finding {
 export function judgeNotFound(id: bigint, seen: Seen): Finding {
   const expected = '404 with an Error body';
   if (seen.status !== 404) return findingOf([`getPet(${id}) of a missing animal got ${seen.status}, not 404`], expected, describeSeen(seen));
-  return findingOf(errorBodyProblems(seen), expected, describeSeen(seen));
+  return explainedBy(findingOf(errorBodyProblems(seen), expected, describeSeen(seen)), 'errors.error-body');
 }
 
 export function judgeNonNumeric(raw: string, reason: string, seen: Seen): Finding {

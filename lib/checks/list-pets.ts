@@ -129,13 +129,13 @@ function summarisePage(seen: Seen): string {
   return `${seen.status}, ${page.items.length} animals${invalid}: ${ids.join(', ')}${page.pets.length > 10 ? ', …' : ''}`;
 }
 
-export const smoke = defineCheck({ id: 'list-pets.smoke', clause, suite, title: 'GET /pets with a valid key returns 200 and a JSON array of Pet, at most 20 without limit', severity: 'must', judge: expectDefaultPage });
-export const limit = defineCheck({ id: 'list-pets.limit', clause, suite, title: 'With limit in 1..100, 200 and at most limit animals, each a Pet', severity: 'must', judge: judgeLimit });
-export const noDuplicates = defineCheck({ id: 'list-pets.no-duplicates', clause, suite, title: 'A page lists no animal twice', severity: 'must', judge: judgeNoDuplicates });
-export const defaultLimit = defineCheck({ id: 'list-pets.default-limit', clause: pageSize, suite, title: 'Without limit, exactly 20 animals when the store holds more', severity: 'must', judge: judgeDefaultLimit });
-export const statusFilter = defineCheck({ id: 'list-pets.status-filter', clause, suite, title: 'With status, every animal listed has that status', severity: 'must', judge: judgeStatusFilter });
-export const createdVisible = defineCheck({ id: 'list-pets.created-visible', clause, suite, title: 'Animals created in the run are listed under their status when the page can hold them', severity: 'must', judge: eachCase(judgeCreatedCase) });
-export const outOfRange = defineCheck({ id: 'list-pets.limit-out-of-range', clause: pageSize, suite, title: 'An out-of-range limit never returns more than 100 animals (400 and clamping both legal)', severity: 'must', judge: judgeOutOfRange });
+export const smoke = defineCheck({ id: 'list-pets.smoke', explainedBy: ['list-pets.pet-shape', 'list-pets.limit', 'list-pets.default-limit'], clause, suite, title: 'GET /pets with a valid key returns 200 and a JSON array of Pet, at most 20 without limit', severity: 'must', judge: expectDefaultPage });
+export const limit = defineCheck({ id: 'list-pets.limit', explainedBy: ['list-pets.pet-shape'], clause, suite, title: 'With limit in 1..100, 200 and at most limit animals, each a Pet', severity: 'must', judge: judgeLimit });
+export const noDuplicates = defineCheck({ id: 'list-pets.no-duplicates', explainedBy: ['list-pets.pet-shape'], clause, suite, title: 'A page lists no animal twice', severity: 'must', judge: judgeNoDuplicates });
+export const defaultLimit = defineCheck({ id: 'list-pets.default-limit', explainedBy: ['list-pets.pet-shape', 'list-pets.limit'], clause: pageSize, suite, title: 'Without limit, exactly 20 animals when the store holds more', severity: 'must', judge: judgeDefaultLimit });
+export const statusFilter = defineCheck({ id: 'list-pets.status-filter', explainedBy: ['list-pets.pet-shape', 'list-pets.limit'], clause, suite, title: 'With status, every animal listed has that status', severity: 'must', judge: judgeStatusFilter });
+export const createdVisible = defineCheck({ id: 'list-pets.created-visible', explainedBy: ['list-pets.pet-shape', 'list-pets.status-filter', 'list-pets.limit'], clause, suite, title: 'Animals created in the run are listed under their status when the page can hold them', severity: 'must', judge: eachCase(judgeCreatedCase) });
+export const outOfRange = defineCheck({ id: 'list-pets.limit-out-of-range', explainedBy: ['list-pets.limit'], clause: pageSize, suite, title: 'An out-of-range limit never returns more than 100 animals (400 and clamping both legal)', severity: 'must', judge: judgeOutOfRange });
 export const outOfRangeNo5xx = defineCheck({ id: 'list-pets.limit-out-of-range-no-5xx', clause: pageSize, suite, title: 'An out-of-range or malformed limit never gets a 5xx', severity: 'should', judge: judgeNo5xx });
 export const outOfRangeBehaviour = defineCheck({ id: 'list-pets.limit-out-of-range-behaviour', clause: pageSize, suite, title: 'What the server does with limit 0, 101 and 500 (reject or clamp), recorded', severity: 'info', judge: describeOutOfRange });
 

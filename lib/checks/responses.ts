@@ -64,7 +64,7 @@ function pathOf(url: string): string {
 }
 
 export const errorBody = defineCheck({
-  id: 'errors.error-body',
+  id: 'errors.error-body', explainedBy: ['responses.json-media-type'],
   clause: 'Errors',
   suite,
   title: 'Every error response (4xx, 5xx) has an Error body whose status repeats the HTTP status',
@@ -79,7 +79,7 @@ export const errorBody = defineCheck({
 
 // The 429 body is "not shown": none at all is legal; a body, though, should be an Error.
 export const rateLimitedBody = defineCheck({
-  id: 'errors.429-error-body',
+  id: 'errors.429-error-body', explainedBy: ['responses.json-media-type'],
   clause: 'Errors',
   suite,
   title: 'A 429 with a body has an Error body (the interface leaves its body open; none is fine)',

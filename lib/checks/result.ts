@@ -33,6 +33,8 @@ export function toCheckResult(def: CheckDef, judgement: Judgement, ctx: ResultCo
     outcome: judgement.outcome,
     message: others.length > 0 ? `${judgement.message} (and ${others.length} more kind${others.length > 1 ? 's' : ''} of failure: ${others.map((o) => o.kind).join('; ')})` : (judgement.message ?? def.title),
     suite: def.suite,
+    // Provisional: linkCauses keeps it only when that check failed too.
+    ...(failed?.explainedBy ? { causedBy: { id: failed.explainedBy } } : {}),
     durationMs: ctx.durationMs,
     evidence: showEvidence
       ? {

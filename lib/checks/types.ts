@@ -36,6 +36,11 @@ export type Finding =
       others?: OtherFailure[];
       /** The exchanges that prove it, when they are not simply the ones the check sent. */
       exchanges?: Exchange[];
+      /**
+       * Another check whose clause this failure is about (e.g. a 401 with the right status but no
+       * Error body is errors.error-body's): when that check fails too, it is shown as the root.
+       */
+      explainedBy?: string;
     }
   | { outcome: 'skip'; message: string };
 
@@ -60,6 +65,11 @@ export const fail = (message: string, expected?: string, actual?: string): Findi
   ...(expected !== undefined ? { expected } : {}),
   ...(actual !== undefined ? { actual } : {}),
 });
+
+/** The same finding, as a failure another check's clause explains (see `explainedBy`). */
+export function explainedBy(finding: Finding, id: string): Finding {
+  return finding.outcome === 'fail' ? { ...finding, explainedBy: id } : finding;
+}
 
 /** Joins the problems found in one response into a finding: none is a pass. */
 export function findingOf(problems: readonly string[], expected: string, actual: string): Finding {

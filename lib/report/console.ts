@@ -1,6 +1,7 @@
 // What the console shows: pure text from the run result. Colour only when asked (a terminal).
 import type { CheckResult, Report } from '../result/model.ts';
 import { blocksVerdict } from '../result/verdict.ts';
+import { failureGroups } from './text.ts';
 
 export interface Style {
   red(s: string): string;
@@ -31,14 +32,16 @@ export function verdictLine(report: Report, style: Style): string {
 /** The summary after a run: failures first (id, severity, message), then counts and report paths. */
 export function renderSummary(report: Report, files: readonly string[], style: Style): string {
   const lines: string[] = [''];
-  const problems = report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
-  if (problems.length > 0) {
-    lines.push(style.bold('Failures'));
-    const sorted = [...problems].sort((a, b) => rank(a) - rank(b));
-    for (const c of sorted) {
-      const mark = blocksVerdict(c, report.options.strict) ? style.red('✗') : style.yellow('!');
+  const groups = failureGroups(report.checks, (c) => c.outcome === 'fail' || c.outcome === 'error');
+  if (groups.length > 0) {
+    const explained = groups.reduce((n, g) => n + g.explained.length, 0);
+    lines.push(style.bold(explained > 0 ? `Failures (${groups.length} root causes, ${groups.length + explained} failures)` : 'Failures'));
+    for (const { root: c, explained: under } of groups) {
+      const blocks = [c, ...under].some((x) => blocksVerdict(x, report.options.strict));
+      const mark = blocks ? style.red('✗') : style.yellow('!');
       lines.push(`  ${mark} ${c.severity.padEnd(6)} ${c.outcome.padEnd(5)} ${checkName(c)}`);
       lines.push(`      ${style.dim(firstLine(c.message))}`);
+      if (under.length > 0) lines.push(`      ${style.dim(explainsLine(under))}`);
     }
     lines.push('');
   }
@@ -53,8 +56,11 @@ export function renderSummary(report: Report, files: readonly string[], style: S
   return lines.join('\n');
 }
 
-function rank(c: CheckResult): number {
-  return ['must', 'should', 'info'].indexOf(c.severity);
+/** "explains 3 more failures: a [x], b [y], c (+1 more)": what a root failure accounts for. */
+function explainsLine(under: readonly CheckResult[]): string {
+  const shown = under.slice(0, 4).map(checkName).join(', ');
+  const rest = under.length > 4 ? ` (+${under.length - 4} more)` : '';
+  return `explains ${under.length} more failure${under.length > 1 ? 's' : ''}: ${shown}${rest}`;
 }
 
 function firstLine(s: string): string {

@@ -52,6 +52,7 @@ details.failure { border: 1px solid var(--line); border-left: 4px solid var(--fa
 details.failure[data-outcome="error"] { border-left-color: var(--error); }
 details > summary { cursor: pointer; }
 details.failure > summary { padding: 0.25rem 0; }
+details.failure.explained { margin-left: 2rem; border-left-style: dashed; }
 .exchange { border-top: 1px dashed var(--line); margin-top: 0.5rem; padding-top: 0.25rem; }
 .repro-head { display: flex; align-items: center; gap: 0.75rem; }
 button { font: inherit; font-size: 0.85rem; padding: 0.1rem 0.6rem; border: 1px solid var(--line); border-radius: 4px;

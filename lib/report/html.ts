@@ -8,7 +8,9 @@ import { type Html, html, trusted } from './markup.ts';
 import {
   OUTCOMES,
   SEVERITIES,
-  failuresOf,
+  failureGroups,
+  type FailureGroup,
+  checkLabel,
   formatDuration,
   groupByClause,
   isFailure,
@@ -31,7 +33,7 @@ const CSP =
   `img-src 'none'; base-uri 'none'; form-action 'none'`;
 
 export function renderHtml(report: Report): string {
-  const failures = failuresOf(report.checks);
+  const failures = report.checks.filter(isFailure);
   // Stable per-check anchors: ids may repeat across subjects.
   const anchors = new Map<CheckResult, string>(report.checks.map((c, i) => [c, `check-${i + 1}`]));
   const verdictText = report.verdict === 'pass' ? 'Conformant' : 'Not conformant';
@@ -50,7 +52,7 @@ export function renderHtml(report: Report): string {
 <main data-verdict="${report.verdict}" data-failures="${failures.length}" data-requests="${report.requests.total}" data-checks="${report.checks.length}">
 ${header(report, verdictText)}
 ${filters()}
-${failureSection(failures, anchors, report.options.strict)}
+${failureSection(failureGroups(report.checks), anchors, report.options.strict)}
 ${checksSection(report.checks, anchors)}
 ${coverageSection(report.checks)}
 ${rateLimitSection(report)}
@@ -133,24 +135,36 @@ function filters(): Html {
 const badge = (outcome: Outcome) => html`<span class="badge o-${outcome}">${OUTCOME_LABEL[outcome]}</span>`;
 const sev = (severity: Severity) => html`<span class="sev">${severity}</span>`;
 
-function failureSection(failures: readonly CheckResult[], anchors: Map<CheckResult, string>, strict: boolean): Html {
-  return html`<section id="failures" data-failures="${failures.length}" aria-labelledby="failures-h">
-<h2 id="failures-h">Failures (${failures.length})</h2>
+/** Root failures, each followed by the failures it explains (indented, linked both ways). */
+function failureSection(groups: readonly FailureGroup[], anchors: Map<CheckResult, string>, strict: boolean): Html {
+  const total = groups.reduce((n, g) => n + 1 + g.explained.length, 0);
+  const roots = total > groups.length ? html`: ${groups.length} root cause${groups.length > 1 ? 's' : ''}` : '';
+  return html`<section id="failures" data-failures="${total}" data-root-causes="${groups.length}" aria-labelledby="failures-h">
+<h2 id="failures-h">Failures (${total}${roots})</h2>
 ${
-  failures.length === 0
+  groups.length === 0
     ? html`<p>No <code>must</code> or <code>should</code> check failed or errored.</p>`
-    : failures.map(
-        (c) => html`<details class="failure filterable" id="${anchors.get(c)}" data-failure-id="${c.id}" data-outcome="${c.outcome}" data-severity="${c.severity}">
+    : groups.map(({ root, explained }) => html`${failureEntry(root, anchors, strict, explained.length > 0 ? html`<p class="note" data-explains="${explained.length}">Explains ${explained.length} more failure${explained.length > 1 ? 's' : ''} below: ${list(explained.map((c) => html`<a href="#${anchors.get(c)}"><code>${checkLabel(c)}</code></a>`))}.</p>` : '')}${explained.map((c) =>
+        failureEntry(c, anchors, strict, html`<p class="note" data-explained-by="${root.id}">Explained by <a href="#${anchors.get(root)}"><code>${checkLabel(root)}</code></a>: one cause, shown there.</p>`, true),
+      )}`)
+}
+</section>`;
+}
+
+function list(items: readonly Html[]): Html {
+  return html`${items.map((item, i) => html`${i > 0 ? ', ' : ''}${item}`)}`;
+}
+
+function failureEntry(c: CheckResult, anchors: Map<CheckResult, string>, strict: boolean, link: Html | '', explained = false): Html {
+  return html`<details class="failure filterable${explained ? ' explained' : ''}" id="${anchors.get(c)}" data-failure-id="${c.id}" data-outcome="${c.outcome}" data-severity="${c.severity}">
 <summary>${badge(c.outcome)} ${sev(c.severity)} <code>${c.id}</code>${c.subject ? html` <span>[${c.subject}]</span>` : ''}: ${c.title}</summary>
+${link}
 <p>${c.message}</p>
 <p class="note">Clause: ${c.clause} · suite ${c.suite} · ${formatDuration(c.durationMs)}${
   c.severity === 'should' && !strict ? ' · does not block the verdict (run with --strict to count it)' : ''
 }</p>
 ${c.evidence ? evidenceView(c.evidence, anchors.get(c) ?? 'check') : html`<p class="muted">No evidence recorded.</p>`}
-</details>`,
-      )
-}
-</section>`;
+</details>`;
 }
 
 function checksSection(checks: readonly CheckResult[], anchors: Map<CheckResult, string>): Html {

@@ -81,15 +81,17 @@ function testsuite(report: Report, clause: string, checks: readonly CheckResult[
   const props = Object.entries(properties)
     .map(([name, value]) => `      <property${attrs({ name, value })}/>\n`)
     .join('');
-  return `  <testsuite${head}>\n    <properties>\n${props}    </properties>\n${checks.map(testcase).join('')}  </testsuite>\n`;
+  return `  <testsuite${head}>\n    <properties>\n${props}    </properties>\n${checks.map((c) => testcase(c, report.checks)).join('')}  </testsuite>\n`;
 }
 
-function testcase(c: CheckResult): string {
+function testcase(c: CheckResult, explains: readonly CheckResult[]): string {
   const head = `    <testcase${attrs({ classname: c.clause, name: checkLabel(c), time: seconds(c.durationMs) })}`;
   const kind = junitKind(c);
   let inner = '';
   if (kind === 'failure' || kind === 'error') {
-    inner = `      <${kind}${attrs({ message: c.message, type: c.severity })}>${escapeXmlText(details(c))}</${kind}>\n`;
+    // One cause, one root: a failure another explains says so first, so CI lists read as a tree.
+    const message = c.causedBy ? `[explained by ${checkLabel(c.causedBy)}] ${c.message}` : c.message;
+    inner = `      <${kind}${attrs({ message, type: c.severity })}>${escapeXmlText(details(c, explains))}</${kind}>\n`;
   } else if (kind === 'skipped') {
     const message = c.outcome === 'error' ? `info check could not be recorded: ${c.message}` : c.message;
     inner = `      <skipped${attrs({ message })}/>\n`;
@@ -100,8 +102,11 @@ function testcase(c: CheckResult): string {
   return inner ? `${head}>\n${inner}    </testcase>\n` : `${head}/>\n`;
 }
 
-function details(c: CheckResult): string {
+function details(c: CheckResult, explains: readonly CheckResult[]): string {
   const lines = [c.message, '', `${c.title} (${c.severity}; clause: ${c.clause}; suite: ${c.suite})`];
+  if (c.causedBy) lines.push(`Explained by ${checkLabel(c.causedBy)}: one cause, reported there.`);
+  const under = explains.filter((x) => x.causedBy?.id === c.id && x.causedBy.subject === c.subject);
+  if (under.length > 0) lines.push(`Explains ${under.length} more failure${under.length > 1 ? 's' : ''}: ${under.map(checkLabel).join(', ')}`);
   const e: Evidence | null = c.evidence;
   if (e) {
     if (e.expected !== undefined) lines.push(`Expected: ${e.expected}`);

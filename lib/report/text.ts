@@ -17,10 +17,23 @@ export function isFailure(check: Pick<CheckResult, 'severity' | 'outcome'>): boo
   return check.severity !== 'info' && (check.outcome === 'fail' || check.outcome === 'error');
 }
 
-/** Failures, `must` before `should`, otherwise in report order. */
-export function failuresOf(checks: readonly CheckResult[]): CheckResult[] {
-  const rank = (c: CheckResult) => SEVERITIES.indexOf(c.severity);
-  return checks.filter(isFailure).sort((a, b) => rank(a) - rank(b));
+/** A root failure and the failures it explains (their `causedBy` names it). */
+export interface FailureGroup {
+  root: CheckResult;
+  explained: CheckResult[];
+}
+
+/**
+ * Failures as roots, each with the failures it explains under it; a group ranks by the most
+ * severe failure in it (`must` before `should`), otherwise in report order.
+ */
+export function failureGroups(checks: readonly CheckResult[], shown: (c: CheckResult) => boolean = isFailure): FailureGroup[] {
+  const failures = checks.filter(shown);
+  const same = (c: CheckResult, root: NonNullable<CheckResult['causedBy']>) => c.id === root.id && c.subject === root.subject;
+  const roots = failures.filter((c) => !c.causedBy || !failures.some((r) => same(r, c.causedBy!)));
+  const groups = roots.map((root) => ({ root, explained: failures.filter((c) => c !== root && c.causedBy && same(root, c.causedBy)) }));
+  const rank = (g: FailureGroup) => Math.min(...[g.root, ...g.explained].map((c) => SEVERITIES.indexOf(c.severity)));
+  return groups.sort((a, b) => rank(a) - rank(b));
 }
 
 /** Checks grouped by clause, clauses in order of first appearance. */

@@ -86,6 +86,10 @@ export const CheckResult = z.object({
   outcome: Outcome,
   message: z.string(),
   suite: z.string(),
+  causedBy: z
+    .object({ id: z.string(), subject: z.string().optional() })
+    .optional()
+    .describe('A failure explained by another that failed too (its root cause, reported on its own): reports show it under that one. The verdict counts both.'),
   durationMs: z.number(),
   evidence: Evidence.nullable(),
 });

@@ -10,6 +10,7 @@ import { Redactor } from '../client/redact.ts';
 import { loadTarget, PROJECT_ROOT } from '../config/load.ts';
 import { TargetUnreachableError, UsageError } from '../errors.ts';
 import { buildReport } from '../result/build.ts';
+import { linkCauses } from '../checks/causes.ts';
 import type { CheckResult, Exchange, Report } from '../result/model.ts';
 import type { Style } from '../report/console.ts';
 import { linkLatest, timestampDir, writeReports } from '../report/write.ts';
@@ -89,7 +90,7 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
   }
 
   const note = startedTargetNote(target, port);
-  const checks: CheckResult[] = [...collector.checks, ...(unreachable ? [] : judgeRun(collector.exchanges))].map((c) => withReproduceNote(c, note));
+  const checks: CheckResult[] = linkCauses([...collector.checks, ...(unreachable ? [] : judgeRun(collector.exchanges))]).map((c) => withReproduceNote(c, note));
   const report = buildReport({
     tool: { name: TOOL.name, version: TOOL.version },
     target,

@@ -183,6 +183,14 @@ describe('what the report says about a fault', () => {
     expect(report.checks.filter((c) => c.outcome === 'fail').map((c) => c.id)).toEqual(['list-pets.pet-shape']);
     expect(outcomes(report, 'list-pets.smoke')[0]?.message).toContain('see list-pets.pet-shape');
   });
+
+  it('auth-no-error-body: every 401 without an Error body fails, all under one root, errors.error-body', async () => {
+    const report = await reportOf('auth-no-error-body', ['auth']);
+    const failed = report.checks.filter((c) => c.outcome === 'fail');
+    expect(failed.length).toBeGreaterThan(10);
+    expect(failed.filter((c) => !c.causedBy).map((c) => c.id)).toEqual(['errors.error-body']);
+    for (const c of failed.filter((c) => c.causedBy)) expect(c.causedBy).toEqual({ id: 'errors.error-body', subject: 'every response of the run' });
+  });
 });
 
 describe('a key banned before the run', () => {

@@ -36,6 +36,15 @@ describe('the check registry', () => {
     for (const s of suites) expect([...suiteFiles, 'probe', 'run', 'harness']).toContain(s);
   });
 
+  it('names only registered checks, never itself, as what explains a check\'s failure', () => {
+    for (const c of CHECKS) {
+      for (const root of c.explainedBy ?? []) {
+        expect({ check: c.id, root, known: isCheckId(root) }).toEqual({ check: c.id, root, known: true });
+        expect(root).not.toBe(c.id);
+      }
+    }
+  });
+
   it('finds checks by id, and tells known ids from unknown ones', () => {
     expect(checkById('auth.missing-key')?.clause).toBe('Authentication');
     expect(checkById('auth.missing')).toBeUndefined();

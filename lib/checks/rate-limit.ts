@@ -275,7 +275,8 @@ export function describeBan(run: KeyRun): Finding {
     const { refusal } = run.unavailable;
     const reset = headerInt(refusal.headers['x-ratelimit-reset']);
     const resetAhead = reset !== undefined ? `, X-RateLimit-Reset ${reset - serverSecond(refusal.t, refusal.headers.date)} s ahead` : '';
-    return pass(`${run.label} was refused from its first request: 429 with Retry-After ${refusal.headers['retry-after'] ?? '(none)'}${resetAhead}, beyond what the harness waits; it looks banned (e.g. by an earlier run), so it was not driven and another key of plan ${run.plan} was used if there was one`);
+    const what = refusal.status === 429 ? `429 with Retry-After ${refusal.headers['retry-after'] ?? '(none)'}${resetAhead}, beyond what the harness waits; it looks banned (e.g. by an earlier run)` : `${refusal.status}${refusal.status === 403 ? '; it looks banned (e.g. by an earlier run)' : ''}`;
+    return pass(`${run.label} was refused from its first request: ${what}, so it was not driven and another key of plan ${run.plan} was used if there was one`);
   }
   const bans = pointsOf(run).filter((p) => isBanRefusal(run, p));
   if (!run.ban && bans.length > 0) return pass(`${run.label} got ${bans.length} 429(s) with Retry-After beyond one window (${bans[0]!.retryAfter}): a ban, whose length is not shown`);

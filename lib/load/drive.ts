@@ -179,6 +179,14 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
     ctx.progress(`${key.label}: refused for longer than the harness waits (banned?); not driven`);
     return { run, first: refusal };
   }
+  // A ban may be answered 403 (its status is not given), and a key the server does not know gets
+  // 401: either way there is no quota to drive (the auth suite judges a configured key refused).
+  if (first.status === 401 || first.status === 403) {
+    const why = first.status === 403 ? 'banned, or not allowed this operation' : 'the server does not accept it: check its value';
+    run.unavailable = { reason: `${key.label} got ${first.status} to its first request (${why}); not driven`, refusal: first };
+    ctx.progress(`${key.label}: ${first.status} to its first request; not driven`);
+    return { run, first };
+  }
   let obs = first.status === 429 ? await observe(ctx, key) : first;
   const reset = headerInt(obs.headers['x-ratelimit-reset']);
   const windowMs = ctx.target.windows.minute * 1000;

@@ -453,6 +453,11 @@ describe('describeBan', () => {
     expectFinding(describeBan(keyRun({ unavailable })), 'pass', ['refused from its first request', 'Retry-After 600', 'X-RateLimit-Reset 600 s ahead', 'looks banned', 'another key of plan free']);
   });
 
+  it('a key refused with 403 from its first request is recorded as looking banned', () => {
+    const refusal = observation(T0, 403);
+    expectFinding(describeBan(keyRun({ unavailable: { reason: 'free-a got 403 to its first request', refusal } })), 'pass', ['refused from its first request: 403; it looks banned']);
+  });
+
   it('a ban met by a key that is not disposable is recorded too', () => {
     expectFinding(describeBan(keyRun({ start: startAt(20), retry: { waitedMs: 45_000, next: banned } })), 'pass', ['1 429(s) with Retry-After beyond one window (600)', 'a ban']);
   });

@@ -140,8 +140,24 @@ export const petShape = defineCheck({
   }),
 });
 
+// No operation lists a 5xx: a server error answers nothing the interface describes, whatever the
+// request (a malformed one included: that is a 4xx).
+export const no5xx = defineCheck({
+  id: 'responses.no-5xx',
+  clause: 'Endpoints',
+  suite,
+  title: 'No response is a 5xx: no operation of the interface lists one',
+  severity: 'must',
+  judge: judgeAll({
+    applies: () => true,
+    problemsOf: (s) => (s.status >= 500 ? [`a server error (${s.status})`] : []),
+    expected: 'a status the operation lists: 200 or 201, 400, 401, 404, 429',
+    readsBody: false,
+  }),
+});
+
 /** Judged once, over every exchange of the run, after the suites. */
-export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders, petShape] as const;
+export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders, petShape, no5xx] as const;
 
 export function rateLimitHeaderProblems(seen: Seen): string[] {
   const problems: string[] = [];

@@ -7,6 +7,7 @@ import {
   rateLimitedBody,
   rateLimitHeaderProblems,
   rateLimitHeaders,
+  no5xx,
   petShape,
   RUN_CHECKS,
 } from '../../../lib/checks/responses.ts';
@@ -66,7 +67,7 @@ function expectRun(finding: RunFinding, outcome: RunFinding['outcome'], mentions
 
 describe('RUN_CHECKS', () => {
   it('are the run-level checks, judged over every response of the run', () => {
-    expect(RUN_CHECKS.map((c) => c.id)).toEqual(['errors.error-body', 'errors.429-error-body', 'responses.json-media-type', 'headers.rate-limit-present', 'list-pets.pet-shape']);
+    expect(RUN_CHECKS.map((c) => c.id)).toEqual(['errors.error-body', 'errors.429-error-body', 'responses.json-media-type', 'headers.rate-limit-present', 'list-pets.pet-shape', 'responses.no-5xx']);
     for (const c of RUN_CHECKS) expect(c.suite).toBe('run');
   });
 });
@@ -118,6 +119,24 @@ describe('responses.json-media-type', () => {
     },
   ])('$title', ({ exchanges, outcome, mentions }) => {
     expectRun(findingOf(jsonMediaType, exchanges()), outcome, mentions);
+  });
+});
+
+describe('responses.no-5xx', () => {
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[] }>([
+    { title: 'passes when no response is a 5xx', exchanges: () => [ok(), err(400), err(401), err(404), err(429)], outcome: 'pass', mentions: ['5 responses checked'] },
+    { title: 'fails on a 500, even with an Error body, naming the request', exchanges: () => [ok(), err(500)], outcome: 'fail', mentions: ['1 of 2', 'GET /v1/pets/', '→ 500', 'a server error (500)'] },
+    { title: 'fails on a 503 (no operation lists one)', exchanges: () => [exchange(503, '', RATE_LIMIT)], outcome: 'fail', mentions: ['(503)'] },
+    { title: 'ignores transport errors: no status, nothing to judge', exchanges: () => [exchange(undefined)], outcome: 'skip' },
+  ])('$title', ({ exchanges, outcome, mentions }) => {
+    expect(no5xx.severity).toBe('must');
+    expectRun(findingOf(no5xx, exchanges()), outcome, mentions);
+  });
+
+  it('keeps the first three offending requests as evidence', () => {
+    const finding = findingOf(no5xx, [err(500), err(502), err(500), err(500)]);
+    expect(offenders(finding).map((e) => e.status)).toEqual([500, 502, 500]);
+    expect(finding.message).toContain('4 of 4');
   });
 });
 

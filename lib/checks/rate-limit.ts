@@ -174,6 +174,33 @@ export function judgeQuota(run: KeyRun): Finding {
   return pass(`${what}: ${ok.length} accepted from Remaining ${start}, refill allowance ${allowance}`);
 }
 
+/**
+ * At Remaining 1 the careful part sends two requests together on two connections: at most one may
+ * be accepted. Both accepted in one fixed window means the limiter checked, then counted.
+ */
+export function judgeBoundaryRace(run: KeyRun): Finding {
+  if (!run.burst) return skip(`${run.label} was not driven: no burst ran`);
+  const pair = run.burst.boundaryPair;
+  if (!pair) return skip(`${run.label}'s burst had no accepted response saying Remaining 1 before its first 429 (or the target allows one connection), so no two requests went out together at the limit`);
+  const statuses = pair.together.map((p) => p.status).join(' and ');
+  if (pair.together.length < 2) return skip(`of the two requests sent together at Remaining 1, only ${pair.together.length} was answered`);
+  const ok = pair.together.filter(accepted);
+  if (ok.length < 2) return pass(`two requests sent together at Remaining 1: ${statuses}`);
+  // The limiter as the requests before the pair showed it.
+  const earlier = beforeStop(run).filter((p) => !pair.together.includes(p));
+  const jitter = resetJitter(earlier);
+  if (limiterKind(earlier, refillPerSecond(run)) !== 'fixed') {
+    return skip(`${run.label}: two requests sent together at Remaining 1 were both accepted, but the limiter is not a fixed window (a token may have come back between them): not judged`);
+  }
+  const moved = ok.find((p) => p.reset === undefined || pair.before.reset === undefined || Math.abs(p.reset - pair.before.reset) > jitter);
+  if (moved) return skip(`${run.label}: both requests sent together at Remaining 1 were accepted, but Reset moved from ${pair.before.reset ?? 'none'} to ${moved.reset ?? 'none'} (a new window): not judged`);
+  return fail(
+    `${run.label}: two requests sent together on two connections when Remaining was 1 were both accepted: the limiter lets requests through between checking and counting them`,
+    'one accepted and one 429',
+    `${statuses}; Remaining then ${ok.map((p) => p.remaining ?? 'absent').join(' and ')}`,
+  );
+}
+
 function first429(run: KeyRun): TimelinePoint | undefined {
   return run.burst?.points.find((p) => p.status === 429);
 }
@@ -302,7 +329,8 @@ function driven(judge: (run: KeyRun) => Finding): (run: KeyRun) => Finding {
 export const limitHeader = defineCheck({ id: 'rate-limit.limit-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: "X-RateLimit-Limit is the plan's per-minute quota (or per-day when that is tighter)", severity: 'must', judge: driven(judgeLimitHeader) });
 export const resetHeader = defineCheck({ id: 'rate-limit.reset-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-Reset is a Unix time in seconds, after the Date and at most one window ahead', severity: 'must', judge: driven(judgeResetHeader) });
 export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-Remaining falls by one per accepted request and is never negative', severity: 'must', judge: driven(judgeRemaining) });
-export const quota = defineCheck({ id: 'rate-limit.quota', explainedBy: ['rate-limit.remaining', 'rate-limit.isolation', 'headers.rate-limit-present', 'rate-limit.reset-header'], clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: driven(judgeQuota) });
+export const quota = defineCheck({ id: 'rate-limit.quota', explainedBy: ['rate-limit.boundary-race', 'rate-limit.remaining', 'rate-limit.isolation', 'headers.rate-limit-present', 'rate-limit.reset-header'], clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: driven(judgeQuota) });
+export const boundaryRace = defineCheck({ id: 'rate-limit.boundary-race', clause, suite, title: 'Two requests sent together on two connections at Remaining 1: at most one is accepted', severity: 'must', judge: driven(judgeBoundaryRace) });
 export const retryAfterPresent = defineCheck({ id: 'rate-limit.retry-after-present', clause: exceeding, suite, title: 'A 429 carries Retry-After', severity: 'must', judge: driven(judgeRetryAfterPresent) });
 export const retryAfterFormat = defineCheck({ id: 'rate-limit.retry-after-format', clause: exceeding, suite, title: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3)', severity: 'should', judge: driven(judgeRetryAfterFormat) });
 export const retryAfterConsistent = defineCheck({ id: 'rate-limit.retry-after-consistent', explainedBy: ['rate-limit.reset-header', 'rate-limit.retry-after-format'], clause: exceeding, suite, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should', judge: driven(judgeRetryAfterConsistent) });
@@ -313,4 +341,4 @@ export const banProbe = defineCheck({ id: 'rate-limit.ban-probe', clause: exceed
 export const load = defineCheck({ id: 'rate-limit.load', clause, suite, title: 'Load above the plan rate: accepted, 429 and other responses, latency, achieved against asked rate, recorded', severity: 'info', judge: driven(describeLoad) });
 
 /** Judged once per configured key, from what that key's run recorded. */
-export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, retryAfterPresent, retryAfterFormat, retryAfterConsistent, retryAfterHonoured, isolation, dailyQuota, banProbe, load] as const;
+export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, boundaryRace, retryAfterPresent, retryAfterFormat, retryAfterConsistent, retryAfterHonoured, isolation, dailyQuota, banProbe, load] as const;

@@ -7,7 +7,7 @@
 // refilling limiter), the fast part takes over once more.
 import type { TimelinePoint } from '../result/rate-limits.ts';
 import { burst, type BurstOptions, type BurstResult } from './burst.ts';
-import { careful, type CarefulOptions } from './careful.ts';
+import { type BoundaryPair, careful, type CarefulOptions } from './careful.ts';
 
 export interface ApproachOptions extends Omit<BurstOptions, 'connections' | 'maxRequests'> {
   /** Connections of the fast phase. */
@@ -23,6 +23,8 @@ export interface ApproachResult extends BurstResult {
   inFlightAtFirst429: number;
   /** Phases run, e.g. ["fast 52", "careful 9"]. */
   phases: string[];
+  /** The two requests sent together at Remaining 1, when the burst got that far. */
+  pair?: BoundaryPair;
 }
 
 /** Requests left to the limit at which the load slows to one connection. */
@@ -40,7 +42,7 @@ function leftAfter(points: readonly TimelinePoint[], before: number): number {
 
 export interface Phases {
   fast(o: BurstOptions): Promise<BurstResult>;
-  careful(o: CarefulOptions): Promise<BurstResult & { room: boolean }>;
+  careful(o: CarefulOptions): Promise<BurstResult & { room: boolean; pair?: BoundaryPair }>;
 }
 
 export async function approach(options: ApproachOptions, phases: Phases = { fast: burst, careful }): Promise<ApproachResult> {
@@ -56,6 +58,7 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
   let left = options.remaining;
   let ended: BurstResult['ended'] = 'max-requests';
   let inFlightAtFirst429 = 0;
+  let pair: BoundaryPair | undefined;
   while (sent < options.maxRequests) {
     const timeLeft = options.maxDurationMs - (Date.now() - startedAt);
     if (timeLeft <= 0) {
@@ -66,7 +69,10 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
     // runs only with room to spare, and the careful part hands back only with more than that.
     const fast = left > 2 * margin;
     const common = { ...options, maxRequests: options.maxRequests - sent, maxDurationMs: timeLeft };
-    const r = fast ? await phases.fast({ ...common, maxRequests: Math.min(common.maxRequests, left - margin) }) : await phases.careful({ ...common, roomAbove: 4 * margin });
+    const r: BurstResult & { pair?: BoundaryPair } = fast
+      ? await phases.fast({ ...common, maxRequests: Math.min(common.maxRequests, left - margin) })
+      : await phases.careful({ ...common, roomAbove: 4 * margin, pairAtLastOne: options.connections >= 2 && !pair });
+    pair ??= r.pair;
     done.push(`${fast ? 'fast' : 'careful'} ${r.sent}`);
     const first429 = r.points.findIndex((p) => p.status === 429);
     if (first429 !== -1) inFlightAtFirst429 = r.sent - (first429 + 1);
@@ -84,5 +90,5 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
     }
     left = leftAfter(r.points, left);
   }
-  return { points, sent, startedAt, durationMs: Date.now() - startedAt, latency, errors, timeouts, ended, inFlightAtFirst429, phases: done };
+  return { points, sent, startedAt, durationMs: Date.now() - startedAt, latency, errors, timeouts, ended, inFlightAtFirst429, phases: done, ...(pair ? { pair } : {}) };
 }

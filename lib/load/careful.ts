@@ -1,7 +1,11 @@
-// The careful part of a burst: one connection, one request at a time, so that nothing is in flight
-// when the first 429 comes back. No start-up cost between requests (autocannon has one per run), so
-// a refilling limiter cannot refill faster than this part spends. It hands back to the fast part as
-// soon as the server says there is plenty of room again.
+// The careful part of a burst: one request at a time, so that nothing is in flight when the first
+// 429 comes back. No start-up cost between requests (autocannon has one per run), so a refilling
+// limiter cannot refill faster than this part spends. It hands back to the fast part as soon as the
+// server says there is plenty of room again.
+//
+// At the last request of the quota (an accepted response says Remaining 1), two requests go out
+// together on two connections already open: a limiter that checks, then counts, lets both through.
+// That is the one moment two requests are in flight; at most one of them can get a 429.
 import { Client } from 'undici';
 import { burstPoint, type TimelinePoint } from '../result/rate-limits.ts';
 import type { BurstOptions, BurstResult } from './burst.ts';
@@ -9,6 +13,14 @@ import type { BurstOptions, BurstResult } from './burst.ts';
 export interface CarefulOptions extends Omit<BurstOptions, 'connections'> {
   /** Stop (and let the fast part go on) once an accepted response says at least this much is left. */
   roomAbove: number;
+  /** Send the two requests together at Remaining 1 (needs two connections). */
+  pairAtLastOne?: boolean;
+}
+
+/** Two requests released together at Remaining 1, and the accepted response that said 1 was left. */
+export interface BoundaryPair {
+  before: TimelinePoint;
+  together: TimelinePoint[];
 }
 
 /** Requests in a row without a response after which the burst ends. */
@@ -20,9 +32,12 @@ function percentile(sorted: readonly number[], q: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
-export async function careful(options: CarefulOptions): Promise<BurstResult & { room: boolean }> {
+export async function careful(options: CarefulOptions): Promise<BurstResult & { room: boolean; pair?: BoundaryPair }> {
   const url = new URL(options.url);
-  const client = new Client(url.origin, { pipelining: 1, headersTimeout: options.timeoutS * 1000, bodyTimeout: options.timeoutS * 1000 });
+  const open = () => new Client(url.origin, { pipelining: 1, headersTimeout: options.timeoutS * 1000, bodyTimeout: options.timeoutS * 1000 });
+  // Requests alternate between two connections, so that both are open when the pair goes out.
+  const clients = options.pairAtLastOne ? [open(), open()] : [open()];
+  let pair: BoundaryPair | undefined;
   const points: TimelinePoint[] = [];
   const latencies: number[] = [];
   const startedAt = Date.now();
@@ -39,38 +54,31 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
         break;
       }
       await sleep(startedAt + sent * gapMs - Date.now());
-      const t0 = Date.now();
-      sent += 1;
-      let res;
-      try {
-        res = await client.request({ method: 'GET', path: url.pathname + url.search, headers: options.headers });
-      } catch {
+      const last = points.at(-1);
+      const together = options.pairAtLastOne && !pair && last !== undefined && last.remaining === 1 && last.status < 300 && sent + 2 <= options.maxRequests;
+      const batch = together ? clients : [clients[sent % clients.length]!];
+      sent += batch.length;
+      const answers = await Promise.all(batch.map((client) => send(client)));
+      const got = answers.filter((a): a is TimelinePoint => a !== undefined).sort((a, b) => a.t - b.t);
+      if (together) pair = { before: last, together: got };
+      if (got.length < answers.length) {
         // No response (reset, timeout): counted, and after a few in a row the burst ends.
-        errors += 1;
+        errors += answers.length - got.length;
         failuresInARow += 1;
-        continue;
-      }
-      failuresInARow = 0;
-      const body = await res.body.text();
-      const t = Date.now();
-      latencies.push(t - t0);
-      const header = (name: string) => {
-        const v = res.headers[name];
-        return Array.isArray(v) ? v.join(', ') : v;
-      };
-      const point = burstPoint(t, res.statusCode, header, body);
-      points.push(point);
-      if (res.statusCode === 429) {
+      } else failuresInARow = 0;
+      points.push(...got);
+      if (got.some((p) => p.status === 429)) {
         ended = 'first-429';
         break;
       }
-      if (point.remaining !== undefined && point.remaining > options.roomAbove && res.statusCode < 300) {
+      const point = got.at(-1);
+      if (point?.remaining !== undefined && point.remaining > options.roomAbove && point.status < 300) {
         room = true;
         break;
       }
     }
   } finally {
-    await client.close();
+    await Promise.all(clients.map((c) => c.close()));
   }
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
@@ -83,5 +91,23 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
     timeouts: 0,
     ended,
     room,
+    ...(pair ? { pair } : {}),
   };
+
+  async function send(client: Client): Promise<TimelinePoint | undefined> {
+    const t0 = Date.now();
+    try {
+      const res = await client.request({ method: 'GET', path: url.pathname + url.search, headers: options.headers });
+      const body = await res.body.text();
+      const t = Date.now();
+      latencies.push(t - t0);
+      const header = (name: string) => {
+        const v = res.headers[name];
+        return Array.isArray(v) ? v.join(', ') : v;
+      };
+      return burstPoint(t, res.statusCode, header, body);
+    } catch {
+      return undefined;
+    }
+  }
 }

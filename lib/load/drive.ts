@@ -137,10 +137,10 @@ async function runBurst(ctx: DriveContext, key: TargetKey, expected: number): Pr
   });
   client.budget.refund(cap - result.sent);
   recordBurst(ctx, key, result.points, result.sent);
-  const { points, sent, startedAt, durationMs, ended, latency, inFlightAtFirst429 } = result;
+  const { points, sent, startedAt, durationMs, ended, latency, inFlightAtFirst429, pair } = result;
   const last429 = points.filter((p) => p.status === 429).at(-1);
   if (last429) noteRetryAfter(ctx, key, last429.t, headersOf(last429));
-  return { points, sent, startedAt, durationMs, askedRate, ended, latency, ...(ended === 'first-429' ? { inFlightAtFirst429 } : {}) };
+  return { points, sent, startedAt, durationMs, askedRate, ended, latency, ...(ended === 'first-429' ? { inFlightAtFirst429 } : {}), ...(pair ? { boundaryPair: pair } : {}) };
 }
 
 /** Each response becomes an exchange; requests still in flight at the stop are recorded without one. */

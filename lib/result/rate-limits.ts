@@ -84,6 +84,8 @@ export interface BurstData {
   latency: z.infer<typeof Latency>;
   /** When it ended at a 429: requests sent but not answered when that 429 arrived. */
   inFlightAtFirst429?: number;
+  /** Two requests sent together on two connections when an accepted response said Remaining 1. */
+  boundaryPair?: { before: TimelinePoint; together: TimelinePoint[] };
 }
 
 export interface DayData {

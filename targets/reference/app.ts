@@ -45,6 +45,8 @@ export interface AppDeps {
 
 /** The one bucket of fault rate-shared-bucket; no key label looks like it. */
 const SHARED_BUCKET = '*shared*';
+/** Fault rate-check-then-count: how long the limiter awaits its store between checking and counting. */
+const CHECK_THEN_COUNT_GAP_MS = 5;
 
 /** Fault auth-query-key-accepted reads these query parameters when there is no Authorization header. */
 const QUERY_KEY_PARAMS = ['api_key', 'access_token', 'key'] as const;
@@ -97,10 +99,18 @@ export function createApp(deps: AppDeps): RequestListener {
     // Unauthenticated callers share one bucket with the free plan's numbers that is counted but
     // never enforced: they are always answered 401, which tells them what is actually wrong.
     // Fault rate-never-429 stops enforcing; fault rate-shared-bucket counts every key in one bucket.
-    const rate = limiter.take(client.label, auth.ok ? plans[client.plan]! : anonymousQuota, {
+    const quota = auth.ok ? plans[client.plan]! : anonymousQuota;
+    const takeOptions = {
       enforce: auth.ok && !faults.has('rate-never-429'),
       bucket: auth.ok && faults.has('rate-shared-bucket') ? SHARED_BUCKET : undefined,
-    });
+    };
+    let rate: RateDecision;
+    if (auth.ok && faults.has('rate-check-then-count')) {
+      // Check, await the store, then count whatever was decided: requests in between slip through.
+      const allowed = limiter.wouldAllow(client.label, quota, takeOptions);
+      await new Promise((resolve) => setTimeout(resolve, CHECK_THEN_COUNT_GAP_MS));
+      rate = limiter.take(client.label, quota, { ...takeOptions, enforce: takeOptions.enforce && !allowed });
+    } else rate = limiter.take(client.label, quota, takeOptions);
     const plan = delivery.plan(client.label);
     const authError = auth.ok || faults.has('auth-disabled') ? undefined : auth.message;
 

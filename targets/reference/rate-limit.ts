@@ -258,6 +258,16 @@ export class RateLimiter {
     return view?.meter.capsReset ? Math.min(seconds, Math.floor(nowMs / 1000) + view.seconds) : seconds;
   }
 
+  /**
+   * Whether a request of `clientId` would be let through now, without counting it: the check half
+   * of a limiter that checks, then counts (fault rate-check-then-count).
+   */
+  wouldAllow(clientId: string, quota: PlanQuota, options: TakeOptions = {}): boolean {
+    const at = this.now();
+    if (at < this.client(clientId).bannedUntil) return false;
+    return this.views(options.bucket ?? clientId, quota).every((v) => v.meter.left(at, v.quota) >= 1 - v.extra - EPSILON);
+  }
+
   /** Bans a client until an epoch time, as an earlier run that ignored its 429s would have (variation first-key-banned). */
   ban(clientId: string, untilMs: number): void {
     const client = this.client(clientId);

@@ -93,6 +93,7 @@ const CAUGHT: Caught[] = [
   { fault: 'rate-retry-after-fraction', check: 'rate-limit.retry-after-format', suites: ['rate-limit'], strict: true },
   { fault: 'rate-retry-after-too-short', check: 'rate-limit.retry-after-honoured', suites: ['rate-limit'] },
   { fault: 'rate-shared-bucket', check: 'rate-limit.isolation', suites: ['rate-limit'] },
+  { fault: 'rate-check-then-count', check: 'rate-limit.boundary-race', suites: ['rate-limit'] },
   { fault: 'rate-daily-not-enforced', check: 'rate-limit.daily-quota', suites: ['rate-limit'] },
   { fault: 'rate-no-reset', check: 'headers.rate-limit-present', suites: ['rate-limit'] },
   { fault: 'rate-no-remaining', check: 'headers.rate-limit-present', suites: ['rate-limit'] },

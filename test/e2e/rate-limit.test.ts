@@ -43,6 +43,9 @@ describe('the rate-limit suite against a conforming limiter', () => {
     expect(quota.map((c) => c.subject).sort()).toEqual(['daily#1', 'free#1', 'free#2', 'free#3', 'pro#1']);
     expect(quota.filter((c) => c.outcome === 'pass').every((c) => c.message.startsWith('fixed window: exactly'))).toBe(true);
     expect(report.checks.find((c) => c.id === 'rate-limit.isolation' && c.subject === 'free#2')?.outcome).toBe('pass');
+    // At Remaining 1, two requests went out together on two connections: one accepted, one 429.
+    const raced = report.checks.filter((c) => c.id === 'rate-limit.boundary-race');
+    expect(raced.filter((c) => c.outcome === 'pass' && c.message.includes('sent together at Remaining 1')).length).toBeGreaterThanOrEqual(4);
     expect(report.checks.find((c) => c.id === 'rate-limit.daily-quota' && c.subject === 'daily#1')?.outcome).toBe('pass');
     expect(report.checks.find((c) => c.id === 'rate-limit.ban-probe' && c.subject === 'free#3')?.message).toMatch(/kept sending after a 429: (\d+, ){4}\d+/);
 

@@ -606,6 +606,16 @@ const checks = {
     expect(rateHeaders(await call(s, 'GET', '/v1/pets', { key: KEYS.pro }))).toMatchObject({ limit: 300, remaining: 239 });
     expect(s.stats().earlyRetries).toBe(0);
   },
+  'rate-check-then-count': async (s) => {
+    // Remaining 1, then two requests together: both are let through, and the count goes past the quota.
+    expect(statuses(await tinies(s, 2))).toEqual([200, 200]);
+    const together = await Promise.all([tiny(s), tiny(s)]);
+    expect(statuses(together)).toEqual([200, 200]);
+    expect(together.map((r) => rateHeaders(r).remaining)).toEqual([0, 0]);
+    expect((await tiny(s)).status).toBe(429);
+    // One at a time, it counts right.
+    expect(s.stats().rateLimited).toBe(1);
+  },
   'rate-daily-not-enforced': async (s, clock) => {
     const responses = await tinies(s, 4);
     expect(statuses(responses)).toEqual([200, 200, 200, 429]);

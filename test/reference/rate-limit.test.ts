@@ -285,6 +285,13 @@ describe('rate limiting over HTTP', () => {
     expect(rateHeaders(await call(s, 'GET', '/v1/pets', { key: KEYS.business }))).toMatchObject({ limit: 1000, remaining: 999 });
   });
 
+  it('lets exactly one of two requests sent together at Remaining 1 through (it counts as it checks)', async () => {
+    const s = await start();
+    for (let i = 0; i < 59; i++) await call(s, 'GET', '/v1/pets', { key: KEYS.free1 });
+    const together = await Promise.all([0, 1].map(() => call(s, 'GET', '/v1/pets', { key: KEYS.free1 })));
+    expect(together.map((r) => r.status).sort()).toEqual([200, 429]);
+  });
+
   it('answers 429 after the quota, with Retry-After and an Error body, per key, without counting 429s', async () => {
     const s = await start();
     for (let i = 0; i < 60; i++) expect((await call(s, 'GET', '/v1/pets', { key: KEYS.free1 })).status).toBe(200);

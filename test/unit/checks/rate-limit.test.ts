@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   describeBan,
   describeLoad,
+  judgeBoundaryRace,
   judgeDailyQuota,
   judgeIsolation,
   judgeLimitHeader,
@@ -431,6 +432,30 @@ describe('judgeDailyQuota', () => {
     { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip' },
   ])('$title', ({ run, outcome, mentions }) => {
     expectFinding(judgeDailyQuota(run()), outcome, mentions);
+  });
+});
+
+describe('judgeBoundaryRace', () => {
+  /** A fixed window of 20 down to Remaining 1, then two requests together with the given statuses. */
+  function raced(statuses: number[], o: { reset?: number } = {}): KeyRun {
+    const burst = fixedBurst(20, 19, { no429: true });
+    const before = burst.points.at(-1)!;
+    const together = statuses.map((status, i): TimelinePoint => ({ t: before.t + 5 + i, status, limit: 60, remaining: 0, reset: o.reset ?? RESET, date: httpDate(before.t) }));
+    const points = [...burst.points, ...together];
+    return keyRun({ start: startAt(20), burst: burstData(points, { boundaryPair: { before, together } }) });
+  }
+
+  it.each<Case>([
+    { title: 'one accepted and one 429 passes', run: () => raced([200, 429]), outcome: 'pass', mentions: ['200 and 429'] },
+    { title: 'both refused passes (the quota check judges the count)', run: () => raced([429, 429]), outcome: 'pass' },
+    { title: 'both accepted in one fixed window fails, naming the race', run: () => raced([200, 200]), outcome: 'fail', mentions: ['both accepted', 'between checking and counting'] },
+    { title: 'both accepted but Reset moved to a new window: skip', run: () => raced([200, 200], { reset: RESET + 60 }), outcome: 'skip', mentions: ['a new window'] },
+    { title: 'both accepted by a refilling limiter: skip, a token may have come back', run: () => keyRun({ start: startAt(20, S0 + 40), burst: { ...bucketBurst(20, 4), boundaryPair: { before: bucketBurst(20, 4).points[0]!, together: bucketBurst(20, 4).points.slice(1, 3) } } }), outcome: 'skip', mentions: ['not a fixed window'] },
+    { title: 'no pair went out: skip saying why', run: () => keyRun({ start: startAt(20), burst: fixedBurst(20, 20) }), outcome: 'skip', mentions: ['no accepted response saying Remaining 1'] },
+    { title: 'one of the pair unanswered: skip', run: () => raced([200]), outcome: 'skip', mentions: ['only 1 was answered'] },
+    { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip', mentions: ['not driven'] },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgeBoundaryRace(run()), outcome, mentions);
   });
 });
 

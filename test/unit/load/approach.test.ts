@@ -90,3 +90,35 @@ describe('approach', () => {
     expect(r.ended).toBe('max-requests');
   });
 });
+
+describe('approach: the pair at Remaining 1', () => {
+  /** A careful part that reports a pair, and records whether it was asked for one. */
+  function withPair(asked: boolean[]): Phases {
+    const before: TimelinePoint = { t: 1, status: 200, remaining: 1 };
+    const together: TimelinePoint[] = [{ t: 2, status: 200, remaining: 0 }, { t: 3, status: 429, remaining: 0 }];
+    return {
+      fast: async () => ({ points: [], sent: 0, startedAt: 0, durationMs: 0, latency: LATENCY, errors: 0, timeouts: 0, ended: 'max-requests' }),
+      careful: async ({ pairAtLastOne }) => {
+        asked.push(pairAtLastOne ?? false);
+        const points = [before, ...together];
+        return { points, sent: 3, startedAt: 0, durationMs: 1, latency: LATENCY, errors: 0, timeouts: 0, ended: 'first-429', room: false, ...(pairAtLastOne ? { pair: { before, together } } : {}) };
+      },
+    };
+  }
+
+  it('asks the careful part for the pair on two or more connections, and returns it', async () => {
+    const asked: boolean[] = [];
+    const r = await approach({ ...options, remaining: 3, maxRequests: 10 }, withPair(asked));
+    expect(asked).toEqual([true]);
+    expect(r.pair?.together.map((p) => p.status)).toEqual([200, 429]);
+    // The 429 came back last: nothing else was in flight.
+    expect(r.inFlightAtFirst429).toBe(0);
+  });
+
+  it('never asks for it on one connection', async () => {
+    const asked: boolean[] = [];
+    const r = await approach({ ...options, connections: 1, remaining: 3, maxRequests: 10 }, withPair(asked));
+    expect(asked).toEqual([false]);
+    expect(r.pair).toBeUndefined();
+  });
+});

@@ -1,6 +1,7 @@
 // Every check the harness has, each once. Its ids are the CheckId type: reports, baselines of
 // known failures and `--list-checks` name checks by these ids.
 import { AUTH_CHECKS } from './auth.ts';
+import { CONCURRENCY_CHECKS } from './concurrency.ts';
 import { CREATE_PET_CHECKS } from './create-pet.ts';
 import type { CheckDef } from './define.ts';
 import { GET_PET_CHECKS } from './get-pet.ts';
@@ -12,6 +13,7 @@ import { RUN_CHECKS } from './responses.ts';
 export const CHECKS = [
   ...HARNESS_CHECKS,
   ...AUTH_CHECKS,
+  ...CONCURRENCY_CHECKS,
   ...CREATE_PET_CHECKS,
   ...GET_PET_CHECKS,
   ...LIST_PETS_CHECKS,

@@ -9,6 +9,7 @@ import { HARNESS_CHECKS } from './harness.ts';
 import { LIST_PETS_CHECKS } from './list-pets.ts';
 import { RATE_LIMIT_CHECKS } from './rate-limit.ts';
 import { RUN_CHECKS } from './responses.ts';
+import { STATEFUL_CHECKS } from './stateful.ts';
 
 export const CHECKS = [
   ...HARNESS_CHECKS,
@@ -18,6 +19,7 @@ export const CHECKS = [
   ...GET_PET_CHECKS,
   ...LIST_PETS_CHECKS,
   ...RATE_LIMIT_CHECKS,
+  ...STATEFUL_CHECKS,
   ...RUN_CHECKS,
 ] as const;
 

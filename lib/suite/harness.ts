@@ -175,6 +175,12 @@ export interface PropertyOptions<T> extends CheckOptions {
    * luck, and still replays from the seed.
    */
   coverEach?: (value: T) => string;
+  /**
+   * Stateful cases (fc.commands): each case runs anew, never answered from memory (a command
+   * sequence marks what it ran as it runs, which is what shrinking and its printout go by), and the
+   * first failure is shrunk in the same pass: one kind, no second round of requests.
+   */
+  stateful?: boolean;
 }
 
 /** How many samples coverEach draws to find one case of each kind. */
@@ -217,9 +223,9 @@ export function property<T>(def: CheckDef, options: PropertyOptions<T>): void {
     const judge = async (value: T): Promise<Finding> => {
       // Once the harness itself has failed (budget spent, no response), stop asking the target.
       if (harnessError) throw harnessError;
-      const key = describeValue(value);
+      const key = options.stateful ? '' : describeValue(value);
       const known = judged.get(key);
-      if (known) return known;
+      if (known && !options.stateful) return known;
       try {
         const finding = await options.predicate(value, ctx);
         judged.set(key, finding);
@@ -232,6 +238,7 @@ export function property<T>(def: CheckDef, options: PropertyOptions<T>): void {
     // fast-check counts examples within numRuns: they come on top of the generated cases here.
     const examples = examplesFor(options, seed);
     const settings = { seed, numRuns: numRuns + examples.length, examples };
+    if (options.stateful) return statefulRun(options.arbitrary, judge, settings, ctx, () => harnessError);
     // Every case, noting the first failing value of each kind.
     const firstOfKind = new Map<string, Finding>();
     const all = await fc.check(
@@ -300,6 +307,48 @@ export function property<T>(def: CheckDef, options: PropertyOptions<T>): void {
         : {}),
     };
   });
+}
+
+/** A stateful property: the first failing sequence, shrunk, then replayed once alone for its evidence. */
+async function statefulRun<T>(
+  arbitrary: fc.Arbitrary<T>,
+  judge: (value: T) => Promise<Finding>,
+  settings: fc.Parameters<[T]>,
+  ctx: CheckContext,
+  harnessError: () => unknown,
+): Promise<Finding> {
+  let last: Finding | undefined;
+  const details = await fc.check(
+    fc.asyncProperty(arbitrary, async (value) => {
+      const finding = await judge(value);
+      if (finding.outcome === 'fail') last = finding;
+      return finding.outcome !== 'fail';
+    }),
+    settings,
+  );
+  if (harnessError()) throw harnessError();
+  if (!details.failed) return { outcome: 'pass', message: `${details.numRuns} sequences agreed (seed ${details.seed})` };
+  if (details.errorInstance && !last) throw details.errorInstance;
+  const counterexample = details.counterexample?.[0] as T | undefined;
+  const exchanges: Exchange[] = [];
+  const stop = ctx.client.observe((e) => exchanges.push(e));
+  let replayed: Finding;
+  try {
+    replayed = counterexample === undefined ? last! : await judge(counterexample);
+  } finally {
+    stop();
+  }
+  const failed = (replayed.outcome === 'fail' ? replayed : { ...(last as Extract<Finding, { outcome: 'fail' }>), message: `${last!.message} (the shortest sequence passed when replayed alone: the target may be flaky)` }) as Extract<Finding, { outcome: 'fail' }>;
+  return {
+    ...failed,
+    exchanges,
+    property: {
+      counterexample: String(counterexample),
+      seed: details.seed,
+      ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
+      runs: details.numRuns,
+    },
+  };
 }
 
 function describeValue(value: unknown): string {

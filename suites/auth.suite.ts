@@ -1,8 +1,12 @@
-// Authentication on every operation: each way of not presenting a valid bearer key gets 401 with an
-// Error body; authentication comes before validation and lookup; the scheme is case-insensitive.
+// Authentication on every operation: each way of not presenting a valid bearer key (near misses of a
+// configured key included) gets 401 with an Error body; authentication comes before validation and
+// lookup; the scheme is case-insensitive. GET /store/orders is an operation too ("Every operation
+// requires bearer authentication"); its payloads are not shown, so only its 401s are judged, and
+// that a valid key is not refused.
 import { describe } from 'vitest';
 import * as auth from '../lib/checks/auth.ts';
 import type { Auth, ApiRequest } from '../lib/client/client.ts';
+import { nearMissKeys } from '../lib/generators/near-miss-key.ts';
 import { stringifyJson } from '../lib/json.ts';
 import { type CheckContext, check, sendEach } from '../lib/suite/harness.ts';
 import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
@@ -24,6 +28,8 @@ const OPERATIONS: Operation[] = [
   },
   // Authentication comes before lookup, so any id will do.
   { name: 'getPet GET /pets/{petId}', request: { method: 'GET', path: `/pets/${MISSING_PET_ID}` } },
+  // Its parameters and payloads are not shown: no query, no body.
+  { name: 'listOrders GET /store/orders', request: { method: 'GET', path: '/store/orders' } },
 ];
 
 /** Each way of failing to authenticate, as the credentials to send (one request each). */
@@ -34,6 +40,14 @@ const CASES: [(typeof auth.UNAUTHORIZED_CHECKS)[number], (ctx: CheckContext) => 
   [auth.emptyToken, () => [{ header: 'Bearer ' }, { header: 'Bearer' }]],
   [auth.keyWithoutScheme, (ctx) => [{ ...ctx.auth(), scheme: '' }]],
   [auth.keyInQuery, (ctx) => ['api_key', 'access_token', 'key'].map((param) => ({ keyInQuery: ctx.auth().key, param }))],
+  [
+    auth.nearMissKey,
+    (ctx) => {
+      const { key } = ctx.auth();
+      const otherKeys = ctx.run.target.keys.map((k) => k.key);
+      return nearMissKeys(key.key, { otherKeys }).map((nearMiss) => ({ nearMissOf: key, nearMiss }));
+    },
+  ],
 ];
 
 describe('Authentication', () => {
@@ -56,6 +70,8 @@ describe('Authentication', () => {
     auth.beforeLookup.judge(await ctx.client.send({ method: 'GET', path: `/pets/${MISSING_PET_ID}`, auth: { none: true } })),
   );
 
+  // GET /store/orders too: whatever its payloads, a valid key must not get 401 there (only the
+  // status is judged; the run-wide checks see its answer like any other).
   for (const op of OPERATIONS.filter((o) => !o.writes)) {
     check(auth.schemeCaseInsensitive, { subject: op.name }, async (ctx) => {
       const send = async (scheme: string) => ({ scheme, seen: await ctx.client.send({ ...op.request, auth: { ...ctx.auth(), scheme } }) });

@@ -75,6 +75,15 @@ export const keyInQuery = defineCheck({
   judge: eachCase(expectUnauthorized),
 });
 
+export const nearMissKey = defineCheck({
+  id: 'auth.near-miss-key', explainedBy: ['auth.missing-key'],
+  clause,
+  suite,
+  title: 'A credential close to a configured key (a prefix, a suffix, another case, trailing characters, two tokens, no space after Bearer) gets 401 with an Error body',
+  severity: 'must',
+  judge: eachCase(expectUnauthorized),
+});
+
 export const beforeValidation = defineCheck({
   id: 'auth.before-validation', explainedBy: ['auth.missing-key'],
   clause,
@@ -108,6 +117,6 @@ export const schemeCaseInsensitive = defineCheck({
 });
 
 /** The checks that each way of not presenting a valid key gets 401 with an Error body. */
-export const UNAUTHORIZED_CHECKS = [missingKey, invalidKey, wrongScheme, emptyToken, keyWithoutScheme, keyInQuery] as const;
+export const UNAUTHORIZED_CHECKS = [missingKey, invalidKey, wrongScheme, emptyToken, keyWithoutScheme, keyInQuery, nearMissKey] as const;
 
 export const AUTH_CHECKS = [...UNAUTHORIZED_CHECKS, beforeValidation, beforeLookup, schemeCaseInsensitive] as const;

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
 import type { TargetKey } from '../config/schema.ts';
+import type { NearMissKey } from '../generators/near-miss-key.ts';
 import { RateLimitedError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
 import type { AuthUsed, Exchange } from '../result/model.ts';
 import { Budget } from './budget.ts';
@@ -17,7 +18,12 @@ export type Auth =
   | { header: string }
   | { queryParam: string; value: string }
   /** A configured key sent as a query parameter instead of the header (it must be refused). */
-  | { keyInQuery: TargetKey; param: string };
+  | { keyInQuery: TargetKey; param: string }
+  /**
+   * A credential close to a configured key (its prefix, another case...), made from the key: a
+   * secret like the key. Recorded as the shell text that rebuilds it from the key's variable.
+   */
+  | { nearMissOf: TargetKey; nearMiss: NearMissKey };
 
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -158,6 +164,12 @@ export class ApiClient {
     if (this.failuresInARow >= GIVE_UP_AFTER) {
       throw new TargetGoneError(`the target stopped answering: ${GIVE_UP_AFTER} requests in a row got no response, so no more are sent`);
     }
+    // The redactor scrubs the near misses of the client's own keys (each holds the key or its
+    // prefix, in some case); one made from any other key would be recorded as sent.
+    const { auth: credential } = req;
+    if ('nearMissOf' in credential && !this.options.keys.some((k) => k.key === credential.nearMissOf.key)) {
+      throw new Error(`a near miss of ${credential.nearMissOf.label}, which is not one of this client's keys: it would not be redacted`);
+    }
     this.budget.take();
     const seq = this.seq++;
     const url = this.url(req);
@@ -232,6 +244,10 @@ export class ApiClient {
     }
     if ('keyInQuery' in auth) {
       return { kind: 'key-in-query', label: auth.keyInQuery.label, env: auth.keyInQuery.env, param: auth.param };
+    }
+    if ('nearMissOf' in auth) {
+      headers.authorization = auth.nearMiss.header;
+      return { kind: 'key', label: auth.nearMissOf.label, env: auth.nearMissOf.env, header: auth.nearMiss.shell(auth.nearMissOf.env) };
     }
     if ('header' in auth) {
       headers.authorization = auth.header;

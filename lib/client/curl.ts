@@ -1,4 +1,5 @@
-// A reproduction command per exchange: curl, with any configured key read from its variable.
+// A reproduction command per exchange: curl, with any configured key read from its variable (a near
+// miss of a key is rebuilt from it by the shell text its AuthUsed header holds, inside double quotes).
 import type { Exchange } from '../result/model.ts';
 
 export function shellQuote(s: string): string {

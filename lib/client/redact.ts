@@ -1,29 +1,55 @@
 // Keys never leave the process: every string bound for a report, log or console passes scrub().
+//
+// Besides each key itself, scrub() covers what the harness derives from a key (the near misses of
+// lib/generators/near-miss-key.ts) and what a server may echo of them: the key and the key without
+// its last character, in any case, as written and URL-encoded. Every near miss contains one of
+// those (a prefix is not covered by the key, and a key in another case is not the key), so none can
+// reach a record: "Bearer [REDACTED:free#1 prefix]", "Bearer [REDACTED:free#1]x".
 
 export interface SecretKey {
   key: string;
   label: string;
 }
 
+interface Form {
+  /** As written or URL-encoded. */
+  text: string;
+  label: string;
+  /** The key without its last character. */
+  prefix: boolean;
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
 export class Redactor {
-  private readonly secrets: SecretKey[];
+  private readonly forms: readonly Form[];
+  private readonly pattern: RegExp | undefined;
 
   constructor(keys: readonly SecretKey[]) {
-    // Longest first, so a key that contains another is replaced whole.
-    this.secrets = [...keys].filter((k) => k.key.length > 0).sort((a, b) => b.key.length - a.key.length);
+    const forms: Form[] = [];
+    for (const { key, label } of keys) {
+      const prefix = Array.from(key).slice(0, -1).join('');
+      for (const [text, isPrefix] of [[key, false], [prefix, true]] as const) {
+        if (text.length === 0) continue;
+        // URL-encoded forms: encodeURIComponent, and the query-string form URLSearchParams writes
+        // (which also encodes ~ ! ' ( ) and writes a space as +).
+        for (const form of new Set([text, encodeURIComponent(text), new URLSearchParams([['', text]]).toString().slice(1)])) {
+          forms.push({ text: form, label, prefix: isPrefix });
+        }
+      }
+    }
+    // Longest first: a key that contains another key (or its prefix) is replaced whole, and at one
+    // position the key wins over its own prefix. A key equal to another's prefix is named as a key.
+    this.forms = forms.sort((a, b) => b.text.length - a.text.length || Number(a.prefix) - Number(b.prefix));
+    this.pattern = forms.length === 0 ? undefined : new RegExp(this.forms.map((f) => `(${escapeRegExp(f.text)})`).join('|'), 'gi');
   }
 
   scrub(text: string): string {
-    let out = text;
-    for (const { key, label } of this.secrets) {
-      if (out.includes(key)) out = out.split(key).join(`[REDACTED:${label}]`);
-      // URL-encoded forms: encodeURIComponent, and the query-string form URLSearchParams writes
-      // (which also encodes ~ ! ' ( ) and writes a space as +).
-      for (const encoded of new Set([encodeURIComponent(key), new URLSearchParams([['', key]]).toString().slice(1)])) {
-        if (encoded !== key && out.includes(encoded)) out = out.split(encoded).join(`[REDACTED:${label}]`);
-      }
-    }
-    return out;
+    if (this.pattern === undefined) return text;
+    return text.replace(this.pattern, (match: string, ...groups: unknown[]) => {
+      const form = this.forms[groups.findIndex((g) => g !== undefined)];
+      return form === undefined ? '[REDACTED]' : `[REDACTED:${describe(form, match)}]`;
+    });
   }
 
   /** Deep copy of a JSON-like value with every string scrubbed. */
@@ -37,4 +63,15 @@ export class Redactor {
     }
     return value;
   }
+}
+
+/** "free#1", "free#1 prefix", "free#1 upper-case", "free#1 prefix lower-case": never the text. */
+function describe(form: Form, match: string): string {
+  const parts = [form.label, ...(form.prefix ? ['prefix'] : [])];
+  if (match !== form.text) {
+    if (match === form.text.toUpperCase()) parts.push('upper-case');
+    else if (match === form.text.toLowerCase()) parts.push('lower-case');
+    else parts.push('other-case');
+  }
+  return parts.join(' ');
 }

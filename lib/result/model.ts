@@ -20,7 +20,10 @@ export const AuthUsed = z.discriminatedUnion('kind', [
     label: z.string(),
     /** Environment variable a reproduction reads the key from. */
     env: z.string(),
-    /** The header as sent, with the key replaced by the variable, e.g. "Bearer $FREE_KEY". */
+    /**
+     * The header as sent, with the key replaced by the variable, e.g. "Bearer $FREE_KEY"; for a near
+     * miss of the key, shell text (inside double quotes) that rebuilds it, e.g. "Bearer ${FREE_KEY%?}".
+     */
     header: z.string(),
   }),
   /** A configured key sent in the query string (`param`), not the header. */

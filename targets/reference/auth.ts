@@ -12,17 +12,30 @@ export type AuthResult = { ok: true; client: Client } | { ok: false; message: st
 
 interface KeyEntry extends Client {
   digest: Buffer;
+  /** Only when built for loose matching (the faults): see `KeyRingOptions`. */
+  loose?: { prefixes: readonly Buffer[]; foldedPrefixes: readonly Buffer[] };
+}
+
+export interface KeyRingOptions {
+  /**
+   * Also hold the digests of every prefix of each key (index n - 1 for its first n characters),
+   * as written and in lower case, for the faults auth-key-prefix-accepted and
+   * auth-key-case-insensitive. Digests of prefixes give a key away one character at a time to
+   * whoever can read this process's memory, so a ring holds them only when a fault needs them.
+   */
+  looseMatching?: boolean;
 }
 
 export class KeyRing {
   private readonly entries: readonly KeyEntry[];
 
-  constructor(keys: readonly { key: string; plan: string }[]) {
+  constructor(keys: readonly { key: string; plan: string }[], options: KeyRingOptions = {}) {
     const perPlan = new Map<string, number>();
     this.entries = keys.map(({ key, plan }) => {
       const n = (perPlan.get(plan) ?? 0) + 1;
       perPlan.set(plan, n);
-      return { label: `${plan}#${n}`, plan, digest: digest(key) };
+      const loose = options.looseMatching ? { loose: { prefixes: prefixDigests(key), foldedPrefixes: prefixDigests(key.toLowerCase()) } } : {};
+      return { label: `${plan}#${n}`, plan, digest: digest(key), ...loose };
     });
   }
 
@@ -35,11 +48,32 @@ export class KeyRing {
    * rather than keys, and every entry is compared so the time taken does not depend on which
    * entry (if any) matches.
    */
-  find(key: string): Client | undefined {
+  find(key: string, options: KeyMatchOptions = {}): Client | undefined {
+    if (options.prefixAccepted || options.caseInsensitive) return this.findLoosely(key, options);
     const presented = digest(key);
     let match: KeyEntry | undefined;
     for (const entry of this.entries) {
       if (timingSafeEqual(entry.digest, presented) && match === undefined) match = entry;
+    }
+    return match && { label: match.label, plan: match.plan };
+  }
+
+  /**
+   * The faults' comparisons, still of digests in constant time: ignoring case (both sides in lower
+   * case), and over the shorter length only, as a hand-written comparison loop that forgets to
+   * compare the lengths first would (a prefix of a key, or a key followed by anything, matches).
+   */
+  private findLoosely(key: string, options: KeyMatchOptions): Client | undefined {
+    const presented = options.caseInsensitive ? key.toLowerCase() : key;
+    let match: KeyEntry | undefined;
+    for (const entry of this.entries) {
+      if (!entry.loose) throw new Error('this key ring was not built for loose matching (KeyRingOptions.looseMatching)');
+      const prefixes = options.caseInsensitive ? entry.loose.foldedPrefixes : entry.loose.prefixes;
+      // Without the prefix fault the lengths must still be equal.
+      const length = options.prefixAccepted ? Math.min(presented.length, prefixes.length) : presented.length;
+      const expected = length === 0 ? undefined : prefixes[length - 1];
+      const equal = expected !== undefined && (options.prefixAccepted || length === prefixes.length) && timingSafeEqual(expected, digest(presented.slice(0, length)));
+      if (equal && match === undefined) match = entry;
     }
     return match && { label: match.label, plan: match.plan };
   }
@@ -60,7 +94,7 @@ export class KeyRing {
       if (options.emptyTokenAsFirstKey && first) return { ok: true, client: { label: first.label, plan: first.plan } };
       return { ok: false, message: 'missing API key after Bearer' };
     }
-    const client = this.find(token);
+    const client = this.find(token, { prefixAccepted: options.keyPrefixAccepted, caseInsensitive: options.keyCaseInsensitive });
     return client ? { ok: true, client } : { ok: false, message: 'invalid API key' };
   }
 }
@@ -70,8 +104,24 @@ export interface AuthOptions {
   caseSensitiveScheme?: boolean;
   /** Fault auth-empty-bearer-accepted. */
   emptyTokenAsFirstKey?: boolean;
+  /** Fault auth-key-prefix-accepted. */
+  keyPrefixAccepted?: boolean;
+  /** Fault auth-key-case-insensitive. */
+  keyCaseInsensitive?: boolean;
+}
+
+/** How loosely `find` compares: both false (the conforming comparison) unless a fault is on. */
+export interface KeyMatchOptions {
+  /** Over the shorter of the two lengths only. */
+  prefixAccepted?: boolean | undefined;
+  /** Both sides in lower case. */
+  caseInsensitive?: boolean | undefined;
 }
 
 function digest(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
+}
+
+function prefixDigests(key: string): Buffer[] {
+  return Array.from({ length: key.length }, (_, i) => digest(key.slice(0, i + 1)));
 }

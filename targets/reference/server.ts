@@ -76,9 +76,9 @@ export async function startReferenceServer(
     defaultStatus: variations.has('status-default-available') ? 'available' : undefined,
   });
   store.preload(config.preload);
-  const keys = new KeyRing(config.keys);
-  const plans = configPlans(config);
   const faults = new Faults(config.faults);
+  const keys = new KeyRing(config.keys, { looseMatching: faults.has('auth-key-prefix-accepted') || faults.has('auth-key-case-insensitive') });
+  const plans = configPlans(config);
   const limiter = new RateLimiter(config.windows, now, {
     countRefused: variations.has('rejected-count-against-quota'),
     tokenBucket: variations.has('sliding-window'),

@@ -23,6 +23,11 @@ describe('authentication', () => {
     ['a prefix of a configured key', { authorization: `Bearer ${KEYS.free1.slice(0, -1)}` }],
     ['a very long key', { authorization: `Bearer ${'k'.repeat(4000)}` }],
     ['the key followed by more words', { authorization: `Bearer ${KEYS.free1} extra` }],
+    ['the key twice', { authorization: `Bearer ${KEYS.free1} ${KEYS.free1}` }],
+    ['the key followed by ";x"', { authorization: `Bearer ${KEYS.free1};x` }],
+    ['the key followed by ",x"', { authorization: `Bearer ${KEYS.free1},x` }],
+    ['the key in upper case', { authorization: `Bearer ${KEYS.free1.toUpperCase()}` }],
+    ['the key glued to the scheme', { authorization: `Bearer${KEYS.free1}` }],
   ];
 
   it.each(rejected)('answers 401 with an Error body to %s', async (_name, headers) => {
@@ -90,5 +95,38 @@ describe('KeyRing', () => {
     for (const other of ['', 's', 'shor', 'shortx', 'x'.repeat(100_000), 'pro-key\u0000', 'SHORT']) {
       expect(ring.find(other)).toBeUndefined();
     }
+  });
+
+  describe('loose matching (the faults auth-key-prefix-accepted and auth-key-case-insensitive)', () => {
+    const loose = new KeyRing([{ key: 'short', plan: 'free' }, { key: 'pro-Key', plan: 'pro' }], { looseMatching: true });
+    const free = { label: 'free#1', plan: 'free' };
+    const pro = { label: 'pro#1', plan: 'pro' };
+
+    it('finds exactly as the conforming ring does when asked for no loose comparison', () => {
+      expect(loose.find('short')).toEqual(free);
+      for (const other of ['shor', 'shortx', 'SHORT', 'pro-key', '']) expect(loose.find(other)).toBeUndefined();
+    });
+
+    it('over the shorter length: a prefix of a key, or a key followed by anything, is that key', () => {
+      const prefix = { prefixAccepted: true };
+      for (const near of ['short', 'shor', 's', 'shortx', 'short;x', 'short '.repeat(3)]) expect(loose.find(near, prefix), near).toEqual(free);
+      expect(loose.find('pro-K', prefix)).toEqual(pro);
+      for (const other of ['SHORT', 'shirt', 'x', 'pro-key', '']) expect(loose.find(other, prefix), other).toBeUndefined();
+    });
+
+    it('ignoring case: the key in any case is that key, but not a prefix or a longer key', () => {
+      const folded = { caseInsensitive: true };
+      for (const near of ['short', 'SHORT', 'sHoRt']) expect(loose.find(near, folded), near).toEqual(free);
+      for (const near of ['pro-key', 'PRO-KEY', 'pro-Key']) expect(loose.find(near, folded), near).toEqual(pro);
+      for (const other of ['shor', 'shortx', 'SHORTX', 'PRO-KE', '']) expect(loose.find(other, folded), other).toBeUndefined();
+    });
+
+    it('both faults together: a prefix in another case', () => {
+      expect(loose.find('SHO', { prefixAccepted: true, caseInsensitive: true })).toEqual(free);
+    });
+
+    it('is not available on a ring built without it (no prefix digests are held)', () => {
+      expect(() => ring.find('shor', { prefixAccepted: true })).toThrow(/loose matching/);
+    });
   });
 });

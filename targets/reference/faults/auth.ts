@@ -41,4 +41,12 @@ export const AUTH_FAULTS = [
     id: 'auth-empty-bearer-accepted',
     breaks: 'Authentication: "Authorization: Bearer " with an empty token is served as the first configured key.',
   },
+  {
+    id: 'auth-key-prefix-accepted',
+    breaks: 'Authentication: keys are compared over the shorter length only, so a prefix of a configured key, or a key with characters after it ("<key>x", "<key>;x"), is accepted as that key.',
+  },
+  {
+    id: 'auth-key-case-insensitive',
+    breaks: 'Authentication: keys are compared ignoring case, so a configured key in upper or lower case is accepted as that key.',
+  },
 ] as const satisfies readonly FaultDefinition[];

@@ -1,6 +1,6 @@
 // lib/checks/auth.ts: "When the key is missing or invalid, the response is 401 with an Error body."
 import { describe, expect, it } from 'vitest';
-import { AUTH_CHECKS, expectAccepted, expectUnauthorized, missingKey, schemeCaseInsensitive } from '../../../lib/checks/auth.ts';
+import { AUTH_CHECKS, expectAccepted, expectUnauthorized, missingKey, nearMissKey, schemeCaseInsensitive, UNAUTHORIZED_CHECKS } from '../../../lib/checks/auth.ts';
 import type { Seen } from '../../../lib/checks/types.ts';
 import { errorBody, expectFinding, type Outcome, seen } from './_seen.ts';
 
@@ -52,5 +52,24 @@ describe('AUTH_CHECKS', () => {
     expectFinding(missingKey.judge([seen(401, errorBody(401)), seen(401, errorBody(401))]), 'pass');
     expectFinding(missingKey.judge([seen(401, errorBody(401)), seen(200, [])]), 'fail', ['200', 'not 401']);
     expectFinding(missingKey.judge([]), 'skip');
+  });
+});
+
+describe('auth.near-miss-key', () => {
+  it('is a must of the Authentication clause, run with the other ways of not presenting a valid key', () => {
+    expect(nearMissKey).toMatchObject({ id: 'auth.near-miss-key', clause: 'Authentication', severity: 'must', suite: 'auth' });
+    expect(UNAUTHORIZED_CHECKS).toContain(nearMissKey);
+    expect(nearMissKey.explainedBy).toEqual(['auth.missing-key']);
+  });
+
+  it('passes when every near miss gets 401 with an Error body, and fails on the first that is served', () => {
+    expectFinding(nearMissKey.judge([seen(401, errorBody(401)), seen(401, errorBody(401))]), 'pass');
+    expectFinding(nearMissKey.judge([seen(401, errorBody(401)), seen(200, []), seen(403, errorBody(403))]), 'fail', ['got 200, not 401']);
+    expectFinding(nearMissKey.judge.one(seen(201, { id: 1, name: 'x', categoryId: 1 })), 'fail', ['201']);
+  });
+
+  it('leaves a 401 without an Error body to errors.error-body', () => {
+    const finding = nearMissKey.judge([seen(401, '')]);
+    expect(finding).toMatchObject({ outcome: 'fail', explainedBy: 'errors.error-body' });
   });
 });

@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Budget } from '../../../lib/client/budget.ts';
 import { ApiClient, type ClientOptions } from '../../../lib/client/client.ts';
+import { curlCommand } from '../../../lib/client/curl.ts';
 import type { TargetKey } from '../../../lib/config/schema.ts';
 import { BudgetExhaustedError, RateLimitedError, TargetGoneError, TransportError } from '../../../lib/errors.ts';
+import { nearMissKeys } from '../../../lib/generators/near-miss-key.ts';
 import type { Exchange } from '../../../lib/result/model.ts';
 
 /** Distinctive, and with characters that URL encodings change. */
@@ -192,6 +194,46 @@ describe('ApiClient: the key never reaches a record', () => {
     const { api } = client();
     const { exchange } = await api.send({ method: 'POST', path: '/echo', body: JSON.stringify({ name: KEY, categoryId: 1 }), auth: { none: true } });
     expect(exchange.requestBody).toBe('{"name":"[REDACTED:free#1]","categoryId":1}');
+  });
+
+  describe('a near miss of a configured key', () => {
+    /** The key and its prefix, as written and URL-encoded, in lower case: none may be in a record. */
+    const secrets = [KEY, KEY.slice(0, -1)].flatMap((k) => [k, encodeURIComponent(k)]).map((k) => k.toLowerCase());
+    const leaks = (text: string) => secrets.filter((k) => text.toLowerCase().includes(k));
+
+    it.each(nearMissKeys(KEY).map((c) => [c.name, c]))('%s is sent as generated and recorded as shell text, the echo redacted', async (_name, nearMiss) => {
+      const { api, exchanges } = client();
+      const { exchange, text } = await api.send({ method: 'GET', path: '/echo', auth: { nearMissOf: FREE, nearMiss } });
+      expect(seen.get('/v1/echo')?.at(-1)?.headers.authorization).toBe(nearMiss.header);
+      expect(text).toContain('youSent'); // the server echoed what it got
+      expect(exchange.auth).toEqual({ kind: 'key', label: 'free#1', env: 'UNIT_FREE_KEY', header: nearMiss.shell('UNIT_FREE_KEY') });
+      expect(exchange.requestHeaders.authorization).toMatch(/^Bearer ?\[REDACTED:free#1/);
+      expect(exchanges).toEqual([exchange]);
+      expect(leaks(JSON.stringify(exchange))).toEqual([]);
+      const curl = curlCommand(exchange);
+      expect(leaks(curl)).toEqual([]);
+      expect(curl).toContain(`"Authorization: ${nearMiss.shell('UNIT_FREE_KEY')}"`);
+    });
+
+    it('names the prefix in the recorded header', async () => {
+      const { api } = client();
+      const prefix = nearMissKeys(KEY).find((c) => c.name === 'prefix')!;
+      const { exchange } = await api.send({ method: 'GET', path: '/echo', auth: { nearMissOf: FREE, nearMiss: prefix } });
+      expect(exchange.requestHeaders.authorization).toBe('Bearer [REDACTED:free#1 prefix]');
+      expect(exchange.auth).toMatchObject({ header: 'Bearer ${UNIT_FREE_KEY%?}' });
+      expect(exchange.responseBody).toContain('[REDACTED:free#1 prefix]');
+    });
+
+    it('refuses, before sending or counting anything, a near miss of a key the client does not redact', async () => {
+      const { api, exchanges } = client();
+      const other: TargetKey = { ...FREE, key: 'sk-other-key-0001', label: 'free#9' };
+      const [nearMiss] = nearMissKeys(other.key);
+      const err = await api.send({ method: 'GET', path: '/echo', auth: { nearMissOf: other, nearMiss: nearMiss! } }).catch((e: unknown) => e);
+      expect(String(err)).toMatch(/free#9.*not one of this client's keys/);
+      expect(String(err)).not.toContain('sk-other');
+      expect(exchanges).toEqual([]);
+      expect(api.budget.used).toBe(0);
+    });
   });
 
   it('records a made-up credential as sent', async () => {

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { curlCommand, shellQuote } from '../../../lib/client/curl.ts';
+import { Redactor } from '../../../lib/client/redact.ts';
+import { nearMissKeys } from '../../../lib/generators/near-miss-key.ts';
 import type { Exchange } from '../../../lib/result/model.ts';
 
 const KEY = 'sk-live-CURLTEST-91b2';
@@ -88,6 +90,18 @@ describe('curlCommand', () => {
       exchange({ url: 'http://127.0.0.1:4010/v1/pets?api_key=made-up', auth: { kind: 'literal', header: 'made-up', where: 'query' }, requestHeaders: {} }),
     );
     expect(argvOf(command)).toEqual(['-sS', '-i', '-X', 'GET', 'http://127.0.0.1:4010/v1/pets?api_key=made-up']);
+  });
+
+  it.each(nearMissKeys(KEY).map((c) => [c.name, c]))('rebuilds the near miss %s from the key\'s variable, and holds nothing of the key', (_name, nearMiss) => {
+    const redactor = new Redactor([{ key: KEY, label: 'free#1' }]);
+    const command = curlCommand(
+      exchange({
+        auth: { kind: 'key', label: 'free#1', env: 'UNIT_FREE_KEY', header: nearMiss.shell('UNIT_FREE_KEY') },
+        requestHeaders: { accept: 'application/json', authorization: redactor.scrub(nearMiss.header) },
+      }),
+    );
+    for (const secret of [KEY, KEY.slice(0, -1)]) expect(command.toLowerCase()).not.toContain(secret.toLowerCase());
+    expect(argvOf(command, { UNIT_FREE_KEY: KEY }).filter((a) => /^authorization/i.test(a))).toEqual([`Authorization: ${nearMiss.header}`]);
   });
 
   it('quotes a URL whose redacted key holds shell characters', () => {

@@ -1,14 +1,17 @@
-// createPet: valid NewPets across Unicode and the whole int64 range are created and echoed exactly,
-// get new ids and persist; invalid ones get 400 with an Error body; a body id changes nothing.
+// createPet: valid NewPets across Unicode and the whole int64 range (every edge on every run) are
+// created and echoed exactly, get new ids and persist; invalid ones get 400 with an Error body;
+// NewPets at the edges of name and categoryId are created exactly or refused where the interface
+// leaves room; a body id changes nothing.
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import * as create from '../lib/checks/create-pet.ts';
 import { readPets } from '../lib/checks/pets.ts';
 import type { ApiResponse } from '../lib/client/client.ts';
+import { boundaryNewPet } from '../lib/generators/boundary-new-pet.ts';
 import { invalidNewPet } from '../lib/generators/invalid-new-pet.ts';
 import { newPetWithExtraFields } from '../lib/generators/new-pet-with-extra-fields.ts';
 import { newPetWithId } from '../lib/generators/new-pet-with-id.ts';
-import { validNewPet } from '../lib/generators/valid-new-pet.ts';
+import { validNewPet, validNewPetEdges } from '../lib/generators/valid-new-pet.ts';
 import { stringifyJson } from '../lib/json.ts';
 import type { Pet } from '../lib/models.ts';
 import { type CheckContext, check, prepare, property } from '../lib/suite/harness.ts';
@@ -17,6 +20,8 @@ import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
 const subject = 'POST /pets';
 const writes = { subject, requires: 'writes' as const };
 const valid = validNewPet({ namePrefix: CREATED_NAME_PREFIX });
+/** Every int64 edge of categoryId, tried first on every run by created and echo. */
+const edges = validNewPetEdges({ namePrefix: CREATED_NAME_PREFIX });
 
 /** Ids of every animal seen in this suite: a created id must be none of them. */
 const idsSeen = new Set<bigint>();
@@ -41,9 +46,9 @@ describe('createPet', () => {
     for (const p of readPets(res).value ?? []) idsSeen.add(p.id);
   });
 
-  property(create.created, { ...writes, arbitrary: valid, predicate: async (c, ctx) => create.created.judge(await post(ctx, c.body)) });
+  property(create.created, { ...writes, arbitrary: valid, examples: edges, predicate: async (c, ctx) => create.created.judge(await post(ctx, c.body)) });
 
-  property(create.echo, { ...writes, arbitrary: valid, predicate: async (c, ctx) => create.echo.judge(c.pet, await post(ctx, c.body)) });
+  property(create.echo, { ...writes, arbitrary: valid, examples: edges, predicate: async (c, ctx) => create.echo.judge(c.pet, await post(ctx, c.body)) });
 
   property(create.newId, {
     ...writes,
@@ -70,6 +75,15 @@ describe('createPet', () => {
     arbitrary: invalidNewPet({ namePrefix: CREATED_NAME_PREFIX }),
     coverEach: (c) => c.reason,
     predicate: async (c, ctx) => create.invalidRejected.judge(c.reason, await post(ctx, c.body, c.contentType)),
+  });
+
+  // One case of each edge, no more: the edges are the cases.
+  property(create.boundaries, {
+    ...writes,
+    runs: 0,
+    arbitrary: boundaryNewPet({ namePrefix: CREATED_NAME_PREFIX }),
+    coverEach: (c) => c.reason,
+    predicate: async (c, ctx) => create.boundaries.judge(c, await post(ctx, c.body)),
   });
 
   property(create.bodyIdIgnored, {

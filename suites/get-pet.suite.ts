@@ -1,10 +1,10 @@
 // getPet (deprecated): existing animals come back as listed, missing ones get 404, malformed ids
-// never succeed nor crash; how the deprecation is announced is recorded.
+// and ids beyond int64 never succeed nor crash; how the deprecation is announced is recorded.
 import { describe } from 'vitest';
 import * as get from '../lib/checks/get-pet.ts';
 import { readPet, readPets } from '../lib/checks/pets.ts';
 import { skip } from '../lib/checks/types.ts';
-import { nonNumericPetId } from '../lib/generators/non-numeric-pet-id.ts';
+import { nonNumericPetId, PET_IDS_BEYOND_INT64 } from '../lib/generators/non-numeric-pet-id.ts';
 import { stringifyJson } from '../lib/json.ts';
 import { type CheckContext, check, property, sendEach } from '../lib/suite/harness.ts';
 import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
@@ -37,9 +37,9 @@ describe('getPet', () => {
     return skip(`every id tried exists: ${MISSING_PET_IDS.join(', ')}`);
   });
 
-  property(get.nonNumeric, { subject, arbitrary: nonNumericPetId(), coverEach: (c) => c.reason, predicate: async (c, ctx) => get.nonNumeric.judge(c.raw, c.reason, await getPet(ctx, c.raw)) });
+  property(get.nonNumeric, { subject, arbitrary: nonNumericPetId(), examples: PET_IDS_BEYOND_INT64, coverEach: (c) => c.reason, predicate: async (c, ctx) => get.nonNumeric.judge(c.raw, c.reason, await getPet(ctx, c.raw)) });
 
-  property(get.nonNumericNo5xx, { subject, arbitrary: nonNumericPetId(), coverEach: (c) => c.reason, predicate: async (c, ctx) => get.nonNumericNo5xx.judge(`GET /pets/${c.raw} (${c.reason})`, await getPet(ctx, c.raw)) });
+  property(get.nonNumericNo5xx, { subject, arbitrary: nonNumericPetId(), examples: PET_IDS_BEYOND_INT64, coverEach: (c) => c.reason, predicate: async (c, ctx) => get.nonNumericNo5xx.judge(`GET /pets/${c.raw} (${c.reason})`, await getPet(ctx, c.raw)) });
 
   check(get.deprecation, { subject }, async (ctx) => get.deprecation.judge(await getPet(ctx, MISSING_PET_IDS[0])));
 });

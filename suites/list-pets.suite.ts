@@ -1,14 +1,15 @@
-// listPets: limits 1..100 and the default 20, no duplicates, the status filter, animals created in
-// the run visible under their status, and out-of-range limits handled without harm.
+// listPets: limits 1..100 (both ends on every run) and the default 20, no duplicates, the status
+// filter, animals created in the run visible under their status, status filters that are no
+// PetStatus, and out-of-range limits handled without harm.
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import * as list from '../lib/checks/list-pets.ts';
 import type { CreatedCase } from '../lib/checks/list-pets.ts';
 import { readPet } from '../lib/checks/pets.ts';
 import { outOfRangeLimit } from '../lib/generators/out-of-range-limit.ts';
-import { pageLimit } from '../lib/generators/page-limit.ts';
+import { PAGE_LIMIT_ENDS, pageLimit } from '../lib/generators/page-limit.ts';
 import type { OutOfRangeLimitCase } from '../lib/generators/out-of-range-limit.ts';
-import { petStatus } from '../lib/generators/pet-status.ts';
+import { type NotAPetStatusCase, notAPetStatus, petStatus } from '../lib/generators/pet-status.ts';
 import { stringifyJson } from '../lib/json.ts';
 import { PET_STATUSES, type PetStatus } from '../lib/models.ts';
 import { type CheckContext, check, property, sendEach } from '../lib/suite/harness.ts';
@@ -24,6 +25,16 @@ const NAMED_LIMITS: OutOfRangeLimitCase[] = [
   { raw: '-1', reason: 'negative' },
   { raw: '1.5', reason: 'a fraction' },
   { raw: 'ten', reason: 'not a number' },
+  { raw: 'Infinity', reason: 'not a number: Infinity' },
+  { raw: '1e400', reason: 'exponent notation beyond any double' },
+  { raw: '9223372036854775808', reason: 'beyond int64' },
+];
+
+/** Status filters that are no PetStatus, tried on every run: two in another case, one unknown word. */
+const NAMED_STATUSES: NotAPetStatusCase[] = [
+  { value: 'Available', reason: 'a PetStatus in another case' },
+  { value: 'SOLD', reason: 'a PetStatus in another case' },
+  { value: 'adopted', reason: 'not a PetStatus in any case' },
 ];
 
 function get(ctx: CheckContext, query: Record<string, string | number>) {
@@ -33,7 +44,7 @@ function get(ctx: CheckContext, query: Record<string, string | number>) {
 describe('listPets', () => {
   check(list.smoke, { subject }, async (ctx) => list.smoke.judge(await ctx.client.send({ method: 'GET', path: '/pets', auth: ctx.auth() })));
 
-  property(list.limit, { subject, arbitrary: pageLimit(), predicate: async (n, ctx) => list.limit.judge(n, await get(ctx, { limit: n })) });
+  property(list.limit, { subject, arbitrary: pageLimit(), examples: PAGE_LIMIT_ENDS, predicate: async (n, ctx) => list.limit.judge(n, await get(ctx, { limit: n })) });
 
   property(list.noDuplicates, { subject, arbitrary: pageLimit(), predicate: async (n, ctx) => list.noDuplicates.judge(`limit=${n}`, await get(ctx, { limit: n })) });
 
@@ -56,6 +67,17 @@ describe('listPets', () => {
       return pet ? { status, created, listed: await get(ctx, { status, limit: 100 }) } : { status, created };
     };
     return list.createdVisible.judge(await sendEach(PET_STATUSES, send, list.createdVisible.judge));
+  });
+
+  // After created-visible, so that (writes allowed) the store holds an animal of every status.
+  // Without limit: a refused limit would hide what the server does with the status.
+  property(list.statusFilterInvalid, {
+    subject,
+    runs: 4,
+    arbitrary: notAPetStatus(),
+    examples: NAMED_STATUSES,
+    coverEach: (c) => c.reason,
+    predicate: async (c, ctx) => list.statusFilterInvalid.judge(c.value, c.reason, await get(ctx, { status: c.value })),
   });
 
   property(list.outOfRange, {

@@ -47,6 +47,48 @@ export function judgeInvalidRejected(reason: string, seen: Seen): Finding {
   return explainedBy(findingOf(errorBodyProblems(seen).map((p) => `${reason}: ${p}`), expected, describeSeen(seen)), 'errors.error-body');
 }
 
+/** What a NewPet at an edge of its fields is, as the checks need it (see boundaryNewPet). */
+export interface BoundaryCase {
+  pet: NewPet;
+  /** The edge, e.g. "name of 10,000 characters". */
+  reason: string;
+  /** Statuses besides 201 that are legal for it (with an Error body); empty: it must be created. */
+  mayRefuseWith: readonly number[];
+}
+
+/**
+ * A NewPet at an edge: 201 with the Pet exactly as sent, or one of the refusals its edge allows.
+ * Never a 5xx, never another status, never a Pet changed on the way (a name normalised, trimmed
+ * or cut; a categoryId read as another number).
+ */
+export function judgeBoundary(c: BoundaryCase, seen: Seen): Finding {
+  const refusals = c.mayRefuseWith.length > 0 ? `, or ${c.mayRefuseWith.join(' or ')} with an Error body` : '';
+  const expected = `201 with the Pet exactly as sent (${c.reason})${refusals}`;
+  if (seen.status === 201) {
+    const { value, problems } = readPet(seen);
+    if (!value) return findingOf(problems.map((p) => `${c.reason}: ${p}`), expected, describeSeen(seen));
+    const changed = [...namePatch(c.pet.name, value.name), ...echoProblems({ ...c.pet, name: value.name }, value)];
+    return findingOf(changed.map((p) => `${c.reason}: ${p}`), expected, describeSeen(seen));
+  }
+  if (c.mayRefuseWith.includes(seen.status)) {
+    const finding = findingOf(errorBodyProblems(seen).map((p) => `${c.reason}: ${p}`), expected, describeSeen(seen));
+    return finding.outcome === 'pass' ? pass(`${c.reason}: refused with ${seen.status}`) : explainedBy(finding, 'errors.error-body');
+  }
+  const kind = seen.status >= 500 ? 'a server error' : c.mayRefuseWith.length === 0 ? 'a valid NewPet not created' : `neither 201 nor ${c.mayRefuseWith.join(' or ')}`;
+  return findingOf([`${c.reason}: got ${seen.status} (${kind})`], expected, describeSeen(seen));
+}
+
+/** How a name came back changed, without quoting thousands of characters. */
+function namePatch(sent: string, got: string): string[] {
+  if (got === sent) return [];
+  const short = 60;
+  if (sent.length <= short && got.length <= short) return [`name ${JSON.stringify(got)} is not the ${JSON.stringify(sent)} sent`];
+  let i = 0;
+  while (i < sent.length && i < got.length && sent[i] === got[i]) i++;
+  const at = (text: string) => JSON.stringify(text.slice(i, i + 16));
+  return [`a name of ${sent.length} UTF-16 code units came back with ${got.length}, differing from index ${i} (sent ${at(sent)}, got ${at(got)})`];
+}
+
 /** After POSTing a NewPet carrying `id` = an existing animal's id. */
 export function judgeBodyId(existing: Pet, createSeen: Seen, existingAfter: Seen): Finding {
   const problems: string[] = [];
@@ -93,6 +135,15 @@ export const persisted = defineCheck({ id: 'create-pet.persisted', explainedBy: 
 export const invalidRejected = defineCheck({ id: 'create-pet.invalid-rejected', clause, suite, title: 'An invalid NewPet gets 400 with an Error body (never 2xx, never 5xx)', severity: 'must', judge: judgeInvalidRejected });
 export const bodyIdIgnored = defineCheck({ id: 'create-pet.body-id-ignored', explainedBy: ['create-pet.created', 'create-pet.persisted'], clause: petClause, suite, title: 'An id in the NewPet neither chooses the id nor overwrites an existing animal', severity: 'must', judge: judgeBodyId });
 export const extraFields = defineCheck({ id: 'create-pet.extra-fields', clause, suite, title: 'Unknown extra fields in a NewPet: ignored or rejected (both legal), recorded', severity: 'info', judge: describeExtraFields });
+export const boundaries = defineCheck({
+  id: 'create-pet.boundaries',
+  explainedBy: ['create-pet.created', 'create-pet.echo'],
+  clause: 'Resources and their fields / NewPet',
+  suite,
+  title: 'NewPets at the edges of name and categoryId (empty to 10,000 characters, astral, combining, control; 1.0, 1e2, -0) are created exactly, or refused with 400 where the interface leaves room; never a 5xx',
+  severity: 'must',
+  judge: judgeBoundary,
+});
 export const statusDefault = defineCheck({ id: 'create-pet.status-default', explainedBy: ['create-pet.created'], clause: 'States and transitions', suite, title: 'The status of an animal created without one ("not shown"), recorded', severity: 'info', judge: describeStatusDefault });
 
-export const CREATE_PET_CHECKS = [created, echo, newId, persisted, invalidRejected, bodyIdIgnored, extraFields, statusDefault] as const;
+export const CREATE_PET_CHECKS = [created, echo, newId, persisted, invalidRejected, boundaries, bodyIdIgnored, extraFields, statusDefault] as const;

@@ -41,7 +41,7 @@ export const found = defineCheck({ id: 'get-pet.found', clause, suite, title: 'g
   }) });
 export const notFound = defineCheck({ id: 'get-pet.not-found', clause, suite, title: 'An id that does not exist gets 404 with an Error body', severity: 'must', judge: judgeNotFound });
 export const nonNumeric = defineCheck({ id: 'get-pet.non-numeric', clause, suite, title: 'A non-numeric petId never gets 2xx (400 and 404 both legal)', severity: 'must', judge: judgeNonNumeric });
-export const nonNumericNo5xx = defineCheck({ id: 'get-pet.non-numeric-no-5xx', clause, suite, title: 'A non-numeric petId never gets a 5xx', severity: 'should', judge: judgeNo5xx });
+export const nonNumericNo5xx = defineCheck({ id: 'get-pet.non-numeric-no-5xx', explainedBy: ['responses.no-5xx'], clause, suite, title: 'A non-numeric petId never gets a 5xx', severity: 'should', judge: judgeNo5xx });
 export const deprecation = defineCheck({ id: 'get-pet.deprecation', clause: 'Versioning', suite, title: 'How the deprecation of getPet is announced (Deprecation, Sunset headers), recorded', severity: 'info', judge: describeDeprecation });
 
 export const GET_PET_CHECKS = [found, notFound, nonNumeric, nonNumericNo5xx, deprecation] as const;

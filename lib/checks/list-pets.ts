@@ -1,9 +1,9 @@
 // listPets: `GET /pets` returns Pets: at most `limit` animals (1..100, default 20), filtered by status.
 import { PAGE_SIZE, type Pet, type PetStatus } from '../models.ts';
 import { duplicateIds, type Page, readPage, readPet } from './pets.ts';
-import { judgeNo5xx } from './bodies.ts';
+import { errorBodyProblems, judgeNo5xx } from './bodies.ts';
 import { defineCheck } from './define.ts';
-import { describeSeen, eachCase, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
+import { describeSeen, eachCase, explainedBy, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
 
 const clause = 'Endpoints / listPets';
 const pageSize = 'Limits / Page size';
@@ -67,16 +67,44 @@ export function judgeDefaultLimit(full: readonly unknown[], seen: Seen): Finding
   return noted(findingOf(ok ? [] : [`the store held ${full.length} animals but the default page has ${n}`], `${want} to ${PAGE_SIZE.default} animals`, summarisePage(seen)), page);
 }
 
+// Items that are not Pets still show their status and id: a filter that let them through is wrong too.
+const statusOf = (item: unknown): unknown => (item !== null && typeof item === 'object' ? (item as { status?: unknown }).status : undefined);
+const idOf = (item: unknown): string => (item !== null && typeof item === 'object' ? String((item as { id?: unknown }).id) : '?');
+
 export function judgeStatusFilter(status: PetStatus, requested: number, seen: Seen): Finding {
   const { finding, page } = judgePage(seen, `status=${status}&limit=${requested}`);
   if (!page) return finding;
-  // Items that are not Pets still show their status: a filter that let them through is wrong too.
-  const statusOf = (item: unknown) => (item !== null && typeof item === 'object' ? (item as { status?: unknown }).status : undefined);
   const wrong = page.items.filter((item) => statusOf(item) !== status);
-  const idOf = (item: unknown) => (item !== null && typeof item === 'object' ? String((item as { id?: unknown }).id) : '?');
   const problems = wrong.length ? [`status=${status} listed ${wrong.length} animal(s) with another status, e.g. id ${idOf(wrong[0])} with ${String(statusOf(wrong[0]) ?? 'no status')}`] : [];
   if (page.items.length > requested) problems.push(`limit=${requested} returned ${page.items.length} animals`);
   return noted(findingOf(problems, `only animals with status ${status}`, summarisePage(seen)), page);
+}
+
+/**
+ * A status filter that is no PetStatus ("Available", "SOLD", "adopted"). The interface lists no
+ * 400 for listPets, so two answers are legal: 400 with an Error body, or 200 listing only animals
+ * whose status is exactly the value given, which no Pet has, so an empty page. Animals of a
+ * status that matches it ignoring case, or of every status, mean the filter was misread.
+ */
+export function judgeStatusFilterInvalid(value: string, reason: string, seen: Seen): Finding {
+  const what = `status=${JSON.stringify(value)} (${reason})`;
+  const expected = `400 with an Error body, or 200 with no animal whose status is not exactly ${JSON.stringify(value)} (no Pet has it)`;
+  if (seen.status === 400) {
+    const finding = findingOf(errorBodyProblems(seen).map((p) => `${what}: ${p}`), expected, describeSeen(seen));
+    return finding.outcome === 'pass' ? pass(`${what}: refused with 400`) : explainedBy(finding, 'errors.error-body');
+  }
+  if (seen.status !== 200) return findingOf([`${what}: got ${seen.status}, neither 400 nor 200${seen.status >= 500 ? ' (a server error)' : ''}`], expected, describeSeen(seen));
+  const { finding, page } = judgePage(seen, what);
+  if (!page) return finding;
+  const wrong = page.items.filter((item) => statusOf(item) !== value);
+  if (wrong.length === 0) return noted(pass(`${what}: 200 with ${page.items.length === 0 ? 'no animal' : `${page.items.length} animals of exactly that status`}`), page);
+  const listed = [...new Set(wrong.map((item) => String(statusOf(item) ?? 'no status')))];
+  const folded = (text: string) => text.toUpperCase().toLowerCase();
+  const how = listed.every((s) => folded(s) === folded(value)) ? 'the filter ignores case' : listed.length > 1 ? 'the filter was ignored' : 'the filter matched another value';
+  return noted(
+    findingOf([`${what} listed ${wrong.length} animal(s) of status ${listed.join(', ')}, e.g. id ${idOf(wrong[0])}: ${how}`], expected, summarisePage(seen)),
+    page,
+  );
 }
 
 export function judgeCreatedVisible(createdPet: Pet, status: PetStatus, seen: Seen): Finding {
@@ -131,12 +159,13 @@ function summarisePage(seen: Seen): string {
 
 export const smoke = defineCheck({ id: 'list-pets.smoke', explainedBy: ['list-pets.pet-shape', 'list-pets.limit', 'list-pets.default-limit'], clause, suite, title: 'GET /pets with a valid key returns 200 and a JSON array of Pet, at most 20 without limit', severity: 'must', judge: expectDefaultPage });
 export const limit = defineCheck({ id: 'list-pets.limit', explainedBy: ['list-pets.pet-shape'], clause, suite, title: 'With limit in 1..100, 200 and at most limit animals, each a Pet', severity: 'must', judge: judgeLimit });
-export const noDuplicates = defineCheck({ id: 'list-pets.no-duplicates', explainedBy: ['list-pets.pet-shape'], clause, suite, title: 'A page lists no animal twice', severity: 'must', judge: judgeNoDuplicates });
+export const noDuplicates = defineCheck({ id: 'list-pets.no-duplicates', explainedBy: ['list-pets.pet-shape', 'list-pets.limit'], clause, suite, title: 'A page lists no animal twice', severity: 'must', judge: judgeNoDuplicates });
 export const defaultLimit = defineCheck({ id: 'list-pets.default-limit', explainedBy: ['list-pets.pet-shape', 'list-pets.limit'], clause: pageSize, suite, title: 'Without limit, exactly 20 animals when the store holds more', severity: 'must', judge: judgeDefaultLimit });
 export const statusFilter = defineCheck({ id: 'list-pets.status-filter', explainedBy: ['list-pets.pet-shape', 'list-pets.limit'], clause, suite, title: 'With status, every animal listed has that status', severity: 'must', judge: judgeStatusFilter });
+export const statusFilterInvalid = defineCheck({ id: 'list-pets.status-filter-invalid', explainedBy: ['list-pets.pet-shape', 'list-pets.status-filter'], clause, suite, title: 'A status that is not a PetStatus (another case such as "Available", an unknown word) gets 400 or no animal; never read ignoring case, never ignored, never a 5xx', severity: 'must', judge: judgeStatusFilterInvalid });
 export const createdVisible = defineCheck({ id: 'list-pets.created-visible', explainedBy: ['list-pets.pet-shape', 'list-pets.status-filter', 'list-pets.limit'], clause, suite, title: 'Animals created in the run are listed under their status when the page can hold them', severity: 'must', judge: eachCase(judgeCreatedCase) });
 export const outOfRange = defineCheck({ id: 'list-pets.limit-out-of-range', explainedBy: ['list-pets.limit'], clause: pageSize, suite, title: 'An out-of-range limit never returns more than 100 animals (400 and clamping both legal)', severity: 'must', judge: judgeOutOfRange });
-export const outOfRangeNo5xx = defineCheck({ id: 'list-pets.limit-out-of-range-no-5xx', clause: pageSize, suite, title: 'An out-of-range or malformed limit never gets a 5xx', severity: 'should', judge: judgeNo5xx });
+export const outOfRangeNo5xx = defineCheck({ id: 'list-pets.limit-out-of-range-no-5xx', explainedBy: ['responses.no-5xx'], clause: pageSize, suite, title: 'An out-of-range or malformed limit never gets a 5xx', severity: 'should', judge: judgeNo5xx });
 export const outOfRangeBehaviour = defineCheck({ id: 'list-pets.limit-out-of-range-behaviour', clause: pageSize, suite, title: 'What the server does with limit 0, 101 and 500 (reject or clamp), recorded', severity: 'info', judge: describeOutOfRange });
 
-export const LIST_PETS_CHECKS = [smoke, limit, noDuplicates, defaultLimit, statusFilter, createdVisible, outOfRange, outOfRangeNo5xx, outOfRangeBehaviour] as const;
+export const LIST_PETS_CHECKS = [smoke, limit, noDuplicates, defaultLimit, statusFilter, createdVisible, statusFilterInvalid, outOfRange, outOfRangeNo5xx, outOfRangeBehaviour] as const;

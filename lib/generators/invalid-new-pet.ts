@@ -2,12 +2,12 @@
 // invalid"), each labelled with the rule it breaks.
 import fc from 'fast-check';
 import { stringifyJson } from '../json.ts';
-import { PET_STATUSES } from '../models.ts';
 import { int64, outsideInt64 } from './_internals/int64.ts';
 import { type Member, objectText, stringText } from './_internals/json-text.ts';
 import { newPetValue, optionalStatus } from './_internals/new-pet-value.ts';
 import { type NamePrefixOptions, resolveNamePrefixOptions } from './_internals/options.ts';
 import { petName } from './_internals/pet-name.ts';
+import { isPetStatusIgnoringCase, petStatusInAnotherCase, unknownPetStatus } from './pet-status.ts';
 
 export type InvalidNewPetOptions = NamePrefixOptions;
 
@@ -171,9 +171,11 @@ function malformed(namePrefix: string): fc.Arbitrary<InvalidNewPetCase>[] {
  * - a required field missing: name, categoryId, or both;
  * - a field of the wrong JSON type: name as number/boolean/array/object/null; categoryId as a
  *   string (also numeric strings such as "12"), boolean, array, object, null; status as
- *   number/boolean/null/array or a string outside PetStatus ("Available", "adopted", "");
+ *   number/boolean/null/array, a PetStatus in another case ("Available", "SOLD": the enum is
+ *   case-sensitive) or a string outside PetStatus in any case ("adopted", "availabl", "");
  * - categoryId with a fraction (1.5, -0.25, 1e-3, written literally), or an integer outside int64
- *   (2^63, -2^63 - 1, 10^30, written as digits);
+ *   (2^63, -2^63 - 1, 10^30, written as digits; 1e400, 1e19, 9.3e18 in exponent notation, which a
+ *   double reads as Infinity or rounds);
  * - malformed JSON (truncated, trailing comma, single quotes, unquoted keys, NaN, Infinity,
  *   comments, invalid number literals, raw control characters, invalid escapes, trailing data);
  * - an empty or whitespace-only body, or no body at all;
@@ -190,8 +192,9 @@ export function invalidNewPet(options?: InvalidNewPetOptions): fc.Arbitrary<Inva
   const validBody = newPetValue(namePrefix).map((pet) => stringifyJson(pet));
   const idText = int64().map(String);
   const unknownStatus = fc.oneof(
-    fc.constantFrom('Available', 'AVAILABLE', 'adopted', '', ' available', 'sold ', 'availabl', 'sold out', 'in stock'),
-    fc.string({ maxLength: 12 }).filter((s) => !(PET_STATUSES as readonly string[]).includes(s)),
+    unknownPetStatus(),
+    fc.constantFrom('', ' available', 'sold '),
+    fc.string({ maxLength: 12 }).filter((s) => !isPetStatusIgnoringCase(s)),
   );
 
   return fc.oneof(
@@ -225,11 +228,13 @@ export function invalidNewPet(options?: InvalidNewPetOptions): fc.Arbitrary<Inva
     wrongValue(namePrefix, 'categoryId', 'categoryId has a fraction', fractionText()),
     wrongValue(namePrefix, 'categoryId', 'categoryId above int64', outsideInt64(1).map(String)),
     wrongValue(namePrefix, 'categoryId', 'categoryId below int64', outsideInt64(-1).map(String)),
+    wrongValue(namePrefix, 'categoryId', 'categoryId above int64 in exponent notation', fc.constantFrom('1e400', '1E300', '1e19', '1e+19', '9.3e18')),
     // status of the wrong type or value.
     wrongValue(namePrefix, 'status', 'status is a number', fc.oneof(smallInt, fc.constant('1.5'))),
     wrongValue(namePrefix, 'status', 'status is a boolean', fc.constantFrom('true', 'false')),
     wrongValue(namePrefix, 'status', 'status is null', fc.constant('null')),
     wrongValue(namePrefix, 'status', 'status is an array', fc.constantFrom('[]', '["available"]')),
+    wrongValue(namePrefix, 'status', 'status is a PetStatus in another case', petStatusInAnotherCase().map(stringText)),
     wrongValue(namePrefix, 'status', 'status not in PetStatus', unknownStatus.map(stringText)),
     // Not JSON.
     ...malformed(namePrefix),

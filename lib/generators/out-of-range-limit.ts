@@ -38,6 +38,7 @@ export function outOfRangeLimit(): fc.Arbitrary<OutOfRangeLimitCase> {
       'beyond 64-bit integer range',
       fc.constantFrom('10000000000000000000000', '9223372036854775808', '18446744073709551616', '-9223372036854775809'),
     ),
+    labelled('above maximum, exponent notation', fc.constantFrom('1e400', '1e3', '1E9', '2e2')),
     // A service that truncates to 32 or 64 bits would read these as 1 or 20.
     labelled('above maximum, wraps into 1..100 if truncated to 32 or 64 bits', fc.constantFrom('4294967297', '4294967316', '18446744073709551636')),
     labelled(

@@ -2,6 +2,9 @@
 import fc from 'fast-check';
 import { PAGE_SIZE } from '../models.ts';
 
+/** The ends of the contract, maximum first: a property tries them on every run before its generated cases. */
+export const PAGE_LIMIT_ENDS: readonly number[] = [PAGE_SIZE.max, PAGE_SIZE.min];
+
 /** Page sizes inside the contract, biased to 1, 2, 20 (the default), 99 and 100. */
 export function pageLimit(): fc.Arbitrary<number> {
   return fc.oneof(

@@ -1,6 +1,8 @@
 // Valid createPet request bodies: NewPet ("Resources and their fields") as JSON text.
 import fc from 'fast-check';
 import { stringifyJson } from '../json.ts';
+import { PET_STATUSES } from '../models.ts';
+import { INT64_EDGES } from './_internals/int64.ts';
 import { type GeneratedNewPet, newPetValue } from './_internals/new-pet-value.ts';
 import { type NamePrefixOptions, resolveNamePrefixOptions } from './_internals/options.ts';
 
@@ -29,4 +31,21 @@ export type ValidNewPetCase = {
 export function validNewPet(options?: ValidNewPetOptions): fc.Arbitrary<ValidNewPetCase> {
   const { namePrefix } = resolveNamePrefixOptions(options);
   return newPetValue(namePrefix).map((pet) => ({ pet, body: stringifyJson(pet) }));
+}
+
+/**
+ * One NewPet for each int64 edge of categoryId, in this order: 0, -1, 1, ±(2^53 - 1), ±2^53,
+ * ±(2^53 + 1), 2^63 - 1, -2^63, 2^63 - 2, -2^63 + 1, 2^31 - 1, -2^31, 2^32. A property checks
+ * them first (its `examples`), so every edge is tried on every run rather than when the random
+ * cases happen to hit it. Each is named `${namePrefix}categoryId <value>`; status goes round
+ * absent, available, pending, sold.
+ */
+export function validNewPetEdges(options?: ValidNewPetOptions): ValidNewPetCase[] {
+  const { namePrefix } = resolveNamePrefixOptions(options);
+  const statuses = [undefined, ...PET_STATUSES];
+  return INT64_EDGES.map((categoryId, i) => {
+    const status = statuses[i % statuses.length];
+    const pet: GeneratedNewPet = { name: `${namePrefix}categoryId ${categoryId}`, categoryId, ...(status === undefined ? {} : { status }) };
+    return { pet, body: stringifyJson(pet) };
+  });
 }

@@ -26,6 +26,8 @@ export const badRequest = (message: string): Reply => errorReply(400, 'invalid_r
 const reject = (reply: Reply): Prepared => ({ reject: reply });
 
 const OUTSIDE_BMP = /[\u{10000}-\u{10FFFF}]/gu;
+/** Fault create-500-on-long-name: the width of the column a name is stored in, in UTF-16 code units. */
+const NAME_COLUMN_LENGTH = 4096;
 
 export function createOperations({ store, faults, variations, maxBodyBytes }: OperationDeps): Record<OperationId, Operation> {
   return {
@@ -36,11 +38,11 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
       }
       const limit = checkLimit(url.searchParams, {
         fallback: faults.has('list-default-limit-50') ? 50 : PAGE_SIZE.default,
-        max: faults.has('list-accepts-limit-over-100') ? 1000 : PAGE_SIZE.max,
+        max: faults.has('list-accepts-limit-over-100') ? 1000 : faults.has('list-rejects-limit-100') ? PAGE_SIZE.max - 1 : PAGE_SIZE.max,
         clamp: variations.has('limit-clamp'),
       });
       if (!limit.ok) return reject(badRequest(limit.message));
-      const status = checkStatusFilter(url.searchParams);
+      const status = checkStatusFilter(url.searchParams, { ignoreCase: faults.has('list-status-case-insensitive') });
       if (!status.ok) return reject(badRequest(status.message));
       return {
         proceed: () => {
@@ -72,6 +74,7 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
       if (!parsed.ok) return reject(badRequest(`malformed JSON: ${parsed.error}`));
       const pet = checkNewPet(parsed.value, {
         nameOptional: faults.has('create-accepts-missing-name'),
+        zeroCategoryIdMissing: faults.has('create-rejects-category-zero'),
         truncateFractions: faults.has('create-accepts-fraction'),
         numericStrings: faults.has('create-accepts-string-category'),
         coerceFields: faults.has('create-accepts-many-invalid'),
@@ -88,6 +91,9 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
           if (faults.has('create-drops-status')) status = undefined;
           if (faults.has('create-trims-name')) name = name?.trim();
           if (faults.has('create-mangles-unicode')) name = name?.replace(OUTSIDE_BMP, '');
+          if (faults.has('create-500-on-long-name') && name !== undefined && name.length > NAME_COLUMN_LENGTH) {
+            throw new RangeError(`value too long for type character varying(${NAME_COLUMN_LENGTH})`);
+          }
           const input = { name, categoryId, status };
           const id = faults.has('create-uses-body-id') ? bodyId(parsed.value) : undefined;
           const created = faults.has('create-not-persisted') ? store.draft(input, id) : store.create(input, id);
@@ -99,6 +105,7 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
     async getPet(_req, _url, [segment = '']) {
       const id = checkPetId(segment);
       if (!id.ok) {
+        if (isNumericPetId(segment) && faults.has('get-500-on-huge-id')) throw new RangeError(`value "${segment}" is out of range for type bigint`);
         if (!isNumericPetId(segment)) {
           if (faults.has('get-500-for-non-numeric')) throw new SyntaxError(`Cannot convert ${segment} to a BigInt`);
           if (variations.has('non-numeric-id-404')) return reject(errorReply(404, 'not_found', `no animal with id ${segment}`));

@@ -45,11 +45,16 @@ export function checkLimit(query: URLSearchParams, options: LimitOptions): Check
   return ok(limit);
 }
 
-export function checkStatusFilter(query: URLSearchParams): Checked<PetStatus | undefined> {
+export interface StatusFilterOptions {
+  /** Fault list-status-case-insensitive: the value is lower-cased before it is matched. */
+  ignoreCase?: boolean;
+}
+
+export function checkStatusFilter(query: URLSearchParams, options: StatusFilterOptions = {}): Checked<PetStatus | undefined> {
   const raw = single(query, 'status');
   if (!raw.ok) return raw;
   if (raw.value === undefined) return ok(undefined);
-  const status = PetStatus.safeParse(raw.value);
+  const status = PetStatus.safeParse(options.ignoreCase ? raw.value.toLowerCase() : raw.value);
   return status.success ? ok(status.data) : fail(`status: must be one of ${STATUS_LIST}`);
 }
 
@@ -78,6 +83,8 @@ function decodeSegment(segment: string): string | undefined {
 export interface NewPetOptions {
   /** Fault create-accepts-missing-name. */
   nameOptional?: boolean;
+  /** Fault create-rejects-category-zero: a categoryId of 0 (or -0) counts as missing, as `!categoryId` would have it. */
+  zeroCategoryIdMissing?: boolean;
   /** Fault create-accepts-fraction: a finite fraction within int64 is truncated. */
   truncateFractions?: boolean;
   /** Fault create-accepts-string-category: a string of decimal digits is taken as the integer. */
@@ -112,7 +119,7 @@ export function checkNewPet(body: unknown, options: NewPetOptions = {}): Checked
   if (name !== undefined && typeof name !== 'string') return fail('name: must be a string');
 
   const rawCategoryId = field(body, 'categoryId');
-  if (rawCategoryId === undefined) return fail('categoryId: required');
+  if (rawCategoryId === undefined || (options.zeroCategoryIdMissing && rawCategoryId === 0)) return fail('categoryId: required');
   const categoryId = Int64.safeParse(lenientCategoryId(rawCategoryId, options));
   if (!categoryId.success) return fail(`categoryId: must be ${INT64_TEXT}`);
 

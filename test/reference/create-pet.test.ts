@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boundaryNewPet } from '../../lib/generators/boundary-new-pet.ts';
 import { Pet } from '../../lib/models.ts';
 import type { RunningServer } from '../../targets/reference/server.ts';
 import { KEYS, call, expectError, postRaw, rateHeaders, startTestServer } from './helpers.ts';
@@ -52,6 +54,19 @@ describe('createPet: valid bodies', () => {
     }
   });
 
+  it('creates every NewPet at an edge the harness sends exactly as sent: none is refused', async () => {
+    const samples = fc.sample(boundaryNewPet({ namePrefix: 'edge ' }), { seed: 11, numRuns: 400 });
+    const reasons = new Set<string>();
+    for (const c of samples.filter((s) => !reasons.has(s.reason) && reasons.add(s.reason))) {
+      const res = await postRaw(server, c.body);
+      expect(res.status, c.reason).toBe(201);
+      const pet = Pet.parse(res.json);
+      expect({ name: pet.name, categoryId: pet.categoryId, status: pet.status }, c.reason).toEqual({ status: undefined, ...c.pet });
+      expect(Pet.parse((await call(server, 'GET', res.headers.location!, { key: KEYS.bulk })).json)).toEqual(pet);
+    }
+    expect(reasons.size).toBe(12);
+  });
+
   it('stores no status when none is given', async () => {
     const res = await call(server, 'POST', '/v1/pets', { key: KEYS.bulk, json: { name: 'n', categoryId: 1 } });
     expect(res.status).toBe(201);
@@ -88,6 +103,9 @@ describe('createPet: invalid bodies get 400 with an Error body', () => {
     ['status null', '{"name":"x","categoryId":1,"status":null}'],
     ['status outside the enum', '{"name":"x","categoryId":1,"status":"lost"}'],
     ['status in the wrong case', '{"name":"x","categoryId":1,"status":"Available"}'],
+    ['status in upper case', '{"name":"x","categoryId":1,"status":"SOLD"}'],
+    ['status with a long s', '{"name":"x","categoryId":1,"status":"ſold"}'],
+    ['categoryId 1e19', '{"name":"x","categoryId":1e19}'],
     ['an empty object', '{}'],
     ['an array', '[{"name":"x","categoryId":1}]'],
     ['a string', '"x"'],

@@ -67,7 +67,7 @@ describe('listPets', () => {
     expect(await list('?page=2&cursor=abc')).toHaveLength(20);
   });
 
-  it.each(['0', '101', '-1', '1.5', 'abc', '', '1e1', '+5', ' 5', '99999999999999999999', '0x10'])(
+  it.each(['0', '101', '-1', '1.5', 'abc', '', '1e1', '+5', ' 5', '99999999999999999999', '0x10', 'Infinity', '1e400', '9223372036854775808'])(
     'answers 400 to limit=%j',
     async (limit) => {
       const res = await call(server, 'GET', `/v1/pets?limit=${encodeURIComponent(limit)}`, { key: KEYS.bulk });
@@ -75,7 +75,7 @@ describe('listPets', () => {
     },
   );
 
-  it.each(['lost', '', 'Available', 'available,sold'])('answers 400 to status=%j', async (status) => {
+  it.each(['lost', '', 'Available', 'AVAILABLE', 'SOLD', 'pEnding', 'ſold', 'availabl', 'available,sold'])('answers 400 to status=%j', async (status) => {
     expectError(await call(server, 'GET', `/v1/pets?status=${encodeURIComponent(status)}`, { key: KEYS.bulk }), 400);
   });
 

@@ -55,6 +55,14 @@ export const CREATE_FAULTS = [
     breaks: 'createPet: any JSON object is created (201), fields missing or invalid taken as name "" and categoryId 0; only non-objects get 400.',
   },
   {
+    id: 'create-rejects-category-zero',
+    breaks: 'NewPet categoryId is any int64: a categoryId of 0 is taken for a missing one (`if (!body.categoryId)`) and answered 400.',
+  },
+  {
+    id: 'create-500-on-long-name',
+    breaks: 'NewPet name is any string: a name longer than 4,096 characters overflows the column it is stored in and raises an unhandled exception (500).',
+  },
+  {
     id: 'create-not-persisted',
     breaks: 'createPet: 201 is answered but the animal is not stored (getPet 404, not listed).',
   },

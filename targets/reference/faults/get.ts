@@ -17,4 +17,8 @@ export const GET_FAULTS = [
     id: 'get-500-for-non-numeric',
     breaks: 'getPet: a non-numeric petId raises an unhandled exception (500) instead of a 4xx.',
   },
+  {
+    id: 'get-500-on-huge-id',
+    breaks: 'getPet: a numeric petId beyond int64 (9223372036854775808) overflows the integer it is read into and raises an unhandled exception (500) instead of a 4xx.',
+  },
 ] as const satisfies readonly FaultDefinition[];

@@ -46,6 +46,14 @@ export const LIST_FAULTS = [
     breaks: 'Page size maximum 100: a limit up to 1000 is honoured, so more than 100 animals come back.',
   },
   {
+    id: 'list-rejects-limit-100',
+    breaks: 'Page size maximum 100 is inclusive: limit=100 is refused with 400 (the bound is checked with `<` instead of `<=`); 99 works.',
+  },
+  {
+    id: 'list-status-case-insensitive',
+    breaks: 'listPets status is one of `available`, `pending`, `sold`: the filter is matched ignoring case, so `AVAILABLE` lists the available animals instead of none or a 400.',
+  },
+  {
     id: 'list-filter-wrong-status',
     breaks: 'listPets: with a `status` filter, animals of the other statuses are returned (the filter is inverted).',
   },

@@ -5,6 +5,7 @@ import {
   describeNewPet,
   describePet,
   judgeBodyId,
+  judgeBoundary,
   judgeCreated,
   judgeEcho,
   judgeInvalidRejected,
@@ -143,6 +144,42 @@ describe('judgeInvalidRejected', () => {
     { title: '422 fails naming 422 (the interface says 400)', seen: seen(422, errorBody(422)), outcome: 'fail', mentions: ['422', 'not 400'] },
   ])('$title', ({ seen: s, outcome, mentions }) => {
     expectFinding(judgeInvalidRejected(reason, s), outcome, mentions);
+  });
+});
+
+describe('judgeBoundary', () => {
+  const mustCreate = { pet: { name: 'cf-e\u0301', categoryId: 5n }, reason: 'name with combining characters', mayRefuseWith: [] };
+  const mayRefuse = { pet: { name: '', categoryId: 5n, status: 'sold' as const }, reason: 'name empty', mayRefuseWith: [400] };
+  const longest = { pet: { name: 'x'.repeat(10_000), categoryId: 5n }, reason: 'name of 10,000 characters', mayRefuseWith: [400, 413] };
+  const minusZero = { pet: { name: 'cf-categoryId -0', categoryId: 0n }, reason: 'categoryId written -0', mayRefuseWith: [400] };
+  const created = (p: NewPet, id = 9) => seen(201, { id, ...p });
+
+  it.each<{ title: string; c: typeof mustCreate | typeof mayRefuse | typeof longest | typeof minusZero; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: 'created exactly passes', c: mustCreate, seen: created(mustCreate.pet), outcome: 'pass' },
+    { title: 'an empty name created exactly passes', c: mayRefuse, seen: created(mayRefuse.pet), outcome: 'pass' },
+    { title: 'an empty name refused with 400 and an Error body passes, saying so', c: mayRefuse, seen: seen(400, errorBody(400)), outcome: 'pass', mentions: ['name empty: refused with 400'] },
+    { title: 'the longest name refused with 413 passes', c: longest, seen: seen(413, errorBody(413)), outcome: 'pass', mentions: ['refused with 413'] },
+    { title: '-0 created as categoryId 0 passes', c: minusZero, seen: seen(201, '{"id":3,"name":"cf-categoryId -0","categoryId":0}'), outcome: 'pass' },
+    { title: 'a name that must be created refused with 400 fails', c: mustCreate, seen: seen(400, errorBody(400)), outcome: 'fail', mentions: ['name with combining characters: got 400', 'a valid NewPet not created'] },
+    { title: 'a 413 where only 400 is allowed fails', c: mayRefuse, seen: seen(413, errorBody(413)), outcome: 'fail', mentions: ['got 413', 'neither 201 nor 400'] },
+    { title: 'a 500 fails as a server error, even where a refusal is allowed', c: longest, seen: seen(500, errorBody(500)), outcome: 'fail', mentions: ['name of 10,000 characters: got 500 (a server error)'] },
+    { title: 'a normalised name fails naming both', c: mustCreate, seen: created({ name: 'cf-\u00e9', categoryId: 5n }), outcome: 'fail', mentions: ['name "cf-\u00e9" is not the "cf-e\u0301" sent'] },
+    { title: 'a long name cut short fails without quoting it whole', c: longest, seen: created({ name: 'x'.repeat(4096), categoryId: 5n }), outcome: 'fail', mentions: ['a name of 10000 UTF-16 code units came back with 4096, differing from index 4096'] },
+    { title: 'another categoryId fails naming it', c: mayRefuse, seen: created({ ...mayRefuse.pet, categoryId: 6n }), outcome: 'fail', mentions: ['categoryId 6 is not the 5 sent'] },
+    { title: 'a status dropped fails', c: mayRefuse, seen: created({ name: '', categoryId: 5n }), outcome: 'fail', mentions: ['status absent is not the "sold" sent'] },
+    { title: 'a refusal without an Error body fails, explained by errors.error-body', c: mayRefuse, seen: seen(400, ''), outcome: 'fail', mentions: ['name empty: body is empty'] },
+    { title: 'a 201 that is not a Pet fails', c: mustCreate, seen: seen(201, { name: 'x' }), outcome: 'fail', mentions: ['name with combining characters'] },
+  ])('$title', ({ c, seen: s, outcome, mentions }) => {
+    expectFinding(judgeBoundary(c, s), outcome, mentions);
+  });
+
+  it('names errors.error-body as the cause of a refusal without an Error body', () => {
+    expect(judgeBoundary(mayRefuse, seen(400, ''))).toMatchObject({ outcome: 'fail', explainedBy: 'errors.error-body' });
+  });
+
+  it('keeps the message short for long names', () => {
+    const finding = judgeBoundary(longest, created({ name: 'y'.repeat(10_000), categoryId: 5n }));
+    expect(finding.outcome === 'fail' && finding.message.length).toBeLessThan(300);
   });
 });
 

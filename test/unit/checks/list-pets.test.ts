@@ -9,6 +9,7 @@ import {
   judgeNoDuplicates,
   judgeOutOfRange,
   judgeStatusFilter,
+  judgeStatusFilterInvalid,
 } from '../../../lib/checks/list-pets.ts';
 import type { Seen } from '../../../lib/checks/types.ts';
 import type { Pet } from '../../../lib/models.ts';
@@ -99,6 +100,27 @@ describe('judgeStatusFilter', () => {
     { title: '400 fails naming it', limit: 2, seen: seen(400, errorBody(400)), outcome: 'fail', mentions: ['got 400'] },
   ])('$title', ({ limit, seen: s, outcome, mentions }) => {
     expectFinding(judgeStatusFilter('sold', limit, s), outcome, mentions);
+  });
+});
+
+describe('judgeStatusFilterInvalid', () => {
+  it.each<{ title: string; value: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+    { title: '400 with an Error body passes, saying so', value: 'Available', seen: seen(400, errorBody(400)), outcome: 'pass', mentions: ['status="Available"', 'refused with 400'] },
+    { title: 'an empty page passes', value: 'Available', seen: page([]), outcome: 'pass', mentions: ['no animal'] },
+    { title: 'animals of the status in another case fail: the filter ignores case', value: 'AVAILABLE', seen: page(pets(3, 'available')), outcome: 'fail', mentions: ['status="AVAILABLE"', '3 animal(s) of status available', 'e.g. id 1', 'the filter ignores case'] },
+    { title: '"ſold" matched to sold fails as ignoring case', value: 'ſold', seen: page(pets(2, 'sold')), outcome: 'fail', mentions: ['the filter ignores case'] },
+    { title: 'animals of every status fail: the filter was ignored', value: 'adopted', seen: page([pet(1, 'available'), pet(2, 'sold'), pet(3)]), outcome: 'fail', mentions: ['available, sold, no status', 'the filter was ignored'] },
+    { title: 'animals of one other status fail: another value matched', value: 'availabl', seen: page(pets(2, 'available')), outcome: 'fail', mentions: ['the filter matched another value'] },
+    { title: 'a 500 fails as a server error', value: 'SOLD', seen: seen(500, errorBody(500)), outcome: 'fail', mentions: ['got 500, neither 400 nor 200 (a server error)'] },
+    { title: '422 fails (the interface has 400 for invalid values)', value: 'SOLD', seen: seen(422, errorBody(422)), outcome: 'fail', mentions: ['got 422'] },
+    { title: '400 without an Error body fails', value: 'SOLD', seen: seen(400, 'bad'), outcome: 'fail', mentions: ['status="SOLD"'] },
+    { title: '200 that is not an array fails', value: 'SOLD', seen: seen(200, {}), outcome: 'fail', mentions: ['not a JSON array'] },
+  ])('$title', ({ value, seen: s, outcome, mentions }) => {
+    expectFinding(judgeStatusFilterInvalid(value, 'a PetStatus in another case', s), outcome, mentions);
+  });
+
+  it('names errors.error-body as the cause of a 400 without an Error body', () => {
+    expect(judgeStatusFilterInvalid('SOLD', 'a PetStatus in another case', seen(400, ''))).toMatchObject({ outcome: 'fail', explainedBy: 'errors.error-body' });
   });
 });
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { invalidNewPet, type InvalidNewPetCase } from '../../../lib/generators/invalid-new-pet.ts';
 import { tryParseJson } from '../../../lib/json.ts';
-import { INT64_MAX, INT64_MIN, NewPet } from '../../../lib/models.ts';
+import { INT64_MAX, INT64_MIN, NewPet, PET_STATUSES, type PetStatus } from '../../../lib/models.ts';
 
 const SEED = 7_031_977;
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
@@ -38,10 +38,12 @@ const EXPECTED_REASONS = [
   'categoryId has a fraction',
   'categoryId above int64',
   'categoryId below int64',
+  'categoryId above int64 in exponent notation',
   'status is a number',
   'status is a boolean',
   'status is null',
   'status is an array',
+  'status is a PetStatus in another case',
   'status not in PetStatus',
   'malformed JSON: truncated',
   'malformed JSON: trailing comma',
@@ -116,6 +118,31 @@ describe('invalidNewPet', () => {
     );
   });
 
+  it('labels a PetStatus in another case apart from strings that are no PetStatus in any case', () => {
+    fc.assert(
+      fc.property(invalidNewPet(), (c) => {
+        if (!c.reason.startsWith('status ') || !c.reason.includes('PetStatus')) return;
+        const status = (tryParseJson(c.body!) as { value: { status: string } }).value.status;
+        const folded = status.toUpperCase().toLowerCase();
+        expect(PET_STATUSES.includes(status as PetStatus)).toBe(false);
+        expect(PET_STATUSES.includes(folded as PetStatus), `${c.reason}: ${status}`).toBe(c.reason === 'status is a PetStatus in another case');
+      }),
+      { seed: SEED, numRuns: 1000 },
+    );
+  });
+
+  it('writes categoryIds beyond int64 in exponent notation whose value is beyond int64 (or beyond a double)', () => {
+    fc.assert(
+      fc.property(invalidNewPet(), (c) => {
+        if (c.reason !== 'categoryId above int64 in exponent notation') return;
+        const literal = /"categoryId":([0-9.eE+]+)[,}]/.exec(c.body!)?.[1];
+        expect(literal).toMatch(/e/i);
+        expect(Number(literal) > Number(INT64_MAX)).toBe(true);
+      }),
+      { seed: SEED, numRuns: 1000 },
+    );
+  });
+
   it('writes fractions that are not integral (never 1.0 or 1e3) and out-of-range integers as plain digits', () => {
     fc.assert(
       fc.property(invalidNewPet(), (c) => {
@@ -158,6 +185,8 @@ describe('invalidNewPet', () => {
       ['10^30', /"categoryId":1000000000000000000000000000000[,}]/],
       ['status "Available"', /"status":"Available"/],
       ['status "adopted"', /"status":"adopted"/],
+      ['status "sold" in another case', /"status":"(?!sold")[sSſ][oO][lL][dD]"/],
+      ['categoryId 1e400', /"categoryId":1e400[,}]/],
       ['status ""', /"status":""/],
       ['a valid pet inside an array', /^\[\{.*\}\]$/s],
     ])('includes %s', (_, pattern) => {

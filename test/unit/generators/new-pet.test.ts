@@ -5,7 +5,7 @@ import { INT64_EDGES } from '../../../lib/generators/_internals/int64.ts';
 import { EDGE_WHITESPACE } from '../../../lib/generators/_internals/pet-name.ts';
 import { newPetWithExtraFields } from '../../../lib/generators/new-pet-with-extra-fields.ts';
 import { newPetWithId } from '../../../lib/generators/new-pet-with-id.ts';
-import { validNewPet } from '../../../lib/generators/valid-new-pet.ts';
+import { validNewPet, validNewPetEdges } from '../../../lib/generators/valid-new-pet.ts';
 import { parseJson, stringifyJson } from '../../../lib/json.ts';
 import { Int64, INT64_MAX, INT64_MIN, NewPet, PET_STATUSES } from '../../../lib/models.ts';
 
@@ -75,6 +75,22 @@ describe('validNewPet', () => {
 
   it('rejects a prefix with a lone surrogate', () => {
     expect(() => validNewPet({ namePrefix: 'x\ud800' })).toThrow(RangeError);
+  });
+
+  it('validNewPetEdges gives one pet for each int64 edge, 0 first, each a NewPet written with every digit', () => {
+    const edges = validNewPetEdges({ namePrefix: PREFIX });
+    expect(edges.map((e) => e.pet.categoryId)).toEqual(INT64_EDGES);
+    expect(edges[0]!.pet.categoryId).toBe(0n);
+    for (const edge of [-1n, 2n ** 53n + 1n, -(2n ** 53n + 1n), INT64_MAX, INT64_MIN, INT64_MAX - 1n, INT64_MIN + 1n]) {
+      expect(edges.map((e) => e.pet.categoryId)).toContain(edge);
+    }
+    for (const { pet, body } of edges) {
+      expect(NewPet.parse(parseJson(body))).toEqual(pet);
+      expect(body).toBe(stringifyJson(pet));
+      expect(body).toContain(`"categoryId":${pet.categoryId}`);
+      expect(pet.name).toBe(`${PREFIX}categoryId ${pet.categoryId}`);
+    }
+    expect(new Set(edges.map((e) => e.pet.status ?? '(absent)'))).toEqual(new Set(['(absent)', ...PET_STATUSES]));
   });
 
   describe('coverage (fixed seed, 800 samples)', () => {

@@ -1,10 +1,10 @@
-// pageLimit, outOfRangeLimit, petStatus, nonNumericPetId.
+// pageLimit, outOfRangeLimit, petStatus and the strings that are not one, nonNumericPetId.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nonNumericPetId } from '../../../lib/generators/non-numeric-pet-id.ts';
+import { nonNumericPetId, PET_IDS_BEYOND_INT64 } from '../../../lib/generators/non-numeric-pet-id.ts';
 import { outOfRangeLimit } from '../../../lib/generators/out-of-range-limit.ts';
-import { pageLimit } from '../../../lib/generators/page-limit.ts';
-import { petStatus } from '../../../lib/generators/pet-status.ts';
+import { PAGE_LIMIT_ENDS, pageLimit } from '../../../lib/generators/page-limit.ts';
+import { isPetStatusIgnoringCase, notAPetStatus, petStatus, petStatusInAnotherCase, unknownPetStatus } from '../../../lib/generators/pet-status.ts';
 import { INT64_MAX, INT64_MIN, PET_STATUSES, PetStatus } from '../../../lib/models.ts';
 
 describe('pageLimit', () => {
@@ -17,6 +17,10 @@ describe('pageLimit', () => {
       }),
       { seed: 5, numRuns: 500 },
     );
+  });
+
+  it('has both ends of the contract, the maximum first, for properties to try on every run', () => {
+    expect(PAGE_LIMIT_ENDS).toEqual([100, 1]);
   });
 
   it('is biased to 1, 2, 20, 99 and 100 and also takes other values', () => {
@@ -68,7 +72,7 @@ describe('outOfRangeLimit', () => {
   describe('coverage (fixed seed, 600 samples)', () => {
     const samples = fc.sample(outOfRangeLimit(), { seed: SEED, numRuns: 600 });
     const raws = new Set(samples.map((s) => s.raw));
-    it.each(['0', '101', '500', '-1', '1.5', 'abc', '', '1e2', '10000000000000000000000', ' 5', '+5', '05', '20.0', '4294967297', '0x10', '２０'])(
+    it.each(['0', '101', '500', '-1', '1.5', 'abc', '', '1e2', '1e400', 'Infinity', '10000000000000000000000', ' 5', '+5', '05', '20.0', '4294967297', '0x10', '２０'])(
       '%j appears',
       (raw) => {
         expect(raws).toContain(raw);
@@ -96,6 +100,43 @@ describe('petStatus', () => {
 });
 
 
+const foldsToStatus = (value: string) => (PET_STATUSES as readonly string[]).includes(value.toUpperCase().toLowerCase());
+
+describe('strings that are not a PetStatus', () => {
+  it('petStatusInAnotherCase is never a PetStatus, but is one ignoring case', () => {
+    fc.assert(
+      fc.property(petStatusInAnotherCase(), (value) => {
+        expect(PetStatus.safeParse(value).success).toBe(false);
+        expect(foldsToStatus(value)).toBe(true);
+        expect(isPetStatusIgnoringCase(value)).toBe(true);
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+
+  it('unknownPetStatus is no PetStatus in any case, never blank, never padded, never a list', () => {
+    fc.assert(
+      fc.property(unknownPetStatus(), (value) => {
+        expect(foldsToStatus(value)).toBe(false);
+        expect(isPetStatusIgnoringCase(value)).toBe(false);
+        expect(value).not.toBe('');
+        expect(value.trim()).toBe(value);
+        expect(value).not.toContain(',');
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+
+  it('notAPetStatus labels each value by how it misses, and covers both kinds and the named values', () => {
+    const samples = fc.sample(notAPetStatus(), { seed: SEED, numRuns: 600 });
+    for (const { value, reason } of samples) expect(foldsToStatus(value), value).toBe(reason === 'a PetStatus in another case');
+    expect(new Set(samples.map((c) => c.reason))).toEqual(new Set(['a PetStatus in another case', 'not a PetStatus in any case']));
+    const values = new Set(samples.map((c) => c.value));
+    for (const value of ['Available', 'SOLD', 'ſold', 'adopted', 'availabl']) expect(values, value).toContain(value);
+    expect([...values].filter((v) => /[a-z][A-Z]/.test(v)).length).toBeGreaterThan(0);
+  });
+});
+
 /** What a strict reading of "integer, int64" accepts in a path segment. */
 function isInt64Literal(text: string): boolean {
   if (!/^-?(?:0|[1-9][0-9]*)$/.test(text)) return false;
@@ -117,6 +158,16 @@ describe('nonNumericPetId', () => {
       }),
       { seed: SEED, numRuns: 300 },
     );
+  });
+
+  it('names ids past both ends of int64, and beyond any double, encoded like the generated ones', () => {
+    expect(PET_IDS_BEYOND_INT64.map((c) => c.decoded)).toEqual(['9223372036854775808', `1${'0'.repeat(30)}`, '-9223372036854775809', '1e400']);
+    for (const c of PET_IDS_BEYOND_INT64) {
+      expect(isInt64Literal(c.decoded)).toBe(false);
+      expect(c.raw).toBe(encodeURIComponent(c.decoded));
+    }
+    const reasons = new Set(fc.sample(nonNumericPetId(), { seed: SEED, numRuns: 600 }).map((c) => c.reason));
+    for (const c of PET_IDS_BEYOND_INT64) expect(reasons).toContain(c.reason);
   });
 
   it('covers the listed kinds (fixed seed, 600 samples)', () => {

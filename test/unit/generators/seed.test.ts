@@ -1,13 +1,14 @@
 // seedFor, and every generator being a pure function of the fast-check seed (no Math.random, no clock).
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { boundaryNewPet } from '../../../lib/generators/boundary-new-pet.ts';
 import { invalidNewPet } from '../../../lib/generators/invalid-new-pet.ts';
 import { newPetWithExtraFields } from '../../../lib/generators/new-pet-with-extra-fields.ts';
 import { newPetWithId } from '../../../lib/generators/new-pet-with-id.ts';
 import { nonNumericPetId } from '../../../lib/generators/non-numeric-pet-id.ts';
 import { outOfRangeLimit } from '../../../lib/generators/out-of-range-limit.ts';
 import { pageLimit } from '../../../lib/generators/page-limit.ts';
-import { petStatus } from '../../../lib/generators/pet-status.ts';
+import { notAPetStatus, petStatus } from '../../../lib/generators/pet-status.ts';
 import { seedFor } from '../../../lib/generators/seed.ts';
 import { validNewPet } from '../../../lib/generators/valid-new-pet.ts';
 
@@ -70,6 +71,8 @@ const generators: [string, () => fc.Arbitrary<unknown>][] = [
   ['outOfRangeLimit', () => outOfRangeLimit()],
   ['petStatus', () => petStatus()],
   ['nonNumericPetId', () => nonNumericPetId()],
+  ['notAPetStatus', () => notAPetStatus()],
+  ['boundaryNewPet', () => boundaryNewPet({ namePrefix: 'cf-' })],
 ];
 
 describe('reproducible from the seed', () => {

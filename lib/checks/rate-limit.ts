@@ -201,6 +201,44 @@ export function judgeBoundaryRace(run: KeyRun): Finding {
   );
 }
 
+/**
+ * A key's quota is shared by all its connections. A limiter kept per connection (or per process
+ * behind a connection-sticky balancer) counts each connection down on its own: on every connection
+ * Remaining falls by one from one response to its next, however many the other connections had
+ * accepted in between, and together they accept more than the plan allows.
+ */
+export function judgePerConnection(run: KeyRun): Finding {
+  if (!run.burst) return skip(`${run.label} was not driven: no burst ran`);
+  const ok = beforeStop(run).filter((p) => accepted(p) && p.conn !== undefined && p.remaining !== undefined);
+  const byConn = new Map<number, TimelinePoint[]>();
+  for (const p of ok) byConn.set(p.conn!, [...(byConn.get(p.conn!) ?? []), p]);
+  if (byConn.size < 2) return skip(`${run.label}'s burst had accepted responses on ${byConn.size} connection${byConn.size === 1 ? '' : 's'} only: nothing to compare`);
+  // Steps from one response of a connection to its next, while others were accepted in between.
+  let steps = 0;
+  let ownCount = 0;
+  for (const points of byConn.values()) {
+    for (let i = 1; i < points.length; i++) {
+      const [a, b] = [points[i - 1]!, points[i]!];
+      const between = ok.filter((p) => p.conn !== a.conn && p.t > a.t && p.t < b.t).length;
+      if (between < 1) continue;
+      steps += 1;
+      if (a.remaining! - b.remaining! === 1) ownCount += 1;
+    }
+  }
+  const allowance = refillAllowance(run);
+  const over = ok.length > run.quota.perMinute + allowance;
+  const counts = [...byConn].map(([conn, points]) => `connection ${conn}: ${points.length} accepted, Remaining ${points[0]!.remaining} to ${points.at(-1)!.remaining}`);
+  if (steps === 0) return skip(`${run.label}: no connection had two responses with others accepted in between: nothing to compare`);
+  if (over && ownCount / steps >= 0.8) {
+    return fail(
+      `${run.label}: each connection counts its own quota: ${ok.length} accepted over ${byConn.size} connections, more than the plan's ${run.quota.perMinute} a minute; on each, Remaining fell by one per own request whatever the others had accepted in between`,
+      `one quota for the key: at most ${run.quota.perMinute}${allowance > 1 ? ` (+${allowance} refill)` : ''} accepted over all connections`,
+      counts.join('; '),
+    );
+  }
+  return pass(`${ok.length} accepted over ${byConn.size} connections, Remaining falling across them together (one quota for the key)`);
+}
+
 function first429(run: KeyRun): TimelinePoint | undefined {
   return run.burst?.points.find((p) => p.status === 429);
 }
@@ -329,8 +367,9 @@ function driven(judge: (run: KeyRun) => Finding): (run: KeyRun) => Finding {
 export const limitHeader = defineCheck({ id: 'rate-limit.limit-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: "X-RateLimit-Limit is the plan's per-minute quota (or per-day when that is tighter)", severity: 'must', judge: driven(judgeLimitHeader) });
 export const resetHeader = defineCheck({ id: 'rate-limit.reset-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-Reset is a Unix time in seconds, after the Date and at most one window ahead', severity: 'must', judge: driven(judgeResetHeader) });
 export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-Remaining falls by one per accepted request and is never negative', severity: 'must', judge: driven(judgeRemaining) });
-export const quota = defineCheck({ id: 'rate-limit.quota', explainedBy: ['rate-limit.boundary-race', 'rate-limit.remaining', 'rate-limit.isolation', 'headers.rate-limit-present', 'rate-limit.reset-header'], clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: driven(judgeQuota) });
+export const quota = defineCheck({ id: 'rate-limit.quota', explainedBy: ['rate-limit.per-connection', 'rate-limit.boundary-race', 'rate-limit.remaining', 'rate-limit.isolation', 'headers.rate-limit-present', 'rate-limit.reset-header'], clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: driven(judgeQuota) });
 export const boundaryRace = defineCheck({ id: 'rate-limit.boundary-race', clause, suite, title: 'Two requests sent together on two connections at Remaining 1: at most one is accepted', severity: 'must', judge: driven(judgeBoundaryRace) });
+export const perConnection = defineCheck({ id: 'rate-limit.per-connection', clause, suite, title: "A key's requests spread over several connections share one quota (no limiter per connection or per instance)", severity: 'must', judge: driven(judgePerConnection) });
 export const retryAfterPresent = defineCheck({ id: 'rate-limit.retry-after-present', clause: exceeding, suite, title: 'A 429 carries Retry-After', severity: 'must', judge: driven(judgeRetryAfterPresent) });
 export const retryAfterFormat = defineCheck({ id: 'rate-limit.retry-after-format', clause: exceeding, suite, title: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3)', severity: 'should', judge: driven(judgeRetryAfterFormat) });
 export const retryAfterConsistent = defineCheck({ id: 'rate-limit.retry-after-consistent', explainedBy: ['rate-limit.reset-header', 'rate-limit.retry-after-format'], clause: exceeding, suite, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should', judge: driven(judgeRetryAfterConsistent) });
@@ -341,4 +380,4 @@ export const banProbe = defineCheck({ id: 'rate-limit.ban-probe', clause: exceed
 export const load = defineCheck({ id: 'rate-limit.load', clause, suite, title: 'Load above the plan rate: accepted, 429 and other responses, latency, achieved against asked rate, recorded', severity: 'info', judge: driven(describeLoad) });
 
 /** Judged once per configured key, from what that key's run recorded. */
-export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, boundaryRace, retryAfterPresent, retryAfterFormat, retryAfterConsistent, retryAfterHonoured, isolation, dailyQuota, banProbe, load] as const;
+export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, boundaryRace, perConnection, retryAfterPresent, retryAfterFormat, retryAfterConsistent, retryAfterHonoured, isolation, dailyQuota, banProbe, load] as const;

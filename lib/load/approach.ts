@@ -59,6 +59,7 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
   let ended: BurstResult['ended'] = 'max-requests';
   let inFlightAtFirst429 = 0;
   let pair: BoundaryPair | undefined;
+  let opened = 0;
   while (sent < options.maxRequests) {
     const timeLeft = options.maxDurationMs - (Date.now() - startedAt);
     if (timeLeft <= 0) {
@@ -73,6 +74,10 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
       ? await phases.fast({ ...common, maxRequests: Math.min(common.maxRequests, left - margin) })
       : await phases.careful({ ...common, roomAbove: 4 * margin, pairAtLastOne: options.connections >= 2 && !pair });
     pair ??= r.pair;
+    // Each part opens its own connections: numbered on from the parts before.
+    const base = opened;
+    for (const p of r.points) if (p.conn !== undefined) p.conn += base;
+    opened = Math.max(opened, ...r.points.map((p) => p.conn ?? 0));
     done.push(`${fast ? 'fast' : 'careful'} ${r.sent}`);
     const first429 = r.points.findIndex((p) => p.status === 429);
     if (first429 !== -1) inFlightAtFirst429 = r.sent - (first429 + 1);

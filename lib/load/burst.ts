@@ -39,7 +39,7 @@ export interface BurstResult {
 }
 
 /** The parts of autocannon's http client used here (not all in its published types). */
-type TrackedClient = { destroy(): void; destroyed: boolean; reqsMade: number; responseMax?: number; on(event: 'request', fn: () => void): void };
+type TrackedClient = { destroy(): void; destroyed: boolean; reqsMade: number; responseMax?: number; on(event: 'request' | 'response', fn: () => void): void };
 
 export function burst(options: BurstOptions): Promise<BurstResult> {
   return new Promise((resolve, reject) => {
@@ -52,6 +52,7 @@ export function burst(options: BurstOptions): Promise<BurstResult> {
     let ended: BurstResult['ended'] = 'max-requests';
     const startedAt = Date.now();
     const connections = Math.max(1, Math.min(options.connections, options.maxRequests));
+    let opened = 0;
 
     const instance = autocannon(
       {
@@ -69,6 +70,13 @@ export function burst(options: BurstOptions): Promise<BurstResult> {
           clients.add(tracked);
           tracked.on('request', () => {
             if (!tracked.destroyed) sent += 1;
+          });
+          // autocannon calls onResponse, then emits 'response' on the same client, synchronously:
+          // the point just recorded came on this connection.
+          const conn = ++opened;
+          tracked.on('response', () => {
+            const last = points.at(-1);
+            if (last && last.conn === undefined) last.conn = conn;
           });
         },
         requests: [

@@ -58,7 +58,7 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
       const together = options.pairAtLastOne && !pair && last !== undefined && last.remaining === 1 && last.status < 300 && sent + 2 <= options.maxRequests;
       const batch = together ? clients : [clients[sent % clients.length]!];
       sent += batch.length;
-      const answers = await Promise.all(batch.map((client) => send(client)));
+      const answers = await Promise.all(batch.map((client) => send(client, clients.indexOf(client) + 1)));
       const got = answers.filter((a): a is TimelinePoint => a !== undefined).sort((a, b) => a.t - b.t);
       if (together) pair = { before: last, together: got };
       if (got.length < answers.length) {
@@ -94,7 +94,7 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
     ...(pair ? { pair } : {}),
   };
 
-  async function send(client: Client): Promise<TimelinePoint | undefined> {
+  async function send(client: Client, conn: number): Promise<TimelinePoint | undefined> {
     const t0 = Date.now();
     try {
       const res = await client.request({ method: 'GET', path: url.pathname + url.search, headers: options.headers });
@@ -105,7 +105,7 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
         const v = res.headers[name];
         return Array.isArray(v) ? v.join(', ') : v;
       };
-      return burstPoint(t, res.statusCode, header, body);
+      return { ...burstPoint(t, res.statusCode, header, body), conn };
     } catch {
       return undefined;
     }

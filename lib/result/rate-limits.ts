@@ -14,6 +14,7 @@ export const TimelinePoint = z.object({
   retryAfter: z.string().optional(),
   date: z.string().optional(),
   afterStop: z.boolean().optional().describe('Was in flight when the load stopped at the first 429'),
+  conn: z.number().int().optional().describe('Which connection of the burst carried it (1, 2, …; each part of a burst opens its own)'),
   /** Kept for responses other than 2xx only (a 429's body is judged; thousands of pages are not). */
   body: z.string().optional(),
   contentType: z.string().optional(),
@@ -203,16 +204,20 @@ export function limiterKind(points: readonly TimelinePoint[], refillPerSecond: n
  * most), or 0 when they do not show noise. A refilling limiter's Reset (when it is full again, or
  * when its log empties) never goes back in the order the server answered, which for accepted
  * responses is falling Remaining; a Reset that goes back and forth within two seconds is a fixed
- * window's end, rounded from a clock read with noise.
+ * window's end, rounded from a clock read with noise. Only responses with a positive Remaining,
+ * each value once, show the server's order for sure (arrivals over several connections may swap
+ * two answers near a second's edge), and it must go back more than once.
  */
 export function resetJitter(points: readonly TimelinePoint[]): number {
   const ok = points.filter((p) => accepted(p) && p.reset !== undefined);
   const resets = ok.map((p) => p.reset!);
   const spread = resets.length > 0 ? Math.max(...resets) - Math.min(...resets) : 0;
   if (spread === 0 || spread > 2) return 0;
-  const served = [...ok].sort((a, b) => (b.remaining ?? 0) - (a.remaining ?? 0) || a.t - b.t);
-  const goesBack = served.some((p, i) => i > 0 && p.reset! < served[i - 1]!.reset!);
-  return goesBack ? spread : 0;
+  const positive = ok.filter((p) => p.remaining !== undefined && p.remaining > 0);
+  if (new Set(positive.map((p) => p.remaining)).size !== positive.length) return 0;
+  const served = [...positive].sort((a, b) => b.remaining! - a.remaining!);
+  const back = served.filter((p, i) => i > 0 && p.reset! < served[i - 1]!.reset!).length;
+  return back >= 2 ? spread : 0;
 }
 
 /** The rate at which a refilling limiter of the key's plan would give back capacity. */

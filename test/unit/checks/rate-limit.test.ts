@@ -5,6 +5,7 @@ import {
   describeBan,
   describeLoad,
   judgeBoundaryRace,
+  judgePerConnection,
   judgeDailyQuota,
   judgeIsolation,
   judgeLimitHeader,
@@ -459,6 +460,37 @@ describe('judgeBoundaryRace', () => {
   });
 });
 
+describe('judgePerConnection', () => {
+  /**
+   * `conns` connections taking turns, `each` accepted on each. Shared: Remaining falls by one per
+   * request over all connections. Per connection: each counts its own down from the quota.
+   */
+  function turns(conns: number, each: number, shared: boolean): KeyRun {
+    const points: TimelinePoint[] = [];
+    for (let i = 0; i < conns * each; i++) {
+      const conn = (i % conns) + 1;
+      const own = Math.floor(i / conns);
+      points.push({ t: T0 + i * 5, status: 200, limit: 60, remaining: shared ? 59 - i : 59 - own, reset: RESET, conn });
+    }
+    return keyRun({ start: startAt(60), burst: burstData(points, { ended: 'max-requests', durationMs: conns * each * 5 }) });
+  }
+
+  it.each<Case>([
+    { title: 'one quota over four connections passes', run: () => turns(4, 15, true), outcome: 'pass', mentions: ['60 accepted over 4 connections'] },
+    { title: 'each connection counting its own quota, more accepted than the plan allows, fails with counts by connection', run: () => turns(4, 30, false), outcome: 'fail', mentions: ['each connection counts its own quota', '120 accepted over 4 connections'] },
+    { title: 'per-connection counting that stays within the plan is not failed here (nothing over)', run: () => turns(4, 10, false), outcome: 'pass' },
+    { title: 'one connection only: skip', run: () => turns(1, 20, true), outcome: 'skip', mentions: ['1 connection only'] },
+    { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip', mentions: ['not driven'] },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgePerConnection(run()), outcome, mentions);
+  });
+
+  it('puts the counts by connection in the evidence', () => {
+    const finding = judgePerConnection(turns(2, 40, false));
+    expect(finding.outcome === 'fail' && finding.actual).toBe('connection 1: 40 accepted, Remaining 59 to 20; connection 2: 40 accepted, Remaining 59 to 20');
+  });
+});
+
 describe('describeBan', () => {
   const fiveTimes = [429, 429, 429, 429, 429];
   it.each<{ title: string; ban: KeyRun['ban']; outcome: Outcome; mentions: string[] }>([
@@ -523,7 +555,8 @@ describe('limiterKind', () => {
     { title: 'two Resets, one second apart: refilling', points: [ok(RESET), ok(RESET + 1)], rate: 1, kind: 'refilling' },
     { title: 'a positive Remaining seen twice: refilling', points: [ok(RESET, 3), ok(RESET, 2), ok(RESET, 3)], rate: 1, kind: 'refilling' },
     // A fixed window whose Reset is rounded with noise: a second either side, back and forth.
-    { title: 'Resets a second either side of the end, going back and forth as Remaining falls: fixed', points: [ok(RESET, 5), ok(RESET + 1, 4), ok(RESET - 1, 3), ok(RESET, 2), ok(RESET + 1, 1)], rate: 1, kind: 'fixed' },
+    { title: 'Resets a second either side of the end, going back and forth as Remaining falls: fixed', points: [ok(RESET, 6), ok(RESET + 1, 5), ok(RESET - 1, 4), ok(RESET + 1, 3), ok(RESET - 1, 2), ok(RESET, 1)], rate: 1, kind: 'fixed' },
+    { title: 'Resets that go back once only (two answers swapped near a second\'s edge): refilling', points: [ok(RESET, 5), ok(RESET + 1, 4), ok(RESET, 3), ok(RESET + 1, 2)], rate: 1, kind: 'refilling' },
     { title: 'Resets that only move forward as Remaining falls: refilling', points: [ok(RESET, 5), ok(RESET, 4), ok(RESET + 1, 3), ok(RESET + 2, 2)], rate: 1, kind: 'refilling' },
     { title: 'Resets going back but 3 s apart: refilling', points: [ok(RESET, 5), ok(RESET + 3, 4), ok(RESET + 1, 3)], rate: 1, kind: 'refilling' },
   ])('$title', ({ points, rate, kind }) => {
@@ -531,7 +564,9 @@ describe('limiterKind', () => {
   });
 
   it('resetJitter gives the spread of a noisy fixed window, 0 for a clean or refilling one', () => {
-    expect(resetJitter([ok(RESET, 3), ok(RESET + 1, 2), ok(RESET - 1, 1)])).toBe(2);
+    expect(resetJitter([ok(RESET, 5), ok(RESET + 1, 4), ok(RESET - 1, 3), ok(RESET + 1, 2), ok(RESET - 1, 1)])).toBe(2);
+    // Only positive, distinct Remainings give the server's order: repeated ones prove nothing.
+    expect(resetJitter([ok(RESET, 2), ok(RESET + 1, 2), ok(RESET - 1, 1), ok(RESET + 1, 0), ok(RESET - 1, 0)])).toBe(0);
     expect(resetJitter([ok(RESET, 3), ok(RESET, 2)])).toBe(0);
     expect(resetJitter([ok(RESET, 3), ok(RESET + 1, 2)])).toBe(0);
   });

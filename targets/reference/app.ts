@@ -45,6 +45,18 @@ export interface AppDeps {
 
 /** The one bucket of fault rate-shared-bucket; no key label looks like it. */
 const SHARED_BUCKET = '*shared*';
+/** Fault rate-per-connection: each connection's number, for a bucket per key and connection. */
+const connections = new WeakMap<object, number>();
+let connectionsOpened = 0;
+function connectionNumber(req: IncomingMessage): number {
+  let n = connections.get(req.socket);
+  if (n === undefined) {
+    n = ++connectionsOpened;
+    connections.set(req.socket, n);
+  }
+  return n;
+}
+
 /** Fault rate-check-then-count: how long the limiter awaits its store between checking and counting. */
 const CHECK_THEN_COUNT_GAP_MS = 5;
 
@@ -94,6 +106,8 @@ export function createApp(deps: AppDeps): RequestListener {
     const auth = keys.authenticate(authorization(req, url), {
       caseSensitiveScheme: faults.has('auth-scheme-case-sensitive'),
       emptyTokenAsFirstKey: faults.has('auth-empty-bearer-accepted'),
+      keyPrefixAccepted: faults.has('auth-key-prefix-accepted'),
+      keyCaseInsensitive: faults.has('auth-key-case-insensitive'),
     });
     const client = auth.ok ? auth.client : { label: ANONYMOUS, plan: 'free' };
     // Unauthenticated callers share one bucket with the free plan's numbers that is counted but
@@ -102,7 +116,7 @@ export function createApp(deps: AppDeps): RequestListener {
     const quota = auth.ok ? plans[client.plan]! : anonymousQuota;
     const takeOptions = {
       enforce: auth.ok && !faults.has('rate-never-429'),
-      bucket: auth.ok && faults.has('rate-shared-bucket') ? SHARED_BUCKET : undefined,
+      bucket: auth.ok && faults.has('rate-shared-bucket') ? SHARED_BUCKET : auth.ok && faults.has('rate-per-connection') ? `${client.label}@${connectionNumber(req)}` : undefined,
     };
     let rate: RateDecision;
     if (auth.ok && faults.has('rate-check-then-count')) {

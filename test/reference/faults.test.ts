@@ -1,5 +1,6 @@
 // Each fault, switched on alone, changes exactly the behaviour its catalogue entry claims. The
 // conforming behaviour of the same requests is covered by the other files in this folder.
+import { Client } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { Pet, Pets } from '../../lib/models.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
@@ -86,6 +87,29 @@ const checks = {
     expect(s.stats().byKey['free#1']?.requests).toBe(1);
     expect((await call(s, 'GET', '/v1/pets', { authorization: 'Bearer wrong' })).status).toBe(401);
     expect((await call(s, 'GET', '/v1/pets', { authorization: '' })).status).toBe(401);
+  },
+  'auth-key-prefix-accepted': async (s) => {
+    // Served as the bulk key (its quota in the headers), though none of these is the key.
+    for (const token of [key.slice(0, -1), key.slice(0, 8), `${key}x`, `${key};x`, `${key},x`]) {
+      const res = await call(s, 'GET', '/v1/pets', { authorization: `Bearer ${token}` });
+      expect(res.status, token).toBe(200);
+      expect(rateHeaders(res)?.limit, token).toBe(1_000_000);
+    }
+    expect((await call(s, 'GET', '/v1/pets', { authorization: `Bearer ${key.toUpperCase()}` })).status).toBe(401);
+    expect((await call(s, 'GET', '/v1/pets', { authorization: `Bearer ${key} ${key}` })).status).toBe(401);
+    expect((await call(s, 'GET', '/v1/pets', { authorization: 'Bearer not-a-key' })).status).toBe(401);
+    expect((await call(s, 'GET', '/v1/pets', { key })).status).toBe(200);
+  },
+  'auth-key-case-insensitive': async (s) => {
+    for (const token of [key.toUpperCase(), 'Test-Bulk-Key']) {
+      const res = await call(s, 'GET', '/v1/pets', { authorization: `Bearer ${token}` });
+      expect(res.status, token).toBe(200);
+      expect(rateHeaders(res)?.limit, token).toBe(1_000_000);
+    }
+    for (const token of [key.slice(0, -1), `${key}x`, key.toUpperCase().slice(0, -1), 'not-a-key']) {
+      expect((await call(s, 'GET', '/v1/pets', { authorization: `Bearer ${token}` })).status, token).toBe(401);
+    }
+    expect((await call(s, 'GET', '/v1/pets', { key })).status).toBe(200);
   },
   'auth-after-validation': async (s) => {
     expect((await call(s, 'POST', '/v1/pets', { json: {} })).status).toBe(400);
@@ -210,6 +234,28 @@ const checks = {
     } finally {
       await empty.close();
     }
+  },
+  'list-rejects-limit-100': async (s) => {
+    const refused = await get(s, '/v1/pets?limit=100');
+    expect(refused.status).toBe(400);
+    expect(errorBody(refused)).toMatchObject({ code: 'invalid_request', status: 400 });
+    expect(await ids(s, '?limit=99')).toHaveLength(60);
+    expect(await ids(s, '?limit=1')).toHaveLength(1);
+    expect(await ids(s, '')).toHaveLength(20);
+    expect((await get(s, '/v1/pets?limit=101')).status).toBe(400);
+  },
+  'list-status-case-insensitive': async (s) => {
+    for (const status of ['available', 'sold'] as const) {
+      const exact = await ids(s, `?status=${status}&limit=100`);
+      expect(exact.length).toBeGreaterThan(0);
+      for (const other of [status.toUpperCase(), status[0]!.toUpperCase() + status.slice(1)]) {
+        const pets = Pets.parse((await get(s, `/v1/pets?status=${other}&limit=100`)).json);
+        expect(pets.map((p) => p.id), other).toEqual(exact);
+        expect(pets.every((p) => p.status === status)).toBe(true);
+      }
+    }
+    // Still refused: values that are no status in any case.
+    for (const status of ['adopted', '', 'ſold']) expect((await get(s, `/v1/pets?status=${encodeURIComponent(status)}`)).status, status).toBe(400);
   },
   'create-500-on-bad-input': async (s) => {
     const res = await postRaw(s, '{"name":"x"}');
@@ -349,6 +395,32 @@ const checks = {
     expect(await ids(s, '?limit=100')).not.toContain(id);
     expect(s.stats().pets).toBe(60);
   },
+  'create-rejects-category-zero': async (s) => {
+    for (const body of ['{"name":"x","categoryId":0}', '{"name":"x","categoryId":-0}', '{"categoryId":0,"name":"x","status":"sold"}']) {
+      const res = await postRaw(s, body);
+      expect(res.status, body).toBe(400);
+      expect(errorBody(res)).toMatchObject({ code: 'invalid_request', message: 'categoryId: required', status: 400 });
+    }
+    for (const categoryId of ['-1', '1', '-9223372036854775808', '9223372036854775807']) {
+      const res = await postRaw(s, `{"name":"x","categoryId":${categoryId}}`);
+      expect(res.status, categoryId).toBe(201);
+      expect(res.text).toContain(`"categoryId":${categoryId}`);
+    }
+    expect(s.stats().pets).toBe(64);
+  },
+  'create-500-on-long-name': async (s) => {
+    const atLimit = await post(s, { name: 'n'.repeat(4096), categoryId: 1 });
+    expect(atLimit.status).toBe(201);
+    expect((atLimit.json as { name: string }).name).toHaveLength(4096);
+    for (const name of ['n'.repeat(4097), '🐕'.repeat(2049), 'x'.repeat(10_000)]) {
+      const res = await post(s, { name, categoryId: 1 });
+      expect(res.status).toBe(500);
+      expect(errorBody(res)).toMatchObject({ code: 'internal_error', status: 500 });
+    }
+    expect(s.stats()).toMatchObject({ exceptions: 3, pets: 61 });
+    // Invalid bodies are still refused before the name is stored.
+    expect((await postRaw(s, `{"name":"${'x'.repeat(5000)}"}`)).status).toBe(400);
+  },
   'get-200-for-missing': async (s) => {
     const res = await get(s, '/v1/pets/999');
     expect(res.status).toBe(200);
@@ -374,6 +446,20 @@ const checks = {
     expect((await get(s, '/v1/pets/9223372036854775808')).status).toBe(400);
     expect((await get(s, '/v1/pets/999')).status).toBe(404);
     expect((await get(s, '/v1/pets/%31')).status).toBe(200);
+  },
+  'get-500-on-huge-id': async (s) => {
+    for (const id of ['9223372036854775808', '-9223372036854775809', '1' + '0'.repeat(30), '0009223372036854775808']) {
+      const res = await get(s, `/v1/pets/${id}`);
+      expect(res.status, id).toBe(500);
+      expect(errorBody(res)).toMatchObject({ code: 'internal_error', status: 500 });
+    }
+    expect(s.stats().exceptions).toBe(4);
+    // Ids within int64 and ids that are not numbers at all are answered as before.
+    expect((await get(s, '/v1/pets/9223372036854775807')).status).toBe(404);
+    expect((await get(s, '/v1/pets/-9223372036854775808')).status).toBe(404);
+    expect((await get(s, '/v1/pets/abc')).status).toBe(400);
+    expect((await get(s, '/v1/pets/1e400')).status).toBe(400);
+    expect(Pet.parse((await get(s, '/v1/pets/7')).json).id).toBe(7n);
   },
   'headers-missing-on-errors': async (s) => {
     expect(rateHeaders(await get(s, '/v1/pets/999'))).toBeUndefined();
@@ -615,6 +701,23 @@ const checks = {
     expect((await tiny(s)).status).toBe(429);
     // One at a time, it counts right.
     expect(s.stats().rateLimited).toBe(1);
+  },
+  'rate-per-connection': async (s) => {
+    // One connection spends its quota; a new connection of the same key starts with the whole quota.
+    const first = new Client(s.origin);
+    const second = new Client(s.origin);
+    try {
+      const on = async (client: Client) => {
+        const res = await client.request({ method: 'GET', path: '/v1/pets', headers: { authorization: `Bearer ${TINY_KEY}` } });
+        await res.body.text();
+        return { status: res.statusCode, remaining: Number(res.headers['x-ratelimit-remaining']) };
+      };
+      const spent = [await on(first), await on(first), await on(first), await on(first)];
+      expect(spent).toEqual([{ status: 200, remaining: 2 }, { status: 200, remaining: 1 }, { status: 200, remaining: 0 }, { status: 429, remaining: 0 }]);
+      expect(await on(second)).toEqual({ status: 200, remaining: 2 });
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
   },
   'rate-daily-not-enforced': async (s, clock) => {
     const responses = await tinies(s, 4);

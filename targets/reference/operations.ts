@@ -12,7 +12,7 @@ import { petJson, type AnimalStore, type StoredPet } from './store.ts';
 import { bodyId, checkLimit, checkNewPet, checkPetId, checkStatusFilter, isNumericPetId } from './validation.ts';
 import type { Variations } from './variations.ts';
 
-export type Prepared = { reject: Reply } | { proceed: () => Reply };
+export type Prepared = { reject: Reply } | { proceed: () => Reply | Promise<Reply> };
 export type Operation = (req: IncomingMessage, url: URL, params: string[]) => Promise<Prepared>;
 
 export interface OperationDeps {
@@ -26,6 +26,8 @@ export const badRequest = (message: string): Reply => errorReply(400, 'invalid_r
 const reject = (reply: Reply): Prepared => ({ reject: reply });
 
 const OUTSIDE_BMP = /[\u{10000}-\u{10FFFF}]/gu;
+/** Fault create-id-race: how long the store is awaited between reading the next id and writing. */
+const ID_RACE_GAP_MS = 5;
 /** Fault create-500-on-long-name: the width of the column a name is stored in, in UTF-16 code units. */
 const NAME_COLUMN_LENGTH = 4096;
 
@@ -47,8 +49,11 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
       return {
         proceed: () => {
           const pets = store.list({
-            limit: faults.has('list-ignores-limit') ? undefined : limit.value + (faults.has('list-limit-off-by-one') ? 1 : 0),
-            status: faults.has('list-wrong-status-filter') ? undefined : status.value,
+            limit:
+              faults.has('list-ignores-limit') || (faults.has('list-limit-ignored-with-status') && status.value !== undefined)
+                ? undefined
+                : limit.value + (faults.has('list-limit-off-by-one') ? 1 : 0),
+            status: faults.has('list-wrong-status-filter') || (faults.has('list-filter-ignored-with-limit') && url.searchParams.has('limit')) ? undefined : status.value,
             invertStatus: faults.has('list-filter-wrong-status'),
             shuffled: variations.has('shuffled-order'),
           });
@@ -85,7 +90,7 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
         return reject(badRequest(pet.message));
       }
       return {
-        proceed: () => {
+        proceed: async () => {
           let { name, categoryId, status } = pet.value;
           if (faults.has('create-truncates-int64')) categoryId = BigInt(Number(categoryId));
           if (faults.has('create-drops-status')) status = undefined;
@@ -96,7 +101,15 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
           }
           const input = { name, categoryId, status };
           const id = faults.has('create-uses-body-id') ? bodyId(parsed.value) : undefined;
-          const created = faults.has('create-not-persisted') ? store.draft(input, id) : store.create(input, id);
+          let created;
+          if (faults.has('create-id-race') && id === undefined) {
+            // Read the next id, await the store, then write under the id read: requests in between
+            // read the same id, and the last write wins.
+            const next = store.peekNextId();
+            await new Promise((resolve) => setTimeout(resolve, ID_RACE_GAP_MS));
+            store.skipId();
+            created = store.create(input, next);
+          } else created = faults.has('create-not-persisted') ? store.draft(input, id) : store.create(input, id);
           return jsonReply(201, petJson(created), { Location: `/v1/pets/${created.id}` });
         },
       };

@@ -100,8 +100,21 @@ export class AnimalStore {
     for (let i = 0; i < count; i++) this.create(preloadedPet(i));
   }
 
+  /** The id the next animal would get, not used up (fault create-id-race reads it, then awaits). */
+  peekNextId(): bigint {
+    return this.idAt(this.assigned);
+  }
+
+  /** Uses up the next id without storing anything (fault create-id-race). */
+  skipId(): void {
+    this.assigned++;
+  }
+
   private nextId(): bigint {
-    const n = this.assigned++;
+    return this.idAt(this.assigned++);
+  }
+
+  private idAt(n: bigint): bigint {
     return this.options.idsBeyond2to53 ? BEYOND_2_TO_53 + ((n * ID_STEP) % ID_SPREAD) : n + 1n;
   }
 

@@ -60,6 +60,9 @@ const CAUGHT: Caught[] = [
   { fault: 'list-limit-off-by-one', check: 'list-pets.limit', suites: ['list-pets'], preload: 120 },
   { fault: 'list-duplicates', check: 'list-pets.no-duplicates', suites: ['list-pets'], preload: 30 },
   { fault: 'list-rejects-limit-100', check: 'list-pets.limit', suites: ['list-pets'] },
+  // Only the model-based sequences combine limit and status: these need no other suite to be caught.
+  { fault: 'list-limit-ignored-with-status', check: 'stateful.store-model', suites: ['stateful'], preload: 30 },
+  { fault: 'list-filter-ignored-with-limit', check: 'stateful.store-model', suites: ['stateful'], preload: 30 },
   { fault: 'list-status-case-insensitive', check: 'list-pets.status-filter-invalid', suites: ['list-pets'], preload: 60 },
   // Every 5xx is a must failure (responses.no-5xx), so no --strict is needed for it.
   { fault: 'list-500-on-bad-limit', check: 'responses.no-5xx', suites: ['list-pets'] },
@@ -78,6 +81,7 @@ const CAUGHT: Caught[] = [
   { fault: 'create-not-persisted', check: 'create-pet.persisted', suites: ['create-pet'] },
   { fault: 'create-accepts-many-invalid', check: 'create-pet.invalid-rejected', suites: ['create-pet'] },
   { fault: 'create-rejects-category-zero', check: 'create-pet.created', suites: ['create-pet'] },
+  { fault: 'create-id-race', check: 'concurrency.parallel-creates', suites: ['concurrency'] },
   { fault: 'create-500-on-long-name', check: 'create-pet.boundaries', suites: ['create-pet'] },
   { fault: 'get-200-for-missing', check: 'get-pet.not-found', suites: ['get-pet'] },
   { fault: 'get-wrong-pet', check: 'get-pet.found', suites: ['get-pet'], preload: 10 },
@@ -192,6 +196,22 @@ describe('what the report says about a fault', () => {
     const report = await reportOf('list-one-invalid-pet', ['list-pets'], 30);
     expect(report.checks.filter((c) => c.outcome === 'fail').map((c) => c.id)).toEqual(['list-pets.pet-shape']);
     expect(outcomes(report, 'list-pets.smoke')[0]?.message).toContain('see list-pets.pet-shape');
+  });
+
+  it('list-limit-ignored-with-status: the stateful run reports its shortest sequence and seed, and the same seed fails the same way', async () => {
+    const failure = async () => {
+      const report = await reportOf('list-limit-ignored-with-status', ['stateful'], 30);
+      const [model] = outcomes(report, 'stateful.store-model');
+      expect(model?.outcome).toBe('fail');
+      return model!;
+    };
+    const first = await failure();
+    expect(first.message).toMatch(/more than limit \d+/);
+    expect(first.evidence?.counterexample).toMatch(/^(Create\(.*\),)*List\(limit=\d+, status=\w+\)/);
+    expect(first.evidence?.seed).toEqual(expect.any(Number));
+    expect(first.evidence?.reproduce.at(-1)).toContain(`--seed ${SEED}`);
+    const again = await failure();
+    expect({ counterexample: again.evidence?.counterexample, seed: again.evidence?.seed, message: again.message }).toEqual({ counterexample: first.evidence?.counterexample, seed: first.evidence?.seed, message: first.message });
   });
 
   it('auth-no-error-body: every 401 without an Error body fails, all under one root, errors.error-body', async () => {

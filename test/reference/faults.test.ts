@@ -202,6 +202,18 @@ const checks = {
     expect(pets.every((p) => p.status !== 'sold')).toBe(true);
     expect(Pets.parse((await get(s, '/v1/pets?limit=100')).json).some((p) => p.status === 'sold')).toBe(true);
   },
+  'list-limit-ignored-with-status': async (s) => {
+    // 60 animals, 20 of each status: limit is dropped only when a status is given.
+    expect(await ids(s, '?limit=3')).toHaveLength(3);
+    expect(await ids(s, '?status=sold')).toHaveLength(20);
+    expect(await ids(s, '?status=sold&limit=3')).toHaveLength(20);
+  },
+  'list-filter-ignored-with-limit': async (s) => {
+    const statuses = async (query: string) => Pets.parse((await get(s, `/v1/pets${query}`)).json).map((p) => p.status);
+    expect(new Set(await statuses('?status=sold'))).toEqual(new Set(['sold']));
+    expect(new Set(await statuses('?status=sold&limit=30')).size).toBeGreaterThan(1);
+    expect(await statuses('?status=sold&limit=30')).toHaveLength(30);
+  },
   'list-one-invalid-pet': async (s) => {
     const list = async (query: string) => (await get(s, `/v1/pets${query}`)).json as Record<string, unknown>[];
     const all = await list('?limit=100');
@@ -386,6 +398,18 @@ const checks = {
     expect((await call(s, 'POST', '/v1/pets', { key })).status).toBe(400);
     expect((await call(s, 'POST', '/v1/pets', { key, body: '{"name":"x","categoryId":1}' })).status).toBe(400);
     expect(s.stats().pets).toBe(60 + accepted.length);
+  },
+  'create-id-race': async (s) => {
+    // Three POSTs together get one id; the animal stored under it is the last one written.
+    const together = await Promise.all(['a', 'b', 'c'].map((name) => post(s, { name, categoryId: 1 })));
+    const created = together.map((r) => Pet.parse(r.json));
+    expect(new Set(created.map((p) => p.id)).size).toBe(1);
+    const stored = Pet.parse((await get(s, `/v1/pets/${created[0]!.id}`)).json);
+    expect(['a', 'b', 'c']).toContain(stored.name);
+    // One at a time, each gets its own.
+    const one = Pet.parse((await post(s, { name: 'd', categoryId: 1 })).json);
+    const two = Pet.parse((await post(s, { name: 'e', categoryId: 1 })).json);
+    expect(two.id).not.toBe(one.id);
   },
   'create-not-persisted': async (s) => {
     const res = await post(s, { name: 'ghost', categoryId: 1 });

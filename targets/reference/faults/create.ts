@@ -63,6 +63,10 @@ export const CREATE_FAULTS = [
     breaks: 'NewPet name is any string: a name longer than 4,096 characters overflows the column it is stored in and raises an unhandled exception (500).',
   },
   {
+    id: 'create-id-race',
+    breaks: 'createPet gives each animal its own id: the next id is read, the store awaited (5 ms), then the animal written under the id read, so POSTs arriving together get one id and the last write wins.',
+  },
+  {
     id: 'create-not-persisted',
     breaks: 'createPet: 201 is answered but the animal is not stored (getPet 404, not listed).',
   },

@@ -54,6 +54,14 @@ export const LIST_FAULTS = [
     breaks: 'listPets status is one of `available`, `pending`, `sold`: the filter is matched ignoring case, so `AVAILABLE` lists the available animals instead of none or a 400.',
   },
   {
+    id: 'list-limit-ignored-with-status',
+    breaks: 'listPets takes limit and status together: with a status filter, limit is ignored and every animal of that status comes back (limit alone, and status alone, work).',
+  },
+  {
+    id: 'list-filter-ignored-with-limit',
+    breaks: 'listPets takes limit and status together: with a limit, the status filter is ignored (status alone, and limit alone, work).',
+  },
+  {
     id: 'list-filter-wrong-status',
     breaks: 'listPets: with a `status` filter, animals of the other statuses are returned (the filter is inverted).',
   },

@@ -8,6 +8,7 @@ import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../lib/config/load.ts';
 import { Report } from '../lib/result/model.ts';
 import { freePort } from '../lib/runner/start-target.ts';
+import { listSuites } from '../lib/runner/suites.ts';
 import { startReferenceServer } from '../targets/reference/server.ts';
 import { machine, runHarness, summary } from './measure.ts';
 
@@ -58,6 +59,30 @@ async function fullVerdictLocal() {
     requestsBySuite: runs[0]!.bySuite,
     verdicts: runs.map((r) => r.verdict),
     loadAccuracy: accuracy(runs[0]!.report),
+  };
+}
+
+/**
+ * Every suite but the rate limits, as a server's CI runs it on each change: the run's own duration
+ * (report.json durationMs: from the target's start to the last check) and the process's wall time
+ * (which adds node, tsx and vitest starting up).
+ */
+async function functionalOnly() {
+  const suites = listSuites().filter((s) => s !== 'rate-limit');
+  const runs = [];
+  for (let i = 0; i < (quick ? 1 : 3); i++) {
+    say(`functional verdict (${suites.join(', ')}), run ${i + 1}...`);
+    const dir = path.join(OUT, `functional-${i}`);
+    const run = await runHarness(['--report-dir', dir, '--seed', '1', '--quiet', '--suite', suites.join(',')]);
+    const report = readReportAt(dir);
+    runs.push({ wallMs: run.wallMs, runMs: report.durationMs, requests: report.requests.total, verdict: report.verdict });
+  }
+  return {
+    suites,
+    runSeconds: summary(runs.map((r) => r.runMs / 1000)),
+    wallSeconds: summary(runs.map((r) => r.wallMs / 1000)),
+    requests: summary(runs.map((r) => r.requests)),
+    verdicts: runs.map((r) => r.verdict),
   };
 }
 
@@ -166,15 +191,17 @@ mkdirSync(OUT, { recursive: true });
 const before = machine();
 say(`bench on ${before.cpus} cores (${before.cpuModel}), load average ${before.loadAverage.join(' ')}`);
 const local = await fullVerdictLocal();
+const functional = await functionalOnly();
 const free = await singleFreeKey();
 const load = await throughput();
 const real = quick ? undefined : await realWindows();
-const bench = { generatedAt: new Date().toISOString(), machine: { ...before, loadAverageAfter: machine().loadAverage }, fullVerdictLocal: { ...local }, singleFreeKey: free, throughput: load, realWindows: real ?? 'skipped (--quick)' };
+const bench = { generatedAt: new Date().toISOString(), machine: { ...before, loadAverageAfter: machine().loadAverage }, fullVerdictLocal: { ...local }, functionalOnly: functional, singleFreeKey: free, throughput: load, realWindows: real ?? 'skipped (--quick)' };
 writeFileSync(path.join(OUT, 'bench.json'), `${JSON.stringify(bench, null, 2)}\n`);
 
 const rows: [string, string][] = [
   ['Full verdict, local target (median of runs)', `${local.wallSeconds.median} s (${local.wallSeconds.min}–${local.wallSeconds.max}), ${local.requests.median} requests, peak ${local.peakRssMiB.median} MiB`],
   ['  requests by suite', Object.entries(local.requestsBySuite).map(([s, n]) => `${s} ${n}`).join(', ')],
+  ['Functional verdict, no rate limits (median)', `${functional.runSeconds.median} s run (${functional.runSeconds.min}–${functional.runSeconds.max}), ${functional.wallSeconds.median} s wall with start-up, ${functional.requests.median} requests`],
   ['Full verdict, one Free key', `${free.requestsForFullVerdict} requests (${free.fitsInFreeDailyQuota ? 'fits' : 'does not fit'} the Free plan's 1,000 a day)`],
   ['  within --max-requests 1000', `${free.within1000.requests} requests, verdict ${free.within1000.verdict}, ${free.within1000.skippedForBudget} checks skipped for the budget`],
   ['First 429 at quota + 1 (local)', `${local.loadAccuracy.filter((k) => k.exact).length} of ${local.loadAccuracy.length} keys exact`],

@@ -223,12 +223,12 @@ export function property<T>(def: CheckDef, options: PropertyOptions<T>): void {
     const judge = async (value: T): Promise<Finding> => {
       // Once the harness itself has failed (budget spent, no response), stop asking the target.
       if (harnessError) throw harnessError;
-      const key = options.stateful ? '' : describeValue(value);
-      const known = judged.get(key);
-      if (known && !options.stateful) return known;
+      const key = options.stateful ? undefined : describeValue(value);
+      const known = key === undefined ? undefined : judged.get(key);
+      if (known) return known;
       try {
         const finding = await options.predicate(value, ctx);
-        judged.set(key, finding);
+        if (key !== undefined) judged.set(key, finding);
         return finding;
       } catch (err) {
         if (err instanceof HarnessError) harnessError = err;

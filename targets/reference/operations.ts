@@ -56,6 +56,7 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
             status: faults.has('list-wrong-status-filter') || (faults.has('list-filter-ignored-with-limit') && url.searchParams.has('limit')) ? undefined : status.value,
             invertStatus: faults.has('list-filter-wrong-status'),
             shuffled: variations.has('shuffled-order'),
+            preloadedOnly: faults.has('list-filter-misses-new') && status.value !== undefined,
           });
           return jsonReply(200, (faults.has('list-duplicates') ? withDuplicate(pets, limit.value) : pets).map(petJson));
         },
@@ -102,7 +103,9 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
           const input = { name, categoryId, status };
           const id = faults.has('create-uses-body-id') ? bodyId(parsed.value) : undefined;
           let created;
-          if (faults.has('create-id-race') && id === undefined) {
+          const same = faults.has('create-dedupes-identical') ? store.findSame(input) : undefined;
+          if (same) created = same;
+          else if (faults.has('create-id-race') && id === undefined) {
             // Read the next id, await the store, then write under the id read: requests in between
             // read the same id, and the last write wins.
             const next = store.peekNextId();

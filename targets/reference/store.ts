@@ -21,6 +21,8 @@ export interface ListQuery {
   limit?: number;
   /** Variation shuffled-order: every matching animal in a random order, then the first `limit`. */
   shuffled?: boolean;
+  /** Fault list-filter-misses-new: only the preloaded animals (a status index never refreshed). */
+  preloadedOnly?: boolean;
 }
 
 export interface StoreOptions {
@@ -39,6 +41,8 @@ export class AnimalStore {
   // A Map keeps insertion order, which is the listing order, and compares bigint keys by value.
   private readonly pets = new Map<bigint, StoredPet>();
   private assigned = 0n;
+  /** Ids of the animals `preload` stored. */
+  private readonly preloaded = new Set<bigint>();
   /** Last shuffled page per query, so the next one can be made to differ. */
   private readonly lastShuffled = new Map<string, string>();
 
@@ -81,7 +85,7 @@ export class AnimalStore {
   list(query: ListQuery = {}): StoredPet[] {
     const limit = query.limit ?? Infinity;
     const matches = (pet: StoredPet): boolean =>
-      query.status === undefined || (pet.status === query.status) !== (query.invertStatus ?? false);
+      (!query.preloadedOnly || this.preloaded.has(pet.id)) && (query.status === undefined || (pet.status === query.status) !== (query.invertStatus ?? false));
     if (query.shuffled) return this.shuffledPage([...this.pets.values()].filter(matches), limit, query);
     const found: StoredPet[] = [];
     for (const pet of this.pets.values()) {
@@ -97,7 +101,15 @@ export class AnimalStore {
 
   /** Adds `count` deterministic, varied animals (see preload.ts). */
   preload(count: number): void {
-    for (let i = 0; i < count; i++) this.create(preloadedPet(i));
+    for (let i = 0; i < count; i++) this.preloaded.add(this.create(preloadedPet(i)).id);
+  }
+
+  /** The first animal stored with exactly these fields (fault create-dedupes-identical). */
+  findSame(input: NewPetInput): StoredPet | undefined {
+    for (const pet of this.pets.values()) {
+      if (pet.name === input.name && pet.categoryId === input.categoryId && pet.status === (input.status ?? this.options.defaultStatus)) return pet;
+    }
+    return undefined;
   }
 
   /** The id the next animal would get, not used up (fault create-id-race reads it, then awaits). */

@@ -63,6 +63,7 @@ const CAUGHT: Caught[] = [
   // Only the model-based sequences combine limit and status: these need no other suite to be caught.
   { fault: 'list-limit-ignored-with-status', check: 'stateful.store-model', suites: ['stateful'], preload: 30 },
   { fault: 'list-filter-ignored-with-limit', check: 'stateful.store-model', suites: ['stateful'], preload: 30 },
+  { fault: 'list-filter-misses-new', check: 'stateful.store-model', suites: ['stateful'] },
   { fault: 'list-status-case-insensitive', check: 'list-pets.status-filter-invalid', suites: ['list-pets'], preload: 60 },
   // Every 5xx is a must failure (responses.no-5xx), so no --strict is needed for it.
   { fault: 'list-500-on-bad-limit', check: 'responses.no-5xx', suites: ['list-pets'] },
@@ -82,6 +83,7 @@ const CAUGHT: Caught[] = [
   { fault: 'create-accepts-many-invalid', check: 'create-pet.invalid-rejected', suites: ['create-pet'] },
   { fault: 'create-rejects-category-zero', check: 'create-pet.created', suites: ['create-pet'] },
   { fault: 'create-id-race', check: 'concurrency.parallel-creates', suites: ['concurrency'] },
+  { fault: 'create-dedupes-identical', check: 'concurrency.parallel-creates', suites: ['concurrency'] },
   { fault: 'create-500-on-long-name', check: 'create-pet.boundaries', suites: ['create-pet'] },
   { fault: 'get-200-for-missing', check: 'get-pet.not-found', suites: ['get-pet'] },
   { fault: 'get-wrong-pet', check: 'get-pet.found', suites: ['get-pet'], preload: 10 },

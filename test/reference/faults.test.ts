@@ -214,6 +214,12 @@ const checks = {
     expect(new Set(await statuses('?status=sold&limit=30')).size).toBeGreaterThan(1);
     expect(await statuses('?status=sold&limit=30')).toHaveLength(30);
   },
+  'list-filter-misses-new': async (s) => {
+    const created = Pet.parse((await post(s, { name: 'new', categoryId: 1, status: 'sold' })).json);
+    expect(await ids(s, '?limit=100')).toContain(created.id);
+    expect(await ids(s, '?status=sold&limit=100')).not.toContain(created.id);
+    expect(await ids(s, '?status=sold&limit=100')).toHaveLength(20);
+  },
   'list-one-invalid-pet': async (s) => {
     const list = async (query: string) => (await get(s, `/v1/pets${query}`)).json as Record<string, unknown>[];
     const all = await list('?limit=100');
@@ -410,6 +416,14 @@ const checks = {
     const one = Pet.parse((await post(s, { name: 'd', categoryId: 1 })).json);
     const two = Pet.parse((await post(s, { name: 'e', categoryId: 1 })).json);
     expect(two.id).not.toBe(one.id);
+  },
+  'create-dedupes-identical': async (s) => {
+    const first = Pet.parse((await post(s, { name: 'twin', categoryId: 3 })).json);
+    const second = await post(s, { name: 'twin', categoryId: 3 });
+    expect(second.status).toBe(201);
+    expect(Pet.parse(second.json).id).toBe(first.id);
+    expect(Pet.parse((await post(s, { name: 'twin', categoryId: 4 })).json).id).not.toBe(first.id);
+    expect(s.stats().pets).toBe(62);
   },
   'create-not-persisted': async (s) => {
     const res = await post(s, { name: 'ghost', categoryId: 1 });

@@ -67,6 +67,10 @@ export const CREATE_FAULTS = [
     breaks: 'createPet gives each animal its own id: the next id is read, the store awaited (5 ms), then the animal written under the id read, so POSTs arriving together get one id and the last write wins.',
   },
   {
+    id: 'create-dedupes-identical',
+    breaks: 'createPet adds an animal each time: a NewPet identical to an animal already stored gets that animal back (201, its id) instead of a new one.',
+  },
+  {
     id: 'create-not-persisted',
     breaks: 'createPet: 201 is answered but the animal is not stored (getPet 404, not listed).',
   },

@@ -21,6 +21,7 @@ import { probeTarget } from './probe.ts';
 import { SuiteProgress } from './progress.ts';
 import { freePort, type StartedTarget, startConfigured, startedTargetNote } from './start-target.ts';
 import { listSuites, runSuites } from './suites.ts';
+import { suiteOrder } from '../suite/vitest-settings.ts';
 
 export interface RunIO {
   /** A progress line (already free of keys). */
@@ -126,7 +127,7 @@ function selectSuites(requested: readonly string[] | undefined): string[] {
   for (const s of requested) {
     if (!known.includes(s)) throw new UsageError(`unknown suite "${s}"${didYouMean(s, known)}: suites are ${known.join(', ')}`);
   }
-  return [...new Set(requested)];
+  return [...new Set(requested)].sort(suiteOrder);
 }
 
 function uniqueDir(dir: string): string {

@@ -14,16 +14,16 @@ import { PROJECT_ROOT } from '../config/load.ts';
 import type { CheckResult } from '../result/model.ts';
 import { type HarnessEvent, isEventsArtifact } from '../suite/events.ts';
 import type { RunContext } from '../suite/run-context.ts';
-import { suiteTestSettings } from '../suite/vitest-settings.ts';
+import { suiteOrder, suiteTestSettings } from '../suite/vitest-settings.ts';
 
 export const SUITES_DIR = path.join(PROJECT_ROOT, 'suites');
 
-/** Suite names, from the files in suites/ (auth.suite.ts is "auth"). */
+/** Suite names, from the files in suites/ (auth.suite.ts is "auth"), in the order they run. */
 export function listSuites(): string[] {
   return readdirSync(SUITES_DIR)
     .filter((f) => f.endsWith('.suite.ts'))
     .map((f) => f.replace(/\.suite\.ts$/, ''))
-    .sort();
+    .sort(suiteOrder);
 }
 
 export interface SuiteHooks {

@@ -2,6 +2,7 @@
 // conformance`) or vitest does on its own (vitest.config.ts, project "conformance"): one worker,
 // one file at a time, in name order, so that the budget and the request sequence are shared, a
 // target is never hit by two suites at once, and the same seed sends the same requests.
+import path from 'node:path';
 import type { TestSequencer, TestSpecification } from 'vitest/node';
 import { SOAK_LIMIT_SECONDS } from './run-context.ts';
 
@@ -11,16 +12,21 @@ export class NameOrder implements TestSequencer {
     return files;
   }
   sort(files: TestSpecification[]): TestSpecification[] {
-    // The rate-limit suite spends the keys' quotas: it goes last, so no other suite waits them out.
-    const last = (f: TestSpecification) => Number(f.moduleId.endsWith(`${LAST_SUITE}.suite.ts`));
-    return [...files].sort((a, b) => last(a) - last(b) || a.moduleId.localeCompare(b.moduleId));
+    const name = (f: TestSpecification) => path.basename(f.moduleId, '.suite.ts');
+    return [...files].sort((a, b) => suiteOrder(name(a), name(b)));
   }
 }
 
 export const SUITE_FILES = 'suites/*.suite.ts';
 
-/** The suite run after all others, whatever its name. */
-const LAST_SUITE = 'rate-limit';
+/**
+ * The order suites run in: by name, but the rate-limit suite last, whatever the names: it spends
+ * the keys' quotas, and no other suite should wait them out.
+ */
+export function suiteOrder(a: string, b: string): number {
+  const last = (s: string) => Number(s === 'rate-limit');
+  return last(a) - last(b) || a.localeCompare(b);
+}
 
 export function suiteTestSettings(soak: boolean) {
   return {

@@ -3,6 +3,7 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import path from 'node:path';
 import type { Report } from '../result/model.ts';
 import { renderHtml } from './html.ts';
+import { renderCtrf } from './ctrf.ts';
 import { renderJunit } from './junit.ts';
 
 export interface WrittenReports {
@@ -16,6 +17,7 @@ export function writeReports(report: Report, dir: string, scrub: (text: string) 
     ['report.json', `${JSON.stringify(report, null, 2)}\n`],
     ['report.html', renderHtml(report)],
     ['junit.xml', renderJunit(report)],
+    ['ctrf.json', renderCtrf(report)],
   ];
   const files = outputs.map(([name, text]) => {
     const file = path.join(dir, name);

@@ -2,6 +2,7 @@
 // reports, target files) as a user meets them.
 import { existsSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { validate } from 'ctrf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config/load.ts';
 import { freePort } from '../../lib/runner/start-target.ts';
@@ -178,10 +179,14 @@ describe('the default local target', () => {
     const dir = path.resolve(PROJECT_ROOT, reportLine![1]!);
     try {
       expect(path.relative(path.join(PROJECT_ROOT, 'reports', 'local'), dir)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z(-\d+)?$/);
-      for (const f of ['report.json', 'report.html', 'junit.xml']) expect(existsSync(path.join(dir, f))).toBe(true);
+      for (const f of ['report.json', 'report.html', 'junit.xml', 'ctrf.json']) expect(existsSync(path.join(dir, f))).toBe(true);
+      // ctrf.json of a whole run passes the format's own validator, one test per check.
+      const ctrf: unknown = JSON.parse(readFileSync(path.join(dir, 'ctrf.json'), 'utf8'));
+      expect(validate(ctrf).valid).toBe(true);
       expect(readlinkSync(path.join(PROJECT_ROOT, 'reports', 'local', 'latest'))).toBe(path.basename(dir));
       const report = readReport(dir);
       expect(report.verdict).toBe('pass');
+      expect((ctrf as { results: { tests: unknown[] } }).results.tests).toHaveLength(report.checks.length);
       expect(run.stdout).toMatch(/Target stopped \(pid \d+\)/);
       // The progress lines count each suite's requests from the same events as the report.
       const shown = Object.fromEntries([...run.stdout.matchAll(/^ {2}([a-z-]+): \d+ checks \(.*\), (\d+) requests, /gm)].map((m) => [m[1], Number(m[2])]));

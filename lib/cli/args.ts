@@ -33,8 +33,8 @@ const OPTIONS = {
 
 export const HELP = `Usage: npm run conformance -- [options]
 
-Checks a server against the Animal Store interface and writes report.json, report.html and
-junit.xml. Exit status: 0 conformant, 1 not conformant, 2 usage or config error, 3 target
+Checks a server against the Animal Store interface and writes report.json, report.html,
+junit.xml and ctrf.json (Common Test Report Format). Exit status: 0 conformant, 1 not conformant, 2 usage or config error, 3 target
 unreachable.
 
 Options:
@@ -59,7 +59,9 @@ Options:
   -h, --help           show this help
 
 Environment: target files take \${VAR} and \${VAR:-default} from the environment, e.g.
-ANIMAL_STORE_STAGING_URL and ANIMAL_STORE_STAGING_FREE_KEY for --target staging.
+ANIMAL_STORE_STAGING_URL and ANIMAL_STORE_STAGING_FREE_KEY for --target staging. When
+GITHUB_STEP_SUMMARY is set (GitHub Actions sets it), a Markdown job summary is appended to that
+file and each root failure (at most 10) is printed as an ::error annotation.
 `;
 
 function integer(option: string, value: string | undefined, min: number, max: number): number | undefined {

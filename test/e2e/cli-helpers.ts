@@ -20,7 +20,8 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, NO_COLOR: '1', ...env },
+      // Hermetic on GitHub Actions too: no job summary unless a test asks for one.
+      env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -3,7 +3,7 @@
 // everything. Faults whose checks belong to suites not written yet are listed apart, so the gap is
 // visible and a new fault cannot be forgotten. The seed is pinned: a fault caught today is caught
 // on every run.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckId } from '../../lib/checks/registry.ts';
@@ -214,6 +214,26 @@ describe('what the report says about a fault', () => {
     expect(first.evidence?.reproduce.at(-1)).toContain(`--seed ${SEED}`);
     const again = await failure();
     expect({ counterexample: again.evidence?.counterexample, seed: again.evidence?.seed, message: again.message }).toEqual({ counterexample: first.evidence?.counterexample, seed: first.evidence?.seed, message: first.message });
+  });
+
+  it('on GitHub Actions: the job summary names the failing checks, and at most ten ::error lines are printed', async () => {
+    const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: ['auth-disabled'] });
+    const summary = path.join(dir, 'step-summary.md');
+    try {
+      const safe = 'github-summary';
+      const target = { name: safe, baseUrl: server.baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS, allow: { writes: true, load: true } };
+      const run = await runCli(['--target', writeTarget(dir, target, `${safe}.yaml`), '--report-dir', path.join(dir, safe), '--seed', SEED, '--suite', 'auth'], { GITHUB_STEP_SUMMARY: summary });
+      expect(run.code).toBe(1);
+      const md = readFileSync(summary, 'utf8');
+      expect(md).toContain('## ❌ Not conformant: github-summary');
+      expect(md).toContain('| `auth.missing-key [listPets GET /pets]` | must | Authentication |');
+      const errors = run.stdout.split('\n').filter((l) => l.startsWith('::error '));
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors.length).toBeLessThanOrEqual(10);
+      expect(errors[0]).toMatch(/^::error title=auth\.missing-key \[.*\] \(must\)::/);
+    } finally {
+      await server.close();
+    }
   });
 
   it('auth-no-error-body: every 401 without an Error body fails, all under one root, errors.error-body', async () => {

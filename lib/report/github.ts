@@ -1,0 +1,88 @@
+// GitHub Actions output: the Markdown job summary (written to $GITHUB_STEP_SUMMARY) and the
+// `::error` workflow commands that annotate the run, one per root failure. Pure: the run result in,
+// text out; lib/cli/main.ts writes them when GITHUB_STEP_SUMMARY is set.
+import type { CheckResult, Report } from '../result/model.ts';
+import { blocksVerdict } from '../result/verdict.ts';
+import { checkLabel, failureGroups, OUTCOMES, SEVERITIES } from './text.ts';
+
+/** GitHub refuses a step summary above 1 MiB; this leaves room for other steps' summaries. */
+export const SUMMARY_MAX_BYTES = 512 * 1024;
+/** At most this many `::error` lines; the rest are named in the last one. */
+export const MAX_ANNOTATIONS = 10;
+
+/** Text for a Markdown table cell: one line, pipes escaped, at most `max` characters. */
+function cell(text: string, max = 200): string {
+  const line = (text.split('\n')[0] ?? '').replace(/\|/g, '\\|').replace(/</g, '&lt;');
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function failureRows(report: Report): string[] {
+  const rows: string[] = [];
+  for (const { root, explained } of failureGroups(report.checks)) {
+    rows.push(`| \`${cell(checkLabel(root), 120)}\` | ${root.severity} | ${cell(root.clause, 60)} | ${cell(root.message)} |`);
+    for (const c of explained) rows.push(`| ↳ \`${cell(checkLabel(c), 120)}\` | ${c.severity} | ${cell(c.clause, 60)} | explained by the failure above: ${cell(c.message, 150)} |`);
+  }
+  return rows;
+}
+
+export function renderJobSummary(report: Report, reportDir: string): string {
+  const verdict = report.exitCode === 3 ? '⚠️ Unreachable' : report.verdict === 'pass' ? '✅ Conformant' : '❌ Not conformant';
+  const must = report.summary.bySeverity.must;
+  const head = [
+    `## ${verdict}: ${cell(report.target.name, 80)} (${cell(report.target.baseUrl, 120)})`,
+    '',
+    `${report.summary.checks} checks, ${must.fail + must.error} must failed, ${report.requests.total} requests, ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed}${report.options.strict ? ', --strict' : ''}.`,
+    '',
+    `| Outcome | ${SEVERITIES.join(' | ')} |`,
+    `|---|${SEVERITIES.map(() => '---:').join('|')}|`,
+    ...OUTCOMES.map((o) => `| ${o} | ${SEVERITIES.map((s) => report.summary.bySeverity[s][o]).join(' | ')} |`),
+    '',
+  ];
+  const rows = failureRows(report);
+  const limits = (report.rateLimits ?? []).map(
+    (k) => `| ${cell(k.label, 40)} | ${cell(k.plan, 40)} | ${cell(k.behaviour, 80)} | ${k.load?.sent ?? '–'} | ${k.load?.accepted ?? '–'} | ${k.load?.rejected ?? '–'} | ${k.load?.sentAfterFirst429 ?? '–'} | ${k.load?.latency.p50 ?? '–'} |`,
+  );
+  const tail = [
+    ...(limits.length > 0 ? ['### Rate limits', '', '| Key | Plan | Limiter seen | Sent | 2xx | 429 | Sent after first 429 | p50 ms |', '|---|---|---|---:|---:|---:|---:|---:|', ...limits, ''] : []),
+    `Reports (report.html, report.json, junit.xml, ctrf.json) are in \`${cell(reportDir, 200)}\` on the runner: upload that directory as an artifact to read report.html.`,
+    '',
+  ];
+  const fixed = `${head.join('\n')}\n${tail.join('\n')}`;
+  if (rows.length === 0) return `${head.join('\n')}No \`must\` or \`should\` check failed.\n\n${tail.join('\n')}`;
+  // As many failure rows as fit, the rest counted.
+  const title = `### Failing checks (${failureGroups(report.checks).length} root causes, ${rows.length} failures)\n\n| Check | Severity | Clause | Reason |\n|---|---|---|---|\n`;
+  let budget = SUMMARY_MAX_BYTES - Buffer.byteLength(fixed) - Buffer.byteLength(title) - 200;
+  const shown: string[] = [];
+  for (const row of rows) {
+    const size = Buffer.byteLength(row) + 1;
+    if (size > budget) break;
+    shown.push(row);
+    budget -= size;
+  }
+  const more = rows.length > shown.length ? `\n… and ${rows.length - shown.length} more failures: see report.html.\n` : '';
+  return `${head.join('\n')}${title}${shown.join('\n')}\n${more}\n${tail.join('\n')}`;
+}
+
+/** A workflow command's data: %, CR and LF escaped (GitHub's rules). */
+function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** A workflow command's property value: also : and , escaped. */
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** `::error` lines, one per root failure that fails the gate, at most MAX_ANNOTATIONS in all. */
+export function renderAnnotations(report: Report): string[] {
+  const roots: CheckResult[] = failureGroups(report.checks)
+    .map((g) => g.root)
+    .filter((c) => blocksVerdict(c, report.options.strict));
+  const line = (c: CheckResult) => `::error title=${escapeProperty(`${checkLabel(c)} (${c.severity})`)}::${escapeData(c.message)}`;
+  if (roots.length <= MAX_ANNOTATIONS) return roots.map(line);
+  const rest = roots.slice(MAX_ANNOTATIONS - 1);
+  return [
+    ...roots.slice(0, MAX_ANNOTATIONS - 1).map(line),
+    `::error title=${escapeProperty(`${rest.length} more failures`)}::${escapeData(rest.map((c) => checkLabel(c)).join(', '))}`,
+  ];
+}

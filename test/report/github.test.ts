@@ -1,0 +1,61 @@
+// GitHub Actions output: the job summary and the ::error annotations, from the run result alone.
+import { describe, expect, it } from 'vitest';
+import { MAX_ANNOTATIONS, renderAnnotations, renderJobSummary, SUMMARY_MAX_BYTES } from '../../lib/report/github.ts';
+import { check, mixedChecks, rateLimitKey, report } from './fixture.ts';
+
+const run = { subject: 'every response of the run', clause: 'Errors', suite: 'run' };
+const root = check({ id: 'errors.error-body', outcome: 'fail', ...run, message: '401 without an Error body | twice\nsecond line' });
+const explained = check({ id: 'auth.missing-key', subject: 'GET /pets', outcome: 'fail', causedBy: { id: 'errors.error-body', subject: run.subject } });
+
+describe('renderJobSummary', () => {
+  it('gives the verdict, the counts by outcome and severity, and each failing check with severity, clause and a one-line reason', () => {
+    const md = renderJobSummary(report([...mixedChecks(), root, explained]), 'reports/staging/ci');
+    expect(md).toContain('## ❌ Not conformant: local (http://127.0.0.1:4010/v1)');
+    expect(md).toContain('| Outcome | must | should | info |');
+    expect(md).toMatch(/\| fail \| 3 \| 1 \| 1 \|/);
+    expect(md).toContain('| `auth.invalid-key [GET /pets]` | must | Authentication | auth.invalid-key went wrong |');
+    // One line, pipes escaped; the explained failure under its root.
+    expect(md).toContain('| `errors.error-body [every response of the run]` | must | Errors | 401 without an Error body \\| twice |');
+    expect(md).toContain('| ↳ `auth.missing-key [GET /pets]` | must | Authentication | explained by the failure above');
+    expect(md).toContain('`reports/staging/ci`');
+    expect(md).not.toContain('second line');
+  });
+
+  it('says so when nothing failed, and shows the rate-limit figures when the suite ran', () => {
+    const md = renderJobSummary(report([check({ id: 'auth.missing-key' })], { rateLimits: [rateLimitKey()] }), 'r');
+    expect(md).toContain('## ✅ Conformant');
+    expect(md).toContain('No `must` or `should` check failed.');
+    expect(md).toContain('### Rate limits');
+    expect(md).toMatch(/\| free#1 \| free \| fixed window \| \d+ \| \d+ \| \d+ \| 0 \| \d+ \|/);
+  });
+
+  it('stays under its size cap with thousands of failures, counting the rest', () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => check({ id: `auth.case-${i}`, outcome: 'fail', message: 'x'.repeat(190) }));
+    const md = renderJobSummary(report(many), 'r');
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES);
+    expect(md).toMatch(/… and \d+ more failures: see report\.html\./);
+  });
+});
+
+describe('renderAnnotations', () => {
+  it('gives one ::error per root failure that fails the gate, escaped, none for what a root explains or for a should without --strict', () => {
+    const lines = renderAnnotations(report([...mixedChecks(), root, explained]));
+    expect(lines).toEqual([
+      '::error title=auth.invalid-key [GET /pets] (must)::auth.invalid-key went wrong',
+      '::error title=limits.headers [POST /pets] (must)::timed out',
+      '::error title=errors.error-body [every response of the run] (must)::401 without an Error body | twice%0Asecond line',
+    ]);
+  });
+
+  it('never gives more than ten, the last naming the rest', () => {
+    const many = Array.from({ length: 25 }, (_, i) => check({ id: `auth.case-${i}`, outcome: 'fail' }));
+    const lines = renderAnnotations(report(many));
+    expect(lines).toHaveLength(MAX_ANNOTATIONS);
+    expect(lines.at(-1)?.startsWith('::error title=16 more failures::auth.case-9, auth.case-10, ')).toBe(true);
+  });
+
+  it('escapes : and , in the title', () => {
+    const [line] = renderAnnotations(report([check({ id: 'auth.missing-key', subject: 'a:b,c', outcome: 'fail' })]));
+    expect(line).toBe('::error title=auth.missing-key [a%3Ab%2Cc] (must)::auth.missing-key went wrong');
+  });
+});

@@ -3,7 +3,7 @@
 // knows; the commands (lib/generators/store-commands.ts) send the requests and keep the model.
 import { PAGE_SIZE, type NewPet, type Pet, type PetStatus } from '../models.ts';
 import { defineCheck } from './define.ts';
-import { echoProblems, readPage, readPet, sameAnimalProblems } from './pets.ts';
+import { duplicateIds, echoProblems, readPage, readPet, sameAnimalProblems } from './pets.ts';
 import { describeSeen, explainedBy, fail, type Finding, type Seen } from './types.ts';
 
 /** What the model knows of the store: animals created in this sequence, or read from it. */
@@ -25,10 +25,13 @@ export interface Step<T> {
   learned: T;
 }
 
-const fiveXX = (seen: Seen) => (seen.status >= 500 ? [`got ${seen.status} (a server error)`] : []);
+/** Why a status is not the one expected; a 5xx says so (judgeSequence links it to responses.no-5xx). */
+function statusProblems(seen: Seen, expected: number, what = ''): string[] {
+  return [seen.status >= 500 ? `${what}got ${seen.status} (a server error)` : `${what}got ${seen.status}, not ${expected}`];
+}
 
 export function judgeCreateStep(model: StoreModel, sent: NewPet, seen: Seen): Step<Pet | undefined> {
-  if (seen.status !== 201) return { problems: [...fiveXX(seen), ...(seen.status < 500 ? [`got ${seen.status}, not 201`] : [])], learned: undefined };
+  if (seen.status !== 201) return { problems: statusProblems(seen, 201), learned: undefined };
   const { value: pet, problems } = readPet(seen);
   if (!pet) return { problems: problems.length > 0 ? problems : ['201 without a Pet'], learned: undefined };
   const clash = model.known.get(pet.id);
@@ -42,7 +45,7 @@ export function judgeCreateStep(model: StoreModel, sent: NewPet, seen: Seen): St
  * status, so every known one of that status is on it.
  */
 export function judgeListStep(model: StoreModel, query: ListQuery, seen: Seen): Step<Pet[]> {
-  if (seen.status !== 200) return { problems: [...fiveXX(seen), ...(seen.status < 500 ? [`got ${seen.status}, not 200`] : [])], learned: [] };
+  if (seen.status !== 200) return { problems: statusProblems(seen, 200), learned: [] };
   const { page, problems } = readPage(seen);
   if (!page) return { problems, learned: [] };
   const pets = page.pets;
@@ -54,7 +57,7 @@ export function judgeListStep(model: StoreModel, query: ListQuery, seen: Seen): 
     if (other) out.push(`animal ${other.id} has status ${other.status === undefined ? 'absent' : `"${other.status}"`} on a page filtered by status=${query.status}`);
   }
   const ids = pets.map((p) => p.id);
-  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  const [twice] = duplicateIds(pets);
   if (twice !== undefined) out.push(`animal ${twice} is listed twice`);
   if (page.items.length < size) {
     const missing = [...model.known.values()].find((p) => (query.status === undefined || p.status === query.status) && !ids.includes(p.id));
@@ -70,7 +73,7 @@ export function judgeListStep(model: StoreModel, query: ListQuery, seen: Seen): 
 
 export function judgeGetStep(model: StoreModel, id: bigint, seen: Seen): Step<Pet | undefined> {
   const known = model.known.get(id);
-  if (seen.status !== 200) return { problems: [...fiveXX(seen), ...(seen.status < 500 ? [`getPet(${id}) of a known animal got ${seen.status}, not 200`] : [])], learned: undefined };
+  if (seen.status !== 200) return { problems: statusProblems(seen, 200, `getPet(${id}) of a known animal `), learned: undefined };
   const { value: pet, problems } = readPet(seen);
   if (!pet) return { problems, learned: undefined };
   return { problems: known ? sameAnimalProblems(known, pet) : [], learned: pet };

@@ -253,7 +253,7 @@ export function property<T>(def: CheckDef, options: PropertyOptions<T>): void {
     if (all.failed) throw all.errorInstance;
     if (firstOfKind.size === 0) return { outcome: 'pass', message: `${all.numRuns} cases passed (seed ${seed})` };
 
-    const failures: { kind: string; replayed: Finding; property: PropertyFailure; exchanges: Exchange[] }[] = [];
+    const failures: { kind: string; replayed: Extract<Finding, { outcome: 'fail' }>; property: PropertyFailure; exchanges: Exchange[] }[] = [];
     for (const [kind, first] of [...firstOfKind].slice(0, MAX_KINDS)) {
       // The same cases in the same order, failing only on this kind: fast-check shrinks within it.
       const details = await fc.check(
@@ -265,17 +265,7 @@ export function property<T>(def: CheckDef, options: PropertyOptions<T>): void {
       );
       if (harnessError) throw harnessError;
       const counterexample = (details.failed ? details.counterexample?.[0] : undefined) as T | undefined;
-      const exchanges: Exchange[] = [];
-      const stop = ctx.client.observe((e) => exchanges.push(e));
-      let replayed: Finding;
-      try {
-        replayed = counterexample === undefined ? first : await options.predicate(counterexample, ctx);
-      } finally {
-        stop();
-      }
-      if (replayed.outcome !== 'fail') {
-        replayed = { ...(first as Extract<Finding, { outcome: 'fail' }>), message: `${first.message} (the minimal case passed when replayed alone: the target may be flaky)` };
-      }
+      const { replayed, exchanges } = await replayAlone(ctx, first, 'the minimal case', counterexample === undefined ? undefined : () => options.predicate(counterexample, ctx));
       failures.push({
         kind,
         replayed,
@@ -290,7 +280,7 @@ export function property<T>(def: CheckDef, options: PropertyOptions<T>): void {
       });
     }
     const [main, ...rest] = failures as [(typeof failures)[number], ...typeof failures];
-    const mainFinding = main.replayed as Extract<Finding, { outcome: 'fail' }>;
+    const mainFinding = main.replayed;
     const more = firstOfKind.size > MAX_KINDS ? ` (${firstOfKind.size} kinds found; the first ${MAX_KINDS} are shown)` : '';
     return {
       ...mainFinding,
@@ -300,13 +290,30 @@ export function property<T>(def: CheckDef, options: PropertyOptions<T>): void {
       ...(rest.length > 0
         ? {
             others: rest.map((f) => {
-              const r = f.replayed as Extract<Finding, { outcome: 'fail' }>;
+              const r = f.replayed;
               return { kind: f.kind, message: r.message, ...(r.expected !== undefined ? { expected: r.expected } : {}), ...(r.actual !== undefined ? { actual: r.actual } : {}), property: f.property, exchanges: f.exchanges };
             }),
           }
         : {}),
     };
   });
+}
+
+/**
+ * A property's minimal failing case sent once more on its own: its exchanges are the evidence. If
+ * it passes alone, the first failure stands, said to be flaky.
+ */
+async function replayAlone(ctx: CheckContext, first: Finding, what: string, replay: (() => Promise<Finding>) | undefined): Promise<{ replayed: Extract<Finding, { outcome: 'fail' }>; exchanges: Exchange[] }> {
+  const exchanges: Exchange[] = [];
+  const stop = ctx.client.observe((e) => exchanges.push(e));
+  let replayed: Finding;
+  try {
+    replayed = replay ? await replay() : first;
+  } finally {
+    stop();
+  }
+  if (replayed.outcome === 'fail') return { replayed, exchanges };
+  return { replayed: { ...(first as Extract<Finding, { outcome: 'fail' }>), message: `${first.message} (${what} passed when replayed alone: the target may be flaky)` }, exchanges };
 }
 
 /** A stateful property: the first failing sequence, shrunk, then replayed once alone for its evidence. */
@@ -330,17 +337,9 @@ async function statefulRun<T>(
   if (!details.failed) return { outcome: 'pass', message: `${details.numRuns} sequences agreed (seed ${details.seed})` };
   if (details.errorInstance && !last) throw details.errorInstance;
   const counterexample = details.counterexample?.[0] as T | undefined;
-  const exchanges: Exchange[] = [];
-  const stop = ctx.client.observe((e) => exchanges.push(e));
-  let replayed: Finding;
-  try {
-    replayed = counterexample === undefined ? last! : await judge(counterexample);
-  } finally {
-    stop();
-  }
-  const failed = (replayed.outcome === 'fail' ? replayed : { ...(last as Extract<Finding, { outcome: 'fail' }>), message: `${last!.message} (the shortest sequence passed when replayed alone: the target may be flaky)` }) as Extract<Finding, { outcome: 'fail' }>;
+  const { replayed, exchanges } = await replayAlone(ctx, last!, 'the shortest sequence', counterexample === undefined ? undefined : () => judge(counterexample));
   return {
-    ...failed,
+    ...replayed,
     exchanges,
     property: {
       counterexample: String(counterexample),

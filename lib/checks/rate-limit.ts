@@ -1,7 +1,7 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { headerInt } from '../models.ts';
-import { type KeyRun, limiterKind, loadFigures, pointsOf, refillPerSecond, resetJitter, serverSecond, type TimelinePoint } from '../result/rate-limits.ts';
+import { type KeyRun, limiterKind, loadFigures, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, serverSecond, type TimelinePoint } from '../result/rate-limits.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
 
@@ -90,17 +90,28 @@ function quotaAllowance(run: KeyRun, start: number): number {
   return Math.max(refillAllowance(run), run.quota.perMinute - start);
 }
 
+/** The burst's answers before its first 429, in the window that ended in it (see quotaWindow). */
 function beforeStop(run: KeyRun): TimelinePoint[] {
-  const points = run.burst?.points ?? [];
-  const first429 = points.findIndex((p) => p.status === 429);
-  return first429 === -1 ? points : points.slice(0, first429);
+  return quotaWindow(run).points;
+}
+
+/** What the count starts from, and how the window turned when it did. */
+function stated(window: QuotaWindow): string {
+  return window.turned
+    ? `Remaining ${window.start} (the window turned during the burst, Reset ${window.turned.from} to ${window.turned.to}, after ${window.turned.acceptedBefore} accepted: the new window is counted, from one more than its highest Remaining)`
+    : `Remaining ${window.start}`;
+}
+
+function said(window: QuotaWindow): string {
+  return window.turned ? `the new window started at ${stated(window)}` : `Remaining said ${window.start}`;
 }
 
 export function judgeRemaining(run: KeyRun): Finding {
   const negative = pointsOf(run).find((p) => p.remaining !== undefined && p.remaining < 0);
   if (negative) return fail(`${run.label}: X-RateLimit-Remaining is ${negative.remaining} (status ${negative.status})`, 'never below 0', `${negative.remaining}`);
-  const start = headerInt(run.start?.headers['x-ratelimit-remaining']);
-  const ok = beforeStop(run).filter(accepted);
+  const window = quotaWindow(run);
+  const start = window.start;
+  const ok = window.points.filter(accepted);
   if (start === undefined) return skip(`the response before ${run.label}'s burst carried no integer X-RateLimit-Remaining to count down from (headers.rate-limit-present judges the header)`);
   if (ok.length === 0) return skip(`${run.label}'s burst had no accepted request before its first 429: nothing counted down`);
   const remainings = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined);
@@ -112,7 +123,7 @@ export function judgeRemaining(run: KeyRun): Finding {
   const reachedBottom = run.burst?.ended === 'first-429' && lowest <= 1;
   if (!reachedBottom && lowest > Math.max(0, start - ok.length + allowance)) {
     return fail(
-      `${run.label}: after ${ok.length} accepted requests from Remaining ${start}, Remaining went no lower than ${lowest}`,
+      `${run.label}: after ${ok.length} accepted requests from ${stated(window)}, Remaining went no lower than ${lowest}`,
       `down to ${Math.max(0, start - ok.length)}${allowance ? ` (+${allowance} refill)` : ''}`,
       `values seen: ${[...new Set(remainings)].slice(0, 12).join(', ')}`,
     );
@@ -124,10 +135,11 @@ export function judgeRemaining(run: KeyRun): Finding {
 }
 
 export function judgeQuota(run: KeyRun): Finding {
-  const start = headerInt(run.start?.headers['x-ratelimit-remaining']);
   if (!run.burst) return skip(`${run.label} was not driven: no burst ran`);
+  const window = quotaWindow(run);
+  const start = window.start;
   if (start === undefined) return skip(`the response before ${run.label}'s burst carried no integer X-RateLimit-Remaining, so there is no stated quota to count against (headers.rate-limit-present judges the header)`);
-  const ok = beforeStop(run).filter(accepted);
+  const ok = window.points.filter(accepted);
   if (run.burst.ended !== 'first-429') {
     // A load too slow to spend the quota before the window reset proves nothing either way,
     // unless the first window already let more through than Remaining allowed.
@@ -152,14 +164,14 @@ export function judgeQuota(run: KeyRun): Finding {
     const late = run.burst.points.filter((p) => accepted(p) && sameWindow(p) && !ok.includes(p)).length;
     const total = ok.length + late;
     return total === start
-      ? pass(`fixed window: exactly ${start} accepted before the first 429, as Remaining said`)
-      : fail(`${run.label}: ${total} requests accepted in the window before the first 429, but Remaining said ${start}`, `${start}`, `${total}`);
+      ? pass(`fixed window: exactly ${start} accepted before the first 429, from ${stated(window)}`)
+      : fail(`${run.label}: ${total} requests accepted in the window before the first 429, but ${said(window)}`, `${start}`, `${total}`);
   }
   const allowance = quotaAllowance(run, start);
-  if (ok.length < start) return fail(`${run.label}: a 429 after ${ok.length} accepted requests, but Remaining said ${start}`, `at least ${start}`, `${ok.length}`);
+  if (ok.length < start) return fail(`${run.label}: a 429 after ${ok.length} accepted requests, but ${said(window)}`, `at least ${start}`, `${ok.length}`);
   if (ok.length > start + allowance) {
     return fail(
-      `${run.label}: ${ok.length} accepted, more than Remaining ${start} plus what a refilling limiter can give back meanwhile (${allowance}: a token bucket's refill over ${run.burst.durationMs} ms, or what a sliding log had already spent)`,
+      `${run.label}: ${ok.length} accepted, more than ${stated(window)} plus what a refilling limiter can give back meanwhile (${allowance}: a token bucket's refill over ${run.burst.durationMs} ms, or what a sliding log had already spent)`,
       `at most ${start + allowance}`,
       `${ok.length}`,
     );

@@ -76,16 +76,31 @@ function noteRetryAfter(ctx: DriveContext, key: TargetKey, t: number, headers: R
  * The server's clock against ours, from a response's Date (whole seconds): 0 unless they differ by
  * more than two seconds, so that a server a few seconds off has its Reset read in its own time.
  */
-function serverOffsetMs(t: number, date: string | undefined): number {
+function serverOffsetMs(t: number, date: string | undefined, least = false): number {
   const at = date ? Date.parse(date) : Number.NaN;
   if (Number.isNaN(at) || Math.abs(at - t) <= 2_000) return 0;
-  // Date is the server's time rounded down to the second: its middle is the best guess.
-  return at + 500 - t;
+  // Date is the server's time rounded down to the second: its middle is the best guess, its
+  // start the least the server's clock can have been ahead.
+  return at + (least ? 0 : 500) - t;
 }
 
-/** An X-RateLimit-Reset (the server's Unix seconds) as our epoch ms. */
-function resetAtMs(reset: number, t: number, date: string | undefined): number {
-  return reset * 1000 - serverOffsetMs(t, date);
+/**
+ * An X-RateLimit-Reset (the server's Unix seconds) as our epoch ms: the best guess, or with
+ * `latest` the latest moment it can mean (to wait for a reset that must have happened).
+ */
+function resetAtMs(reset: number, t: number, date: string | undefined, latest = false): number {
+  return reset * 1000 - serverOffsetMs(t, date, latest);
+}
+
+/**
+ * Whether `after` was answered in the same fixed window as `before`: the same Reset and less
+ * Remaining. A window that has turned shows a later Reset or more Remaining.
+ */
+function sameWindow(before: Observation, after: Observation): boolean {
+  const reset = headerInt(after.headers['x-ratelimit-reset']);
+  const remaining = headerInt(after.headers['x-ratelimit-remaining']);
+  const earlier = headerInt(before.headers['x-ratelimit-remaining']);
+  return after.status !== 429 && reset !== undefined && reset === headerInt(before.headers['x-ratelimit-reset']) && remaining !== undefined && earlier !== undefined && remaining < earlier;
 }
 
 /** Waits until an epoch time, telling what for and, every few seconds, how long is left. */
@@ -193,10 +208,17 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
   // A burst must fit in one window: when less than half of it is left, start at the next one, and
   // never before the key's last Retry-After (Reset is whole seconds; Retry-After may end later).
   if (reset !== undefined) {
-    const resetAt = resetAtMs(reset, obs.t, obs.headers.date);
-    if (resetAt - Date.now() < windowMs / 2) {
+    if (resetAtMs(reset, obs.t, obs.headers.date) - Date.now() < windowMs / 2) {
+      const before = obs;
+      const resetAt = resetAtMs(reset, obs.t, obs.headers.date, true);
       await waitUntil(ctx, Math.max(resetAt + 150, ctx.notBefore.get(key.label) ?? 0), `${key.label}: the minute window to reset before the burst`);
       obs = await observe(ctx, key);
+      // The clocks compare to the second at best (a server within two seconds of ours is read as
+      // on time): until the window has turned, a burst would straddle two windows.
+      for (let tries = 0; tries < 8 && sameWindow(before, obs); tries++) {
+        await sleep(250);
+        obs = await observe(ctx, key);
+      }
     }
   }
   run.start = obs;

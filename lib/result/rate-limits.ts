@@ -180,6 +180,65 @@ export function pointsOf(run: KeyRun): TimelinePoint[] {
 
 const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
 
+/** A burst's answers before its first 429 (all of them when none came). */
+function beforeFirst429(b: BurstData): TimelinePoint[] {
+  const first429 = b.points.findIndex((p) => p.status === 429);
+  return first429 === -1 ? b.points : b.points.slice(0, first429);
+}
+
+/** The window a burst ended its quota in, and what Remaining it counted down from. */
+export interface QuotaWindow {
+  /** The burst's answers before its first 429, from the window's start on. */
+  points: TimelinePoint[];
+  /** Remaining before the window's first request of the burst (undefined when not stated). */
+  start: number | undefined;
+  /**
+   * A fixed window that turned during the burst (or between the response before it and the
+   * burst): its Resets before and after, and the new window's start read as one more than the
+   * highest Remaining it gave.
+   */
+  turned?: { from: number; to: number; acceptedBefore: number };
+}
+
+/**
+ * The window that ended in the burst's first 429. A burst is started with at least half a window
+ * left, but the clocks compare to the second at best, and a fixed window may turn during it: then
+ * the accepted answers fall in two groups, each holding one Reset, the second's a window later and
+ * with more Remaining. Only the second window is counted (it ended in the 429), from one more than
+ * its highest Remaining. A refilling limiter's Reset moves by small steps, never in two groups.
+ */
+export function quotaWindow(run: KeyRun): QuotaWindow {
+  const points = run.burst ? beforeFirst429(run.burst) : [];
+  const stated = run.start ? headerInt(run.start.headers['x-ratelimit-remaining']) : undefined;
+  if (run.burst?.ended !== 'first-429') return { points, start: stated };
+  const turn = windowTurn([...(run.start ? [observationPoint(run.start)] : []), ...points], run.windows.minute);
+  if (!turn) return { points, start: stated };
+  const remainings = turn.after.map((p) => p.remaining).filter((r): r is number => r !== undefined);
+  return {
+    points: points.filter((p) => !turn.before.includes(p)),
+    start: remainings.length > 0 ? Math.max(...remainings) + 1 : undefined,
+    turned: { from: turn.from, to: turn.to, acceptedBefore: turn.before.filter((p) => points.includes(p)).length },
+  };
+}
+
+/** Accepted answers in two groups of one Reset each (within a second), a window apart, Remaining going back up. */
+function windowTurn(points: readonly TimelinePoint[], windowSeconds: number): { from: number; to: number; before: TimelinePoint[]; after: TimelinePoint[] } | undefined {
+  const ok = points.filter((p) => accepted(p) && p.reset !== undefined);
+  if (ok.length < 2) return undefined;
+  const resets = ok.map((p) => p.reset!);
+  const [from, to] = [Math.min(...resets), Math.max(...resets)];
+  const gap = to - from;
+  if (gap < Math.max(2, windowSeconds - 1) || gap > windowSeconds + 2) return undefined;
+  // Noise in the rounding of Reset (resetJitter) keeps one window's Resets within a second.
+  const slack = gap >= 3 ? 1 : 0;
+  const before = ok.filter((p) => p.reset! <= from + slack);
+  const after = ok.filter((p) => p.reset! >= to - slack);
+  if (before.length + after.length !== ok.length) return undefined;
+  const lowest = Math.min(...before.map((p) => p.remaining ?? Infinity));
+  const highest = Math.max(...after.map((p) => p.remaining ?? -Infinity));
+  return highest > lowest ? { from, to, before, after } : undefined;
+}
+
 export type LimiterKind = 'fixed' | 'refilling' | 'unknown';
 
 /**
@@ -252,10 +311,11 @@ const BEHAVIOUR: Record<LimiterKind, string> = {
 /** From a key's run to what report.json keeps of it. */
 export function summariseKey(run: KeyRun): RateLimitKey {
   const b = run.burst;
-  const before = b ? b.points.filter((p) => !p.afterStop) : [];
-  const kind = limiterKind(before, refillPerSecond(run));
-  const jitter = kind === 'fixed' ? resetJitter(before) : 0;
-  const behaviour = !b ? 'not observed' : b.ended !== 'first-429' ? 'no 429 seen' : `${BEHAVIOUR[kind]}${jitter ? ` (Reset rounded with noise: up to ${jitter} s apart)` : ''}`;
+  const window = quotaWindow(run);
+  const kind = limiterKind(window.points, refillPerSecond(run));
+  const jitter = kind === 'fixed' ? resetJitter(window.points) : 0;
+  const turned = window.turned ? ` (the window turned during the burst: Reset ${window.turned.from} then ${window.turned.to})` : '';
+  const behaviour = !b ? 'not observed' : b.ended !== 'first-429' ? 'no 429 seen' : `${BEHAVIOUR[kind]}${jitter ? ` (Reset rounded with noise: up to ${jitter} s apart)` : ''}${turned}`;
   return {
     label: run.label,
     plan: run.plan,

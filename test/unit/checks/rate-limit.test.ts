@@ -135,6 +135,22 @@ function bucketBurst(start: number, extra: number, o: { durationMs?: number; rem
   return burstData(points, { durationMs });
 }
 
+/**
+ * A fixed window that turns during the burst: `before` accepted from Remaining `start` with Reset
+ * RESET, then `after` accepted in the next window (Reset a window later, Remaining from 59 down,
+ * floored at 0), then a 429 there.
+ */
+function turningBurst(start: number, before: number, after: number): BurstData {
+  const step = 10;
+  const next = RESET + WINDOWS.minute;
+  const points: TimelinePoint[] = [];
+  for (let i = 0; i < before; i++) points.push({ t: T0 + (i + 1) * step, status: 200, limit: 60, remaining: start - 1 - i, reset: RESET });
+  for (let i = 0; i < after; i++) points.push({ t: T0 + (before + i + 1) * step, status: 200, limit: 60, remaining: Math.max(0, QUOTA.perMinute - 1 - i), reset: next });
+  const t = T0 + (before + after + 1) * step;
+  points.push({ t, status: 429, limit: 60, remaining: 0, reset: next, retryAfter: String(next - second(t)) });
+  return burstData(points);
+}
+
 type Case = { title: string; run: () => KeyRun; outcome: Outcome; mentions?: string[] };
 
 describe('judgeLimitHeader', () => {
@@ -222,6 +238,10 @@ describe('judgeResetHeader', () => {
 const FAST_REFILL = { quota: { perMinute: 300, perDay: 10_000 }, windows: { minute: 4, day: 40 } };
 
 describe('judgeRemaining', () => {
+  it('counts a window that turned during the burst from its own Remaining (no repeated value in one window)', () => {
+    expectFinding(judgeRemaining(keyRun({ start: startAt(57), burst: turningBurst(57, 20, 60) })), 'pass');
+  });
+
   it.each<Case>([
     // A token bucket that refilled one token during a short burst from Remaining 21 (seen in CI).
     { title: 'a short burst from a low Remaining that gets one more than it, under a fast refill, passes', run: () => keyRun({ ...FAST_REFILL, start: startAt(21), burst: fixedBurst(21, 22) }), outcome: 'pass' },
@@ -290,6 +310,11 @@ describe('judgeQuota', () => {
     { title: 'a refilling limiter accepting fewer than Remaining fails', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, -2) }), outcome: 'fail', mentions: ['a 429 after 18 accepted', 'Remaining said 20'] },
     { title: 'no burst: skip', run: () => keyRun({ start: startAt(10) }), outcome: 'skip' },
     { title: 'no Remaining on the start probe: skip', run: () => keyRun({ start: observation(T0, 200, { limit: 60 }), burst: fixedBurst(10, 10) }), outcome: 'skip' },
+    // The clocks compare to the second at best: a fixed window may turn during the burst.
+    { title: 'a fixed window turning during the burst counts the new window only, and passes', run: () => keyRun({ start: startAt(57), burst: turningBurst(57, 20, 60) }), outcome: 'pass', mentions: ['exactly 60', 'turned during the burst', `Reset ${RESET} to ${RESET + 60}`, 'after 20 accepted'] },
+    { title: 'a fixed window turning between the probe and the burst counts the new window, and passes', run: () => keyRun({ start: startAt(57), burst: turningBurst(57, 0, 60) }), outcome: 'pass', mentions: ['exactly 60', 'after 0 accepted'] },
+    { title: 'a turned window accepting one too many fails', run: () => keyRun({ start: startAt(57), burst: turningBurst(57, 20, 61) }), outcome: 'fail', mentions: ['61 requests accepted', 'the new window started at Remaining 60'] },
+    { title: 'a window that turned before its Remaining was spent is no proof of too many', run: () => keyRun({ start: startAt(57), burst: turningBurst(57, 57, 60) }), outcome: 'pass', mentions: ['exactly 60'] },
   ])('$title', ({ run, outcome, mentions }) => {
     expectFinding(judgeQuota(run()), outcome, mentions);
   });

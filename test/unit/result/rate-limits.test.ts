@@ -35,6 +35,16 @@ describe('summariseKey: behaviour', () => {
       run: () => keyRun({ burst: burstData([...accepted(10), rejected(T0 + 1_100), { t: T0 + 1_150, status: 200, reset: RESET + 60, afterStop: true }]) }),
       behaviour: 'fixed window',
     },
+    {
+      title: 'a fixed window that turned during the burst: fixed window, saying so',
+      run: () => keyRun({ burst: burstData([...accepted(5), ...accepted(60, () => RESET + 60).map((p) => ({ ...p, t: p.t + 500 })), rejected(T0 + 7_000, { reset: RESET + 60 })]) }),
+      behaviour: `fixed window (the window turned during the burst: Reset ${RESET} then ${RESET + 60})`,
+    },
+    {
+      title: 'two Resets a window apart but Remaining never back up: not a turn, refilling',
+      run: () => keyRun({ burst: burstData([...accepted(10, (i) => (i < 5 ? RESET : RESET + 60)), rejected(T0 + 1_100)]) }),
+      behaviour: 'refilling (sliding window or token bucket)',
+    },
     { title: 'the load stopped at its request cap: no 429 seen', run: () => keyRun({ burst: burstData(accepted(10), { ended: 'max-requests' }) }), behaviour: 'no 429 seen' },
     { title: 'the load stopped at its time cap: no 429 seen', run: () => keyRun({ burst: burstData(accepted(10, (i) => S0 + i), { ended: 'max-duration' }) }), behaviour: 'no 429 seen' },
     { title: 'no burst: not observed', run: () => keyRun({ start: { t: T0, status: 200, headers: { 'x-ratelimit-remaining': '10' } } }), behaviour: 'not observed' },

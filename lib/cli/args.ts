@@ -8,6 +8,8 @@ import { didYouMean } from '../util/suggest.ts';
 export interface CliArgs extends RunOptions {
   quiet: boolean;
   help: boolean;
+  /** Print the version and exit. */
+  version: boolean;
   /** Print every check instead of running. */
   listChecks: boolean;
   /** With --list-checks: as a JSON array. */
@@ -29,9 +31,12 @@ const OPTIONS = {
   'list-checks': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
 
-export const HELP = `Usage: npm run conformance -- [options]
+export const HELP = `Usage: animal-store-conformance [options]
+       animal-store-conformance serve [--port N] [--fault NAME ...]   (the bundled reference server)
+       (in this repository: npm run conformance -- [options], npm run serve -- [options])
 
 Checks a server against the Animal Store interface and writes report.json, report.html,
 junit.xml and ctrf.json (Common Test Report Format). Exit status: 0 conformant, 1 not conformant, 2 usage or config error, 3 target
@@ -56,6 +61,7 @@ Options:
   --quiet              print only the verdict line
   --list-checks        print every check (id, severity, suite, clause, title) and exit;
                        with --json, as a JSON array
+  --version            print the version and exit
   -h, --help           show this help
 
 Environment: target files take \${VAR} and \${VAR:-default} from the environment, e.g.
@@ -110,6 +116,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
     soak: values.soak ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
+    version: values.version ?? false,
     listChecks: values['list-checks'] ?? false,
     json: values.json ?? false,
   };

@@ -1,8 +1,20 @@
 // `--list-checks`: every check the harness has, from the registry. Text for people, grouped by
-// suite; `--json` for tools (a CI baseline names checks by these ids).
-import { type CheckListing, listChecks } from '../checks/registry.ts';
+// suite; `--json` for tools (a CI baseline names checks by these ids). A built package lists them
+// from checks.json, written beside this file by the build, without loading the checks (and zod).
+import { existsSync, readFileSync } from 'node:fs';
+import type { CheckListing } from '../checks/registry.ts';
 
-export function renderCheckList(json: boolean, checks: readonly CheckListing[] = listChecks()): string {
+/** Written by `npm run build` from the registry; absent when run from source. */
+const BUILT_LIST = new URL('./checks.json', import.meta.url);
+
+/** Every check: from the build's list when there is one, else from the registry. */
+export async function checkListing(): Promise<CheckListing[]> {
+  if (existsSync(BUILT_LIST)) return JSON.parse(readFileSync(BUILT_LIST, 'utf8')) as CheckListing[];
+  const { listChecks } = await import('../checks/registry.ts');
+  return listChecks();
+}
+
+export function renderCheckList(json: boolean, checks: readonly CheckListing[]): string {
   if (json) return `${JSON.stringify(checks, null, 2)}\n`;
   const lines: string[] = [];
   const width = Math.max(...checks.map((c) => c.id.length));

@@ -1,23 +1,24 @@
-// Entry point of `npm run conformance`: parses the command line, runs the engine, prints the
-// summary. Maps the harness's own errors to exit statuses and keeps stack traces for real bugs.
+#!/usr/bin/env node
+// Entry point of `npm run conformance` and of the installed `animal-store-conformance` command:
+// parses the command line, runs the engine, prints the summary. Maps the harness's own errors to
+// exit statuses and keeps stack traces for real bugs. `--help` and `--version` load nothing but
+// the argument parser; the engine (vitest, undici, the checks) is imported only for a run.
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError, EXIT } from '../errors.ts';
-import { COLOUR, PLAIN, renderSummary, verdictLine } from '../report/console.ts';
-import { renderAnnotations, renderJobSummary } from '../report/github.ts';
+import { toolInfo } from '../paths.ts';
 import type { Report } from '../result/model.ts';
-import { runConformance } from '../runner/run.ts';
 import { HELP, parseCli } from './args.ts';
-import { renderCheckList } from './list-checks.ts';
 
 /**
  * On GitHub Actions (GITHUB_STEP_SUMMARY set): the job summary, appended to that file, and one
  * `::error` annotation per root failure. A summary that cannot be written is a warning, not a
  * failure of the run.
  */
-function writeGithubOutput(report: Report, reportDir: string): void {
+async function writeGithubOutput(report: Report, reportDir: string): Promise<void> {
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
   if (!summaryFile) return;
+  const { renderAnnotations, renderJobSummary } = await import('../report/github.ts');
   try {
     appendFileSync(summaryFile, renderJobSummary(report, reportDir));
   } catch (err) {
@@ -27,17 +28,23 @@ function writeGithubOutput(report: Report, reportDir: string): void {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const style = process.stdout.isTTY === true && !process.env.NO_COLOR ? COLOUR : PLAIN;
   try {
     const args = parseCli(argv);
     if (args.help) {
       process.stdout.write(HELP);
       return EXIT.conformant;
     }
-    if (args.listChecks) {
-      process.stdout.write(renderCheckList(args.json));
+    if (args.version) {
+      process.stdout.write(`${toolInfo().version}\n`);
       return EXIT.conformant;
     }
+    if (args.listChecks) {
+      const { checkListing, renderCheckList } = await import('./list-checks.ts');
+      process.stdout.write(renderCheckList(args.json, await checkListing()));
+      return EXIT.conformant;
+    }
+    const [{ COLOUR, PLAIN, renderSummary, verdictLine }, { runConformance }] = await Promise.all([import('../report/console.ts'), import('../runner/run.ts')]);
+    const style = process.stdout.isTTY === true && !process.env.NO_COLOR ? COLOUR : PLAIN;
     const outcome = await runConformance(args, {
       progress: (line) => {
         if (!args.quiet) process.stdout.write(`${line}\n`);
@@ -47,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
     });
     const files = outcome.files.map((f) => path.relative(process.cwd(), f) || f);
     process.stdout.write(`${args.quiet ? verdictLine(outcome.report, style) : renderSummary(outcome.report, files, style)}\n`);
-    writeGithubOutput(outcome.report, path.relative(process.cwd(), outcome.reportDir) || outcome.reportDir);
+    await writeGithubOutput(outcome.report, path.relative(process.cwd(), outcome.reportDir) || outcome.reportDir);
     return outcome.exitCode;
   } catch (err) {
     if (err instanceof HarnessError) {
@@ -60,6 +67,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
-// Vitest and undici may keep handles open; the run is over.
-process.exit(process.exitCode);
+const argv = process.argv.slice(2);
+if (argv[0] === 'serve') {
+  // The bundled reference server, with its own options (`serve --help`); it runs until a signal.
+  const { serve } = await import('../../targets/reference/main.ts');
+  await serve(argv.slice(1));
+} else {
+  process.exitCode = await main(argv);
+  // Vitest and undici may keep handles open; the run is over.
+  process.exit(process.exitCode);
+}

@@ -1,16 +1,16 @@
 // Reading a target: resolve the name to a file, parse YAML, substitute the environment, validate.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.ts';
 import { resolvePlans } from '../plans.ts';
+import { harnessCommand, PROJECT_ROOT } from '../paths.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { type Target, type TargetKey, TargetSchema } from './schema.ts';
 import { fieldPath, substitute, SubstitutionSyntaxError } from './substitute.ts';
 
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export { PROJECT_ROOT } from '../paths.ts';
 export const TARGETS_DIR = path.join(PROJECT_ROOT, 'targets');
 
 /** `local` means targets/local.yaml; anything ending in .yaml or .yml is a path. */
@@ -58,7 +58,8 @@ export async function loadTarget(ref: string, options: LoadOptions = {}): Promis
   const file = resolveTargetFile(ref);
   const text = readFileSync(file, 'utf8');
   const raw = parseYaml(text, file);
-  const env = { ...(options.env ?? process.env) };
+  // A start command may run this harness's own reference server: `${ANIMAL_STORE_HARNESS} serve`.
+  const env: Record<string, string | undefined> = { ANIMAL_STORE_HARNESS: harnessCommand(), ...(options.env ?? process.env) };
   let port: number | undefined;
   if (raw !== null && typeof raw === 'object' && 'start' in raw && options.allocatePort) {
     port = await options.allocatePort();

@@ -1,13 +1,14 @@
 // One conformance run: load the target, start it if asked, check it is there, run the suites,
 // judge the run-level checks, build the result, write the reports. Each step lives in its own
 // module; this one only puts them in order. Never prints a key.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { reachable } from '../checks/harness.ts';
 import { RUN_CHECKS } from '../checks/responses.ts';
 import { toCheckResult } from '../checks/result.ts';
 import { Redactor } from '../client/redact.ts';
-import { loadTarget, PROJECT_ROOT } from '../config/load.ts';
+import { loadTarget } from '../config/load.ts';
+import { toolInfo } from '../paths.ts';
 import { TargetUnreachableError, UsageError } from '../errors.ts';
 import { buildReport } from '../result/build.ts';
 import { linkCauses } from '../checks/causes.ts';
@@ -31,7 +32,7 @@ export interface RunIO {
   style: Style;
 }
 
-export const TOOL = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+export const TOOL = toolInfo();
 
 export interface RunOutcome {
   exitCode: number;
@@ -49,7 +50,7 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
   const say = (text: string) => io.progress(redactor.scrub(text));
   const { context, warnings } = resolveRun(options, target, startedAt);
   for (const w of warnings) say(io.style.yellow(`Warning: ${w}`));
-  const reportDir = path.resolve(options.reportDir ?? uniqueDir(timestampDir(path.join(PROJECT_ROOT, 'reports'), target.name, startedAt)));
+  const reportDir = path.resolve(options.reportDir ?? uniqueDir(timestampDir(path.resolve('reports'), target.name, startedAt)));
   mkdirSync(reportDir, { recursive: true });
   const progress = new SuiteProgress(say, io.style);
   const collector = new RunCollector(path.join(reportDir, 'exchanges.jsonl'), progress.event);

@@ -10,19 +10,21 @@ import type { SerializedError } from 'vitest';
 import { suiteError } from '../checks/harness.ts';
 import { checkById } from '../checks/registry.ts';
 import { toCheckResult } from '../checks/result.ts';
-import { PROJECT_ROOT } from '../config/load.ts';
+import { CODE_EXT, PROJECT_ROOT } from '../paths.ts';
 import type { CheckResult } from '../result/model.ts';
 import { type HarnessEvent, isEventsArtifact } from '../suite/events.ts';
 import type { RunContext } from '../suite/run-context.ts';
 import { suiteOrder, suiteTestSettings } from '../suite/vitest-settings.ts';
 
 export const SUITES_DIR = path.join(PROJECT_ROOT, 'suites');
+/** auth.suite.ts, or auth.suite.js once built. */
+const SUITE_SUFFIX = `.suite${CODE_EXT}`;
 
 /** Suite names, from the files in suites/ (auth.suite.ts is "auth"), in the order they run. */
 export function listSuites(): string[] {
   return readdirSync(SUITES_DIR)
-    .filter((f) => f.endsWith('.suite.ts'))
-    .map((f) => f.replace(/\.suite\.ts$/, ''))
+    .filter((f) => f.endsWith(SUITE_SUFFIX))
+    .map((f) => f.slice(0, -SUITE_SUFFIX.length))
     .sort(suiteOrder);
 }
 
@@ -33,7 +35,7 @@ export interface SuiteHooks {
   onSuiteEnd?(suite: string): void;
 }
 
-const suiteOf = (moduleId: string) => path.basename(moduleId, '.suite.ts');
+const suiteOf = (moduleId: string) => path.basename(moduleId, SUITE_SUFFIX);
 
 export async function runSuites(run: RunContext, suites: readonly string[], hooks: SuiteHooks): Promise<void> {
   const reported = new Set<string>();
@@ -59,7 +61,7 @@ export async function runSuites(run: RunContext, suites: readonly string[], hook
     },
   };
 
-  const files = suites.map((s) => path.join(SUITES_DIR, `${s}.suite.ts`));
+  const files = suites.map((s) => path.join(SUITES_DIR, `${s}${SUITE_SUFFIX}`));
   const vitest = await startVitest(
     'test',
     files,

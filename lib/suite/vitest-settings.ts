@@ -12,12 +12,13 @@ export class NameOrder implements TestSequencer {
     return files;
   }
   sort(files: TestSpecification[]): TestSpecification[] {
-    const name = (f: TestSpecification) => path.basename(f.moduleId, '.suite.ts');
+    const name = (f: TestSpecification) => path.basename(f.moduleId).replace(/\.suite\.[jt]s$/, '');
     return [...files].sort((a, b) => suiteOrder(name(a), name(b)));
   }
 }
 
-export const SUITE_FILES = 'suites/*.suite.ts';
+/** The suites: TypeScript in this repository, JavaScript once built into dist/. */
+export const SUITE_FILES = 'suites/*.suite.{ts,js}';
 
 /**
  * The order suites run in: by name, but the rate-limit suite last, whatever the names: it spends

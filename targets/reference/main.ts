@@ -1,13 +1,15 @@
-// `npm run serve`: runs the reference server from a YAML config until SIGTERM or SIGINT.
-import { fileURLToPath } from 'node:url';
+// `npm run serve` and `animal-store-conformance serve`: runs the reference server from a YAML
+// config until SIGTERM or SIGINT.
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadServerConfig, ServerConfigError, type ServerConfig } from './config.ts';
 import { FAULT_IDS, isFaultId } from './faults.ts';
 import { startReferenceServer } from './server.ts';
 import { VARIATION_IDS, isVariationId } from './variations.ts';
 
-const USAGE = `Usage: npm run serve -- [--config FILE] [--port N] [--host H] [--fault NAME ...]
-                        [--variation NAME ...] [--help]
+const USAGE = `Usage: animal-store-conformance serve [--config FILE] [--port N] [--host H] [--fault NAME ...]
+                                     [--variation NAME ...] [--help]
+       (in this repository: npm run serve -- [options])
 
 Runs the Animal Store reference server.
 
@@ -86,10 +88,11 @@ async function configure(argv: string[]): Promise<ServerConfig | undefined> {
   };
 }
 
-async function main(): Promise<void> {
+/** Starts the server as the command line `argv` says, and stops it on SIGTERM or SIGINT. */
+export async function serve(argv: string[]): Promise<void> {
   let config: ServerConfig | undefined;
   try {
-    config = await configure(process.argv.slice(2));
+    config = await configure(argv);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ServerConfigError) {
       console.error(`reference server: ${err.message}`);
@@ -132,4 +135,5 @@ async function main(): Promise<void> {
   console.log(`variations: ${server.variations.length > 0 ? server.variations.join(', ') : 'none'}`);
 }
 
-await main();
+// Run directly (npm run serve): start at once.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await serve(process.argv.slice(2));

@@ -44,7 +44,7 @@ export interface CheckOptions {
   requires?: 'writes' | 'load';
 }
 
-const suiteName = (file: string) => path.basename(file, '.suite.ts');
+const suiteName = (file: string) => path.basename(file).replace(/\.suite\.[jt]s$/, '');
 
 function contextFor(restartEvidence: () => void): CheckContext {
   const s = session();

@@ -11,6 +11,7 @@ import { freePort } from '../lib/runner/start-target.ts';
 import { listSuites } from '../lib/runner/suites.ts';
 import { startReferenceServer } from '../targets/reference/server.ts';
 import { machine, runHarness, summary } from './measure.ts';
+import { startup } from './startup.ts';
 
 const OUT = path.join(PROJECT_ROOT, 'reports', 'bench');
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -190,15 +191,18 @@ async function throughput() {
 mkdirSync(OUT, { recursive: true });
 const before = machine();
 say(`bench on ${before.cpus} cores (${before.cpuModel}), load average ${before.loadAverage.join(' ')}`);
+say('start-up of the built command (builds dist/ first)...');
+const start = startup();
 const local = await fullVerdictLocal();
 const functional = await functionalOnly();
 const free = await singleFreeKey();
 const load = await throughput();
 const real = quick ? undefined : await realWindows();
-const bench = { generatedAt: new Date().toISOString(), machine: { ...before, loadAverageAfter: machine().loadAverage }, fullVerdictLocal: { ...local }, functionalOnly: functional, singleFreeKey: free, throughput: load, realWindows: real ?? 'skipped (--quick)' };
+const bench = { generatedAt: new Date().toISOString(), machine: { ...before, loadAverageAfter: machine().loadAverage }, startup: start, fullVerdictLocal: { ...local }, functionalOnly: functional, singleFreeKey: free, throughput: load, realWindows: real ?? 'skipped (--quick)' };
 writeFileSync(path.join(OUT, 'bench.json'), `${JSON.stringify(bench, null, 2)}\n`);
 
 const rows: [string, string][] = [
+  ['Built command start-up (median of 5)', `--help ${start.help.medianMs} ms, --version ${start.version.medianMs} ms, --list-checks ${start.listChecks.medianMs} ms; bare node ${start.bare.medianMs} ms (ratios ${Object.entries(start.ratioToBare).map(([n, r]) => `${n} ${r}`).join(', ')}); peak ${Math.max(start.help.peakMiB, start.version.peakMiB, start.listChecks.peakMiB)} MiB`],
   ['Full verdict, local target (median of runs)', `${local.wallSeconds.median} s (${local.wallSeconds.min}–${local.wallSeconds.max}), ${local.requests.median} requests, peak ${local.peakRssMiB.median} MiB`],
   ['  requests by suite', Object.entries(local.requestsBySuite).map(([s, n]) => `${s} ${n}`).join(', ')],
   ['Functional verdict, no rate limits (median)', `${functional.runSeconds.median} s run (${functional.runSeconds.min}–${functional.runSeconds.max}), ${functional.wallSeconds.median} s wall with start-up, ${functional.requests.median} requests`],

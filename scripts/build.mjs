@@ -1,4 +1,4 @@
-// `npm run build` (also run by `prepare`, so by `npm ci` and `npm pack`): the harness as plain
+// `npm run build` (also run by `prepack`, so by `npm pack`): the harness as plain
 // JavaScript in dist/, for the installed `animal-store-conformance` command. tsc compiles lib/,
 // suites/ and targets/ (tsconfig.build.json); then the files the built harness reads at run time
 // besides its code (target configs, the reference server's configs, the report's JSON Schema) are

@@ -13,7 +13,9 @@ const USAGE = `Usage: animal-store-conformance serve [--config FILE] [--port N] 
 
 Runs the Animal Store reference server.
 
-  --config FILE   server config (default: targets/reference/server.yaml)
+  --config FILE   server config (default: targets/reference/server.yaml); "local" is the
+                  bundled targets/reference/local.server.yaml (5 s and 60 s windows), the one
+                  the harness's local target starts
   --port N        port to listen on; 0 picks a free one (default: PORT, then the config's port)
   --host H        address to listen on (default: the config's host)
   --fault NAME    switch on a fault from the catalogue (repeatable); see targets/reference/README.md
@@ -26,6 +28,8 @@ Faults: ${FAULT_IDS.join(', ')}
 Variations: ${VARIATION_IDS.join(', ')}`;
 
 const DEFAULT_CONFIG = fileURLToPath(new URL('./server.yaml', import.meta.url));
+/** Configs shipped with the server, by name (`--config local`): found wherever it is installed. */
+const BUNDLED_CONFIGS: Readonly<Record<string, string>> = { local: fileURLToPath(new URL('./local.server.yaml', import.meta.url)) };
 
 class UsageError extends Error {}
 
@@ -58,7 +62,7 @@ async function configure(argv: string[]): Promise<ServerConfig | undefined> {
   }
   if (values.help) return undefined;
 
-  const config = await loadServerConfig(values.config ?? DEFAULT_CONFIG);
+  const config = await loadServerConfig(values.config === undefined ? DEFAULT_CONFIG : (BUNDLED_CONFIGS[values.config] ?? values.config));
   const extraFaults = values.fault ?? [];
   for (const name of extraFaults) {
     if (!isFaultId(name)) {

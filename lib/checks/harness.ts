@@ -1,7 +1,7 @@
 // Checks about the run itself rather than one operation: is anything answering at the base URL,
 // and did every suite run to its end.
 import { defineCheck } from './define.ts';
-import { type Judgement, pass } from './types.ts';
+import { fail, type Judgement, pass } from './types.ts';
 
 export const reachable = defineCheck({
   id: 'target.reachable',
@@ -23,4 +23,20 @@ export const suiteError = defineCheck({
   judge: (message: string): Judgement => ({ outcome: 'error', message }),
 });
 
-export const HARNESS_CHECKS = [reachable, suiteError] as const;
+export const expectedFailures = defineCheck({
+  id: 'harness.expected-failures',
+  clause: 'Harness',
+  suite: 'harness',
+  title: 'Every entry of the --expected-failures baseline still fails',
+  severity: 'must',
+  /** A listed check that passes now is a stale entry: the baseline must shrink as fixes land. */
+  judge: (entries: readonly { id: string; status: 'failed-as-expected' | 'stale' | 'not-run' }[]): Judgement => {
+    const stale = entries.filter((e) => e.status === 'stale');
+    if (stale.length > 0) return fail(stale.map((e) => `stale entry: ${e.id} passes now, remove it`).join('; '), 'every listed check fails', `${stale.length} pass now: ${stale.map((e) => e.id).join(', ')}`);
+    const expected = entries.filter((e) => e.status === 'failed-as-expected').length;
+    const notRun = entries.filter((e) => e.status === 'not-run').map((e) => e.id);
+    return pass(`${expected} listed failure${expected === 1 ? '' : 's'} failed as expected${notRun.length ? `; not run or skipped, so not judged: ${notRun.join(', ')}` : ''}`);
+  },
+});
+
+export const HARNESS_CHECKS = [reachable, suiteError, expectedFailures] as const;

@@ -32,6 +32,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
+  'expected-failures': { type: 'string' },
 } as const;
 
 export const HELP = `Usage: animal-store-conformance [options]
@@ -57,6 +58,11 @@ Options:
   --allow-load         allow the load suite (overrides allow.load in the target)
   --max-requests N     hard cap on requests sent in this run (overrides budget.maxRequests)
   --strict             count failed "should" checks like failed "must" checks
+  --expected-failures FILE
+                       a YAML list of known failures, entries { id, reason, target? }: a
+                       listed check that fails does not fail the run (shown as expected); one
+                       that passes now fails it (stale entry: remove it); an unknown id is a
+                       config error
   --soak               let checks that need real time (day-long windows) run to the end
   --quiet              print only the verdict line
   --list-checks        print every check (id, severity, suite, clause, title) and exit;
@@ -102,6 +108,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
   const maxRequests = integer('max-requests', values['max-requests'], 1, 100_000_000);
   if (values.target !== undefined && values.target.trim() === '') throw new UsageError('--target is empty');
   if (values['report-dir'] !== undefined && values['report-dir'].trim() === '') throw new UsageError('--report-dir is empty');
+  if (values['expected-failures'] !== undefined && values['expected-failures'].trim() === '') throw new UsageError('--expected-failures is empty');
   if (values.json && !values['list-checks']) throw new UsageError('--json goes with --list-checks (the run itself always writes report.json)');
   return {
     target: values.target ?? 'local',
@@ -110,6 +117,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
     ...(seed !== undefined ? { seed } : {}),
     ...(runs !== undefined ? { runs } : {}),
     ...(maxRequests !== undefined ? { maxRequests } : {}),
+    ...(values['expected-failures'] !== undefined ? { expectedFailures: values['expected-failures'] } : {}),
     allowWrites: values['allow-writes'] ?? false,
     allowLoad: values['allow-load'] ?? false,
     strict: values.strict ?? false,

@@ -1,7 +1,7 @@
 // What the console shows: pure text from the run result. Colour only when asked (a terminal).
 import type { CheckResult, Report } from '../result/model.ts';
 import { blocksVerdict } from '../result/verdict.ts';
-import { failureGroups } from './text.ts';
+import { expectedLines, failureGroups } from './text.ts';
 
 export interface Style {
   red(s: string): string;
@@ -32,7 +32,7 @@ export function verdictLine(report: Report, style: Style): string {
 /** The summary after a run: failures first (id, severity, message), then counts and report paths. */
 export function renderSummary(report: Report, files: readonly string[], style: Style): string {
   const lines: string[] = [''];
-  const groups = failureGroups(report.checks, (c) => c.outcome === 'fail' || c.outcome === 'error');
+  const groups = failureGroups(report.checks, (c) => (c.outcome === 'fail' || c.outcome === 'error') && !c.expectedFailure);
   if (groups.length > 0) {
     const explained = groups.reduce((n, g) => n + g.explained.length, 0);
     lines.push(style.bold(explained > 0 ? `Failures (${groups.length} root causes, ${groups.length + explained} failures)` : 'Failures'));
@@ -43,6 +43,12 @@ export function renderSummary(report: Report, files: readonly string[], style: S
       lines.push(`      ${style.dim(firstLine(c.message))}`);
       if (under.length > 0) lines.push(`      ${style.dim(explainsLine(under))}`);
     }
+    lines.push('');
+  }
+  const expected = expectedLines(report.checks);
+  if (expected.length > 0) {
+    lines.push(style.bold(`Expected failures (--expected-failures ${report.baseline?.file ?? ''}; not gated on)`));
+    for (const line of expected) lines.push(`  ${style.dim('~')} ${firstLine(line)}`);
     lines.push('');
   }
   const o = report.summary.bySeverity;

@@ -11,9 +11,10 @@ type CtrfStatus = 'passed' | 'failed' | 'skipped' | 'pending' | 'other';
 
 /**
  * A check's CTRF status. Failed means it fails the gate; a failure that does not (a `should`
- * without --strict, an `info` that could not be recorded) is "other", its outcome kept in rawStatus.
+ * without --strict, an `info` that could not be recorded, one the --expected-failures baseline
+ * lists) is "other", its outcome kept in rawStatus.
  */
-export function ctrfStatus(check: Pick<CheckResult, 'severity' | 'outcome'>, strict: boolean): CtrfStatus {
+export function ctrfStatus(check: Pick<CheckResult, 'severity' | 'outcome' | 'expectedFailure'>, strict: boolean): CtrfStatus {
   if (check.outcome === 'pass') return 'passed';
   if (check.outcome === 'skip') return 'skipped';
   return blocksVerdict(check, strict) ? 'failed' : 'other';
@@ -47,7 +48,7 @@ export function renderCtrf(report: Report): string {
       suite: [c.clause],
       tags: [c.severity],
       labels: { id: c.id, severity: c.severity, clause: c.clause, suite: c.suite, ...(c.subject !== undefined ? { subject: c.subject } : {}) },
-      ...(c.causedBy ? { extra: { causedBy: checkLabel(c.causedBy) } } : {}),
+      ...(c.causedBy || c.expectedFailure ? { extra: { ...(c.causedBy ? { causedBy: checkLabel(c.causedBy) } : {}), ...(c.expectedFailure ? { expectedFailure: c.expectedFailure.reason } : {}) } } : {}),
     };
   });
   const count = (s: CtrfStatus) => tests.filter((t) => t.status === s).length;

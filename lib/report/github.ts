@@ -3,7 +3,7 @@
 // text out; lib/cli/main.ts writes them when GITHUB_STEP_SUMMARY is set.
 import type { CheckResult, Report } from '../result/model.ts';
 import { blocksVerdict } from '../result/verdict.ts';
-import { checkLabel, failureGroups, OUTCOMES, SEVERITIES } from './text.ts';
+import { checkLabel, expectedLines, failureGroups, OUTCOMES, SEVERITIES } from './text.ts';
 
 /** GitHub refuses a step summary above 1 MiB; this leaves room for other steps' summaries. */
 export const SUMMARY_MAX_BYTES = 512 * 1024;
@@ -42,7 +42,9 @@ export function renderJobSummary(report: Report, reportDir: string): string {
   const limits = (report.rateLimits ?? []).map(
     (k) => `| ${cell(k.label, 40)} | ${cell(k.plan, 40)} | ${cell(k.behaviour, 80)} | ${k.load?.sent ?? '–'} | ${k.load?.accepted ?? '–'} | ${k.load?.rejected ?? '–'} | ${k.load?.sentAfterFirst429 ?? '–'} | ${k.load?.latency.p50 ?? '–'} |`,
   );
+  const expected = expectedLines(report.checks);
   const tail = [
+    ...(expected.length > 0 ? [`### Expected failures (${expected.length}, from the --expected-failures baseline; not gated on)`, '', ...expected.map((l) => `- ${cell(l, 300)}`), ''] : []),
     ...(limits.length > 0 ? ['### Rate limits', '', '| Key | Plan | Limiter seen | Sent | 2xx | 429 | Sent after first 429 | p50 ms |', '|---|---|---|---:|---:|---:|---:|---:|', ...limits, ''] : []),
     `Reports (report.html, report.json, junit.xml, ctrf.json) are in \`${cell(reportDir, 200)}\` on the runner: upload that directory as an artifact to read report.html.`,
     '',

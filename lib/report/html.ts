@@ -8,6 +8,7 @@ import { type Html, html, trusted } from './markup.ts';
 import {
   OUTCOMES,
   SEVERITIES,
+  expectedFailures,
   failureGroups,
   type FailureGroup,
   checkLabel,
@@ -53,6 +54,7 @@ export function renderHtml(report: Report): string {
 ${header(report, verdictText)}
 ${filters()}
 ${failureSection(failureGroups(report.checks), anchors, report.options.strict)}
+${expectedSection(report, anchors)}
 ${checksSection(report.checks, anchors)}
 ${coverageSection(report.checks)}
 ${rateLimitSection(report)}
@@ -148,6 +150,19 @@ ${
         failureEntry(c, anchors, strict, html`<p class="note" data-explained-by="${root.id}">Explained by <a href="#${anchors.get(root)}"><code>${checkLabel(root)}</code></a>: one cause, shown there.</p>`, true),
       )}`)
 }
+</section>`;
+}
+
+/** Failures the run's --expected-failures baseline lists, apart from the failures: known, not gated on. */
+function expectedSection(report: Report, anchors: Map<CheckResult, string>): Html | '' {
+  const expected = expectedFailures(report.checks);
+  if (!report.baseline) return '';
+  const stale = report.baseline.entries.filter((e) => e.status === 'stale');
+  const notRun = report.baseline.entries.filter((e) => e.status === 'not-run');
+  return html`<section id="expected" data-expected="${expected.length}" aria-labelledby="expected-h">
+<h2 id="expected-h">Expected failures (${expected.length})</h2>
+<p class="note">Listed in <code>${report.baseline.file}</code> (--expected-failures): shown, not gated on.${stale.length > 0 ? html` Stale entries, passing now (they fail the run until removed): ${list(stale.map((e) => html`<code>${e.id}</code>`))}.` : ''}${notRun.length > 0 ? html` Not run or skipped: ${list(notRun.map((e) => html`<code>${e.id}</code>`))}.` : ''}</p>
+${expected.map((c) => failureEntry(c, anchors, report.options.strict, html`<p class="note" data-expected-reason="">Expected: ${c.expectedFailure!.reason}</p>`))}
 </section>`;
 }
 

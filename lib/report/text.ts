@@ -12,9 +12,22 @@ export function replaceIllegalChars(text: string, replacement: string): string {
 export const SEVERITIES: readonly Severity[] = ['must', 'should', 'info'];
 export const OUTCOMES: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
 
-/** A failure a reader must look at: a `must` or `should` check that failed or could not be checked. */
-export function isFailure(check: Pick<CheckResult, 'severity' | 'outcome'>): boolean {
-  return check.severity !== 'info' && (check.outcome === 'fail' || check.outcome === 'error');
+/**
+ * A failure a reader must look at: a `must` or `should` check that failed or could not be checked,
+ * unless the run's baseline lists it as expected (those are shown apart: expectedFailures).
+ */
+export function isFailure(check: Pick<CheckResult, 'severity' | 'outcome' | 'expectedFailure'>): boolean {
+  return check.severity !== 'info' && (check.outcome === 'fail' || check.outcome === 'error') && !check.expectedFailure;
+}
+
+/** Failures the run's --expected-failures baseline lists: known, shown apart, not gated on. */
+export function expectedFailures(checks: readonly CheckResult[]): CheckResult[] {
+  return checks.filter((c) => c.expectedFailure);
+}
+
+/** "N expected failures (baseline): a [x] (reason), …", or nothing. */
+export function expectedLines(checks: readonly CheckResult[]): string[] {
+  return expectedFailures(checks).map((c) => `${checkLabel(c)}: ${c.expectedFailure!.reason}`);
 }
 
 /** A root failure and the failures it explains (their `causedBy` names it). */

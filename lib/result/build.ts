@@ -29,6 +29,7 @@ export interface BuildInput {
   /** Set when the target never answered: the run ends with exit status 3 whatever the checks say. */
   unreachable?: boolean;
   rateLimits?: Report['rateLimits'];
+  baseline?: Report['baseline'];
 }
 
 export function buildReport(input: BuildInput): Report {
@@ -53,5 +54,6 @@ export function buildReport(input: BuildInput): Report {
     warnings: input.warnings,
     checks: input.checks,
     ...(input.rateLimits ? { rateLimits: input.rateLimits } : {}),
+    ...(input.baseline ? { baseline: input.baseline } : {}),
   };
 }

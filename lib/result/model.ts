@@ -95,6 +95,10 @@ export const CheckResult = z.object({
     .describe('A failure explained by another that failed too (its root cause, reported on its own): reports show it under that one. The verdict counts both.'),
   durationMs: z.number(),
   evidence: Evidence.nullable(),
+  expectedFailure: z
+    .object({ reason: z.string() })
+    .optional()
+    .describe('A failure listed in the run\'s --expected-failures file, with its reason: shown apart, and it does not block the verdict'),
 });
 export type CheckResult = z.infer<typeof CheckResult>;
 
@@ -128,6 +132,7 @@ export const Report = z.object({
     checks: z.number().int(),
     byOutcome: OutcomeCounts,
     bySeverity: z.object({ must: OutcomeCounts, should: OutcomeCounts, info: OutcomeCounts }),
+    expectedFailures: z.number().int().optional().describe('Failed checks marked expected by --expected-failures (counted in byOutcome.fail too)'),
   }),
   requests: z.object({
     total: z.number().int(),
@@ -137,5 +142,19 @@ export const Report = z.object({
   warnings: z.array(z.string()),
   checks: z.array(CheckResult),
   rateLimits: z.array(RateLimitKey).optional().describe('Per key: the timeline of the rate-limit suite (for charts) and its load figures'),
+  baseline: z
+    .object({
+      file: z.string(),
+      entries: z.array(
+        z.object({
+          id: z.string(),
+          reason: z.string(),
+          target: z.string().optional(),
+          status: z.enum(['failed-as-expected', 'stale', 'not-run']).describe('stale: the check passes now (the run fails until the entry is removed); not-run: it did not run or only skipped'),
+        }),
+      ),
+    })
+    .optional()
+    .describe('The --expected-failures file of the run and what became of each entry for this target'),
 });
 export type Report = z.infer<typeof Report>;

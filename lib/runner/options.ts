@@ -21,6 +21,8 @@ export interface RunOptions {
   maxRequests?: number;
   strict: boolean;
   soak: boolean;
+  /** A YAML baseline of known failures: listed failures do not block the verdict; stale entries do. */
+  expectedFailures?: string;
 }
 
 export const DEFAULT_RUNS = 20;

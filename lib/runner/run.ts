@@ -3,13 +3,15 @@
 // module; this one only puts them in order. Never prints a key.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { reachable } from '../checks/harness.ts';
+import { expectedFailures, reachable } from '../checks/harness.ts';
+import { CHECKS } from '../checks/registry.ts';
 import { RUN_CHECKS } from '../checks/responses.ts';
 import { toCheckResult } from '../checks/result.ts';
 import { Redactor } from '../client/redact.ts';
 import { loadTarget } from '../config/load.ts';
 import { toolInfo } from '../paths.ts';
 import { TargetUnreachableError, UsageError } from '../errors.ts';
+import { applyBaseline, loadBaseline } from '../result/baseline.ts';
 import { buildReport } from '../result/build.ts';
 import { linkCauses } from '../checks/causes.ts';
 import type { CheckResult, Exchange, Report } from '../result/model.ts';
@@ -46,6 +48,8 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
   const startedAt = new Date();
   const suites = selectSuites(options.suites);
   const { target, port } = await loadTarget(options.target, { allocatePort: freePort });
+  // A bad baseline stops the run before anything is sent.
+  const baseline = options.expectedFailures ? loadBaseline(options.expectedFailures, target.name, CHECKS.map((c) => c.id)) : undefined;
   const redactor = new Redactor(target.keys);
   const say = (text: string) => io.progress(redactor.scrub(text));
   const { context, warnings } = resolveRun(options, target, startedAt);
@@ -92,7 +96,13 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
   }
 
   const note = startedTargetNote(target, port);
-  const checks: CheckResult[] = linkCauses([...collector.checks, ...(unreachable ? [] : judgeRun(collector.exchanges))]).map((c) => withReproduceNote(c, note));
+  let checks: CheckResult[] = linkCauses([...collector.checks, ...(unreachable ? [] : judgeRun(collector.exchanges))]).map((c) => withReproduceNote(c, note));
+  let baselineReport: Report['baseline'];
+  if (baseline) {
+    const applied = applyBaseline(checks, baseline);
+    baselineReport = applied.report;
+    checks = [...applied.checks, toCheckResult(expectedFailures, expectedFailures.judge(applied.report.entries), { subject: baseline.file, durationMs: 0, exchanges: [] })];
+  }
   const report = buildReport({
     tool: { name: TOOL.name, version: TOOL.version },
     target,
@@ -105,6 +115,7 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
     warnings,
     unreachable,
     ...(collector.rateLimits.length > 0 ? { rateLimits: collector.rateLimits } : {}),
+    ...(baselineReport ? { baseline: baselineReport } : {}),
   });
   const written = writeReports(report, reportDir, (t) => redactor.scrub(t));
   if (!options.reportDir) linkLatest(reportDir);

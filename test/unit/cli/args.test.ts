@@ -15,7 +15,7 @@ function usageError(argv: string[]): UsageError {
 
 describe('parseCli: defaults', () => {
   it('targets local with every switch off and nothing else set', () => {
-    expect(parseCli([])).toEqual({ target: 'local', allowWrites: false, allowLoad: false, strict: false, soak: false, quiet: false, help: false, listChecks: false, json: false });
+    expect(parseCli([])).toEqual({ target: 'local', allowWrites: false, allowLoad: false, strict: false, soak: false, quiet: false, help: false, version: false, listChecks: false, json: false });
   });
 
   it('runs 20 cases per property by default (applied by the runner)', () => {
@@ -38,8 +38,10 @@ describe('parseCli: options', () => {
       '--soak',
       '--quiet',
       '--help',
+      '--version',
       '--list-checks',
       '--json',
+      '--expected-failures', 'known.yaml',
     ];
     expect(parseCli(argv)).toEqual({
       target: 'staging',
@@ -54,8 +56,10 @@ describe('parseCli: options', () => {
       soak: true,
       quiet: true,
       help: true,
+      version: true,
       listChecks: true,
       json: true,
+      expectedFailures: 'known.yaml',
     });
   });
 

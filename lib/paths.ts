@@ -30,5 +30,6 @@ const quote = (s: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.repl
  */
 export function harnessCommand(): string {
   const main = path.join(PROJECT_ROOT, 'lib', 'cli', `main${CODE_EXT}`);
-  return [process.execPath, ...(CODE_EXT === '.ts' ? ['--import', 'tsx'] : []), main].map(quote).join(' ');
+  // From source, tsx named by its own path: the command may run in any directory.
+  return [process.execPath, ...(CODE_EXT === '.ts' ? ['--import', import.meta.resolve('tsx')] : []), main].map(quote).join(' ');
 }

@@ -10,6 +10,8 @@ export interface CliArgs extends RunOptions {
   help: boolean;
   /** Print the version and exit. */
   version: boolean;
+  /** --replay REPORT.json --check ID: run that failing check again, alone. */
+  replay?: { report: string; check: string };
   /** Print every check instead of running. */
   listChecks: boolean;
   /** With --list-checks: as a JSON array. */
@@ -33,6 +35,8 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
   'expected-failures': { type: 'string' },
+  replay: { type: 'string' },
+  check: { type: 'string' },
 } as const;
 
 export const HELP = `Usage: animal-store-conformance [options]
@@ -67,6 +71,10 @@ Options:
   --quiet              print only the verdict line
   --list-checks        print every check (id, severity, suite, clause, title) and exit;
                        with --json, as a JSON array
+  --replay REPORT.json --check ID
+                       run that check again, alone, as it ran in that report (same seed, runs
+                       and --strict; keys from the target config, never from the report):
+                       exit 1 while it still fails, 0 once it passes now
   --version            print the version and exit
   -h, --help           show this help
 
@@ -82,6 +90,18 @@ function integer(option: string, value: string | undefined, min: number, max: nu
   const n = Number(value);
   if (n < min || n > max) throw new UsageError(`--${option} must be between ${min} and ${max}, not ${value}`);
   return n;
+}
+
+/** --replay and --check go together, and take the suites, seed and runs from the report. */
+function replayOf(values: { replay?: string; check?: string; suite?: string[]; seed?: string; runs?: string; 'expected-failures'?: string; 'list-checks'?: boolean }): CliArgs['replay'] {
+  if (values.check !== undefined && values.replay === undefined) throw new UsageError('--check goes with --replay REPORT.json');
+  if (values.replay === undefined) return undefined;
+  if (values.replay.trim() === '') throw new UsageError('--replay is empty');
+  if (values.check === undefined || values.check.trim() === '') throw new UsageError('--replay needs --check ID: the failing check to run again');
+  for (const option of ['suite', 'seed', 'runs', 'expected-failures', 'list-checks'] as const) {
+    if (values[option] !== undefined) throw new UsageError(`--${option} does not go with --replay: the suite, seed and runs come from the report`);
+  }
+  return { report: values.replay, check: values.check.trim() };
 }
 
 export function parseCli(argv: readonly string[]): CliArgs {
@@ -109,6 +129,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
   if (values.target !== undefined && values.target.trim() === '') throw new UsageError('--target is empty');
   if (values['report-dir'] !== undefined && values['report-dir'].trim() === '') throw new UsageError('--report-dir is empty');
   if (values['expected-failures'] !== undefined && values['expected-failures'].trim() === '') throw new UsageError('--expected-failures is empty');
+  const replay = replayOf(values);
   if (values.json && !values['list-checks']) throw new UsageError('--json goes with --list-checks (the run itself always writes report.json)');
   return {
     target: values.target ?? 'local',
@@ -118,6 +139,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
     ...(runs !== undefined ? { runs } : {}),
     ...(maxRequests !== undefined ? { maxRequests } : {}),
     ...(values['expected-failures'] !== undefined ? { expectedFailures: values['expected-failures'] } : {}),
+    ...(replay ? { replay } : {}),
     allowWrites: values['allow-writes'] ?? false,
     allowLoad: values['allow-load'] ?? false,
     strict: values.strict ?? false,

@@ -45,6 +45,15 @@ async function main(argv: string[]): Promise<number> {
     }
     const [{ COLOUR, PLAIN, renderSummary, verdictLine }, { runConformance }] = await Promise.all([import('../report/console.ts'), import('../runner/run.ts')]);
     const style = process.stdout.isTTY === true && !process.env.NO_COLOR ? COLOUR : PLAIN;
+    if (args.replay) {
+      const { runReplay } = await import('./replay.ts');
+      const replayed = await runReplay(
+        { ...args.replay, target: args.target, allowWrites: args.allowWrites, allowLoad: args.allowLoad, ...(args.maxRequests !== undefined ? { maxRequests: args.maxRequests } : {}), ...(args.reportDir !== undefined ? { reportDir: args.reportDir } : {}) },
+        { progress: (line) => !args.quiet && process.stdout.write(`${line}\n`), interrupted: (line) => process.stderr.write(`${line}\n`), style },
+      );
+      process.stdout.write(`${(args.quiet ? replayed.lines.slice(-1) : replayed.lines).join('\n')}\n`);
+      return replayed.exitCode;
+    }
     const outcome = await runConformance(args, {
       progress: (line) => {
         if (!args.quiet) process.stdout.write(`${line}\n`);

@@ -23,6 +23,8 @@ export interface RunOptions {
   soak: boolean;
   /** A YAML baseline of known failures: listed failures do not block the verdict; stale entries do. */
   expectedFailures?: string;
+  /** Run only this check's tests in the suites (--replay): the suites' preparation still runs. */
+  onlyCheck?: string;
 }
 
 export const DEFAULT_RUNS = 20;

@@ -75,6 +75,7 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
     collector.add({ kind: 'check', check: probe.check });
     if (probe.reachable) {
       await runSuites({ ...context, requestsBefore: probe.sent, echoProgress: false }, suites, {
+        ...(options.onlyCheck ? { onlyCheck: options.onlyCheck } : {}),
         onEvent: collector.add,
         onSuiteStart: (s) => progress.start(s),
         onSuiteEnd: () => progress.end(),

@@ -33,6 +33,8 @@ export interface SuiteHooks {
   onEvent(event: HarnessEvent): void;
   onSuiteStart?(suite: string): void;
   onSuiteEnd?(suite: string): void;
+  /** Run only this check's tests (vitest's test name filter); the others are left out, not lost. */
+  onlyCheck?: string;
 }
 
 const suiteOf = (moduleId: string) => path.basename(moduleId, SUITE_SUFFIX);
@@ -51,7 +53,8 @@ export async function runSuites(run: RunContext, suites: readonly string[], hook
       }
     },
     onTestCaseResult: (test: TestCase) => {
-      if (!reported.has(test.id)) check(lostCheck(test));
+      if (reported.has(test.id) || (hooks.onlyCheck && test.result().state === 'skipped')) return;
+      check(lostCheck(test));
     },
     onTestRunEnd: (modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>) => {
       for (const m of modules) {
@@ -73,6 +76,8 @@ export async function runSuites(run: RunContext, suites: readonly string[], hook
       reporters: [reporter],
       provide: { run },
       cache: false,
+      // Test names are "<id>" or "<id> [<subject>]", after their describe blocks' titles.
+      ...(hooks.onlyCheck ? { testNamePattern: new RegExp(`(^| )${hooks.onlyCheck.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\[|$)`) } : {}),
     },
     { logLevel: 'silent', clearScreen: false },
   );

@@ -2,8 +2,9 @@
 // installed as a package (plain JavaScript built into dist/). Node built-ins only: `--help` and
 // `--version` load this and nothing heavier.
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HERE = fileURLToPath(import.meta.url);
 
@@ -31,5 +32,6 @@ const quote = (s: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.repl
 export function harnessCommand(): string {
   const main = path.join(PROJECT_ROOT, 'lib', 'cli', `main${CODE_EXT}`);
   // From source, tsx named by its own path: the command may run in any directory.
-  return [process.execPath, ...(CODE_EXT === '.ts' ? ['--import', import.meta.resolve('tsx')] : []), main].map(quote).join(' ');
+  const tsx = CODE_EXT === '.ts' ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
+  return [process.execPath, ...tsx, main].map(quote).join(' ');
 }

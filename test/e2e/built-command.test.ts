@@ -1,33 +1,19 @@
 // The installed command: `npm run build` compiles the harness into dist/ (plain JavaScript, what
 // package.json `bin` names), and that build runs as the TypeScript does: its own version, the same
 // checks, the local target started through `serve`, the suites run from .suite.js files.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listChecks } from '../../lib/checks/registry.ts';
 import { PROJECT_ROOT } from '../../lib/config/load.ts';
-import { type CliRun, readReport, tempDir } from './cli-helpers.ts';
+import { readReport, runNode, tempDir } from './cli-helpers.ts';
 
 const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
 const BIN = path.join(PROJECT_ROOT, pkg.bin['animal-store-conformance']!);
 
 /** The built command, as `npx animal-store-conformance ARGS` would run it. Bounded. */
-function runBuilt(args: string[], cwd: string, timeoutMs = 90_000): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const runBuilt = (args: string[], cwd: string) => runNode([BIN, ...args], { cwd });
 
 describe('the built command (dist/)', () => {
   beforeAll(() => {

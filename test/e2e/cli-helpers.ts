@@ -17,18 +17,23 @@ export interface CliRun {
 
 /** `npm run conformance -- ARGS`, without npm in between. Bounded: killed after `timeoutMs`. */
 export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
+  return runNode(['--import', 'tsx', 'lib/cli/main.ts', ...args], { env, timeoutMs });
+}
+
+/** `node NODE_ARGS` in `cwd` (default: the project), output collected, killed after `timeoutMs`. */
+export function runNode(nodeArgs: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], {
-      cwd: PROJECT_ROOT,
+    const child = spawn(process.execPath, nodeArgs, {
+      cwd: options.cwd ?? PROJECT_ROOT,
       // Hermetic on GitHub Actions too: no job summary unless a test asks for one.
-      env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '', ...env },
+      env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 90_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

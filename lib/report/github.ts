@@ -50,7 +50,7 @@ export function renderJobSummary(report: Report, reportDir: string): string {
     '',
   ];
   const fixed = `${head.join('\n')}\n${tail.join('\n')}`;
-  if (rows.length === 0) return `${head.join('\n')}No \`must\` or \`should\` check failed.\n\n${tail.join('\n')}`;
+  if (rows.length === 0) return `${head.join('\n')}\nNo \`must\` or \`should\` check failed.\n\n${tail.join('\n')}`;
   // As many failure rows as fit, the rest counted.
   const title = `### Failing checks (${failureGroups(report.checks).length} root causes, ${rows.length} failures)\n\n| Check | Severity | Clause | Reason |\n|---|---|---|---|\n`;
   let budget = SUMMARY_MAX_BYTES - Buffer.byteLength(fixed) - Buffer.byteLength(title) - 200;
@@ -62,7 +62,7 @@ export function renderJobSummary(report: Report, reportDir: string): string {
     budget -= size;
   }
   const more = rows.length > shown.length ? `\n… and ${rows.length - shown.length} more failures: see report.html.\n` : '';
-  return `${head.join('\n')}${title}${shown.join('\n')}\n${more}\n${tail.join('\n')}`;
+  return `${head.join('\n')}\n${title}${shown.join('\n')}\n${more}\n${tail.join('\n')}`;
 }
 
 /** A workflow command's data: %, CR and LF escaped (GitHub's rules). */

@@ -44,14 +44,15 @@ export const HELP = `Usage: animal-store-conformance [options]
        (in this repository: npm run conformance -- [options], npm run serve -- [options])
 
 Checks a server against the Animal Store interface and writes report.json, report.html,
-junit.xml and ctrf.json (Common Test Report Format). Exit status: 0 conformant, 1 not conformant, 2 usage or config error, 3 target
-unreachable.
+junit.xml and ctrf.json (Common Test Report Format). Exit status: 0 conformant, 1 not
+conformant, 2 usage or config error, 3 target unreachable.
 
 Options:
   --target NAME|PATH   target to check: a name in targets/ (local, staging, production) or a
                        path to a .yaml file (default: local, which starts the bundled reference
                        server)
-  --report-dir DIR     write the reports to DIR (default: reports/<target>/<UTC timestamp>/)
+  --report-dir DIR     write the reports to DIR (default: reports/<target>/<UTC timestamp>/
+                       in the current directory)
   --suite NAME         run only this suite; repeat it, or give a comma-separated list
                        (default: every suite in suites/)
   --seed N             seed for generated cases; the same seed replays the same requests

@@ -107,6 +107,7 @@ describe.concurrent('reference server CLI', () => {
   it('prints usage for --help', async () => {
     const result = await run(['--help']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: npm run serve/);
+    expect(result.stdout).toMatch(/^Usage: animal-store-conformance serve/);
+    expect(result.stdout).toContain("npm run serve -- [options]");
   });
 });

@@ -35,7 +35,7 @@ export const expectedFailures = defineCheck({
     if (stale.length > 0) return fail(stale.map((e) => `stale entry: ${e.id} passes now, remove it`).join('; '), 'every listed check fails', `${stale.length} pass now: ${stale.map((e) => e.id).join(', ')}`);
     const expected = entries.filter((e) => e.status === 'failed-as-expected').length;
     const notRun = entries.filter((e) => e.status === 'not-run').map((e) => e.id);
-    return pass(`${expected} listed failure${expected === 1 ? '' : 's'} failed as expected${notRun.length ? `; not run or skipped, so not judged: ${notRun.join(', ')}` : ''}`);
+    return pass(`${expected} listed failure${expected === 1 ? '' : 's'} failed as expected${notRun.length ? `; not run, skipped or errored, so not judged: ${notRun.join(', ')}` : ''}`);
   },
 });
 

@@ -1,7 +1,7 @@
 // What the console shows: pure text from the run result. Colour only when asked (a terminal).
 import type { CheckResult, Report } from '../result/model.ts';
 import { blocksVerdict } from '../result/verdict.ts';
-import { expectedLines, failureGroups } from './text.ts';
+import { expectedLines, failureGroups, mustFailedText } from './text.ts';
 
 export interface Style {
   red(s: string): string;
@@ -21,8 +21,7 @@ export function checkName(c: Pick<CheckResult, 'id' | 'subject'>): string {
 }
 
 export function verdictLine(report: Report, style: Style): string {
-  const must = report.summary.bySeverity.must;
-  const counts = `${report.summary.checks} checks, ${must.fail + must.error} must failed, ${report.requests.total} requests, ${(report.durationMs / 1000).toFixed(1)} s`;
+  const counts = `${report.summary.checks} checks, ${mustFailedText(report)}, ${report.requests.total} requests, ${(report.durationMs / 1000).toFixed(1)} s`;
   if (report.exitCode === 3) return `${style.red(style.bold('UNREACHABLE'))} ${report.target.name} (${report.target.baseUrl}): ${counts}`;
   return report.verdict === 'pass'
     ? `${style.green(style.bold('CONFORMANT'))} ${report.target.name}: ${counts}`

@@ -3,7 +3,7 @@
 // text out; lib/cli/main.ts writes them when GITHUB_STEP_SUMMARY is set.
 import type { CheckResult, Report } from '../result/model.ts';
 import { blocksVerdict } from '../result/verdict.ts';
-import { checkLabel, expectedLines, failureGroups, OUTCOMES, SEVERITIES } from './text.ts';
+import { checkLabel, expectedLines, failureGroups, mustFailedText, OUTCOMES, SEVERITIES } from './text.ts';
 
 /** GitHub refuses a step summary above 1 MiB; this leaves room for other steps' summaries. */
 export const SUMMARY_MAX_BYTES = 512 * 1024;
@@ -27,11 +27,10 @@ function failureRows(report: Report): string[] {
 
 export function renderJobSummary(report: Report, reportDir: string): string {
   const verdict = report.exitCode === 3 ? '⚠️ Unreachable' : report.verdict === 'pass' ? '✅ Conformant' : '❌ Not conformant';
-  const must = report.summary.bySeverity.must;
   const head = [
     `## ${verdict}: ${cell(report.target.name, 80)} (${cell(report.target.baseUrl, 120)})`,
     '',
-    `${report.summary.checks} checks, ${must.fail + must.error} must failed, ${report.requests.total} requests, ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed}${report.options.strict ? ', --strict' : ''}.`,
+    `${report.summary.checks} checks, ${mustFailedText(report)}, ${report.requests.total} requests, ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed}${report.options.strict ? ', --strict' : ''}.`,
     '',
     `| Outcome | ${SEVERITIES.join(' | ')} |`,
     `|---|${SEVERITIES.map(() => '---:').join('|')}|`,
@@ -50,7 +49,7 @@ export function renderJobSummary(report: Report, reportDir: string): string {
     '',
   ];
   const fixed = `${head.join('\n')}\n${tail.join('\n')}`;
-  if (rows.length === 0) return `${head.join('\n')}\nNo \`must\` or \`should\` check failed.\n\n${tail.join('\n')}`;
+  if (rows.length === 0) return `${head.join('\n')}\nNo \`must\` or \`should\` check failed${expected.length > 0 ? ' apart from the expected failures below' : ''}.\n\n${tail.join('\n')}`;
   // As many failure rows as fit, the rest counted.
   const title = `### Failing checks (${failureGroups(report.checks).length} root causes, ${rows.length} failures)\n\n| Check | Severity | Clause | Reason |\n|---|---|---|---|\n`;
   let budget = SUMMARY_MAX_BYTES - Buffer.byteLength(fixed) - Buffer.byteLength(title) - 200;

@@ -88,6 +88,7 @@ function header(report: Report, verdictText: string): Html {
   }</dd>
 <dt>Suites</dt><dd>${options.suites.length > 0 ? options.suites.join(', ') : 'all'}</dd>
 <dt>Options</dt><dd>${optionText(report)}</dd>
+${report.baseline ? html`<dt>Expected failures</dt><dd data-baseline="${report.baseline.file}"><a href="#expected"><code>${report.baseline.file}</code></a>: ${baselineText(report.baseline)}</dd>` : ''}
 ${report.target.keys.length > 0 ? html`<dt>Keys</dt><dd>${report.target.keys.map((k) => `${k.label} (${k.plan}${k.disposable ? ', disposable' : ''})`).join(', ')}</dd>` : ''}
 </dl>
 ${severityTable(report.summary)}
@@ -108,6 +109,13 @@ function optionText(report: Report): string {
   if (o.allowLoad) parts.push('load allowed');
   if (o.soak) parts.push('soak');
   return parts.join(', ');
+}
+
+/** "2 failed as expected, 1 stale, 1 not run" (the statuses the baseline's entries ended in). */
+function baselineText(baseline: NonNullable<Report['baseline']>): string {
+  const n = (status: NonNullable<Report['baseline']>['entries'][number]['status']) => baseline.entries.filter((e) => e.status === status).length;
+  const parts = [`${n('failed-as-expected')} failed as expected`, ...(n('stale') > 0 ? [`${n('stale')} stale (passing now: remove them)`] : []), ...(n('not-run') > 0 ? [`${n('not-run')} not run`] : [])];
+  return `${baseline.entries.length} entr${baseline.entries.length === 1 ? 'y' : 'ies'} for this target, ${parts.join(', ')}`;
 }
 
 function severityTable(summary: Report['summary']): Html {
@@ -200,15 +208,15 @@ ${groups.map(
 }
 
 function checkRow(c: CheckResult, anchor: string): Html {
-  const failure = isFailure(c);
-  // Failures link to their entry above; other checks with evidence (info records) show it in place.
+  const failure = isFailure(c) || c.expectedFailure !== undefined;
+  // Failures (expected ones too) link to their entry above; other checks with evidence (info records) show it in place.
   const message = failure
     ? html`${c.message} <a href="#${anchor}">Details</a>`
     : c.evidence && (c.evidence.exchanges.length > 0 || c.evidence.expected || c.evidence.actual)
       ? html`${c.message}<details><summary>Evidence</summary>${evidenceView(c.evidence, `${anchor}-row`)}</details>`
       : html`${c.message}`;
   return html`<tr class="filterable" data-check-id="${c.id}" data-outcome="${c.outcome}" data-severity="${c.severity}">
-<td><code>${c.id}</code></td><td>${c.subject ?? ''}</td><td>${c.title}</td><td>${sev(c.severity)}</td><td>${badge(c.outcome)}</td>
+<td><code>${c.id}</code></td><td>${c.subject ?? ''}</td><td>${c.title}</td><td>${sev(c.severity)}</td><td>${badge(c.outcome)}${c.expectedFailure ? html` <span class="sev" data-expected="" title="${c.expectedFailure.reason}">expected</span>` : ''}</td>
 <td class="msg">${message}</td><td class="num col-dur">${formatDuration(c.durationMs)}</td></tr>`;
 }
 

@@ -95,8 +95,13 @@ function testcase(c: CheckResult, explains: readonly CheckResult[]): string {
     const message = c.causedBy ? `[explained by ${checkLabel(c.causedBy)}] ${c.message}` : c.message;
     inner = `      <${kind}${attrs({ message, type: c.severity })}>${escapeXmlText(details(c, explains))}</${kind}>\n`;
   } else if (kind === 'skipped') {
-    const message = c.expectedFailure ? `expected failure (${c.expectedFailure.reason}): ${c.message}` : c.outcome === 'error' ? `info check could not be recorded: ${c.message}` : c.message;
-    inner = `      <skipped${attrs({ message })}/>\n`;
+    if (c.expectedFailure) {
+      // The baseline's reason is the message; what failed, and its evidence, is the element's text.
+      inner = `      <skipped${attrs({ message: `expected failure: ${c.expectedFailure.reason}` })}>${escapeXmlText(details(c, explains))}</skipped>\n`;
+    } else {
+      const message = c.outcome === 'error' ? `info check could not be recorded: ${c.message}` : c.message;
+      inner = `      <skipped${attrs({ message })}/>\n`;
+    }
   }
   if (c.severity === 'info') {
     inner += `      <system-out>${escapeXmlText(`[info, ${c.outcome}] ${c.title}: ${c.message}`)}</system-out>\n`;

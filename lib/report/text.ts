@@ -1,5 +1,5 @@
 // Text helpers shared by the HTML and JUnit renderers. Pure functions, no I/O.
-import type { CheckResult, Outcome, Severity } from '../result/model.ts';
+import type { CheckResult, Outcome, Report, Severity } from '../result/model.ts';
 
 /** Characters XML 1.0 forbids (and HTML treats as parse errors): C0 controls bar tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
 const ILLEGAL_CHARS =
@@ -28,6 +28,14 @@ export function expectedFailures(checks: readonly CheckResult[]): CheckResult[] 
 /** "N expected failures (baseline): a [x] (reason), …", or nothing. */
 export function expectedLines(checks: readonly CheckResult[]): string[] {
   return expectedFailures(checks).map((c) => `${checkLabel(c)}: ${c.expectedFailure!.reason}`);
+}
+
+/** "2 must failed" for the verdict lines; expected failures are counted apart: "0 must failed, 1 expected failure". */
+export function mustFailedText(report: Pick<Report, 'summary' | 'checks'>): string {
+  const must = report.summary.bySeverity.must;
+  const expectedMust = report.checks.filter((c) => c.expectedFailure && c.severity === 'must').length;
+  const expected = report.summary.expectedFailures ?? 0;
+  return `${must.fail + must.error - expectedMust} must failed${expected > 0 ? `, ${expected} expected failure${expected === 1 ? '' : 's'}` : ''}`;
 }
 
 /** A root failure and the failures it explains (their `causedBy` names it). */

@@ -7,15 +7,22 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
+import { HARNESS_CHECKS } from '../checks/harness.ts';
 import { ConfigError } from '../errors.ts';
 import { didYouMean } from '../util/suggest.ts';
 import type { CheckResult, Report } from './model.ts';
 
-const Entry = z.strictObject({
-  id: z.string().trim().min(1, 'a check id, as --list-checks prints it'),
-  reason: z.string().trim().min(1, 'say why the failure is expected (a ticket, a date)'),
-  target: z.string().trim().min(1).optional(),
-});
+/** A text field; "required" rather than zod's "expected string, received undefined" when it is missing. */
+const text = (what: string) => z.string({ error: (issue) => (issue.input === undefined ? `required: ${what}` : `must be text: ${what}`) }).trim().min(1, what);
+
+const Entry = z.strictObject(
+  {
+    id: text('a check id, as --list-checks prints it'),
+    reason: text('say why the failure is expected (a ticket, a date)'),
+    target: text('a target name (the name: of a target file)').optional(),
+  },
+  { error: (issue) => (issue.code === 'invalid_type' ? 'an entry is a map { id, reason, target? }' : undefined) },
+);
 export type BaselineEntry = z.infer<typeof Entry>;
 
 export type BaselineStatus = 'failed-as-expected' | 'stale' | 'not-run';
@@ -26,6 +33,9 @@ export interface Baseline {
   /** The entries for this run's target (entries naming another target are left out). */
   entries: BaselineEntry[];
 }
+
+/** Checks of the harness's own run (a suite that could not finish, this baseline): never excused. */
+const OWN_RUN: readonly string[] = HARNESS_CHECKS.filter((c) => c.suite === 'harness').map((c) => c.id);
 
 /** The file's entries, checked: every id known, each id (and target) once. */
 export function parseBaseline(raw: unknown, file: string, knownIds: readonly string[]): BaselineEntry[] {
@@ -43,6 +53,7 @@ export function parseBaseline(raw: unknown, file: string, knownIds: readonly str
     }
     const entry = parsed.data;
     if (!knownIds.includes(entry.id)) throw where(`[${i}].id`, `unknown check id "${entry.id}"${didYouMean(entry.id, knownIds)} (--list-checks prints them)`);
+    if (OWN_RUN.includes(entry.id)) throw where(`[${i}].id`, `"${entry.id}" judges the harness's own run, not the server: it cannot be an expected failure`);
     if (entries.some((e) => e.id === entry.id && e.target === entry.target)) throw where(`[${i}].id`, `"${entry.id}" is listed twice${entry.target ? ` for target ${entry.target}` : ''}`);
     entries.push(entry);
   });
@@ -70,11 +81,14 @@ export function loadBaseline(file: string, targetName: string, knownIds: readonl
 
 /** What became of each entry in this run, and the results with expected failures marked. */
 export function applyBaseline(checks: readonly CheckResult[], baseline: Baseline): { checks: CheckResult[]; report: NonNullable<Report['baseline']> } {
-  const reasons = new Map(baseline.entries.map((e) => [e.id, e.reason]));
+  // An entry for this target by name says more than one for every target: its reason wins.
+  const reasons = new Map([...baseline.entries.filter((e) => e.target === undefined), ...baseline.entries.filter((e) => e.target !== undefined)].map((e) => [e.id, e.reason]));
   // An error is not excused: the check could not be carried out, which is not the known failure.
   const marked = checks.map((c) => (c.outcome === 'fail' && reasons.has(c.id) ? { ...c, expectedFailure: { reason: reasons.get(c.id)! } } : c));
   const entries = baseline.entries.map((e) => {
     const results = checks.filter((c) => c.id === e.id);
+    // Stale when a result passed and none failed or errored (skips aside); a check that errored,
+    // did not run or only skipped cannot say whether the known failure is fixed: "not-run".
     const status: BaselineStatus = results.some((c) => c.outcome === 'fail') ? 'failed-as-expected' : results.some((c) => c.outcome === 'pass') && !results.some((c) => c.outcome === 'error') ? 'stale' : 'not-run';
     return { ...e, status };
   });

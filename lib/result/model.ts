@@ -150,7 +150,7 @@ export const Report = z.object({
           id: z.string(),
           reason: z.string(),
           target: z.string().optional(),
-          status: z.enum(['failed-as-expected', 'stale', 'not-run']).describe('stale: the check passes now (the run fails until the entry is removed); not-run: it did not run or only skipped'),
+          status: z.enum(['failed-as-expected', 'stale', 'not-run']).describe('stale: the check passes now (the run fails until the entry is removed); not-run: it did not run, only skipped or could not be carried out (error), so nothing to judge'),
         }),
       ),
     })

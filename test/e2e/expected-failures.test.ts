@@ -1,6 +1,6 @@
 // `--expected-failures FILE` through the real CLI: a known failure does not fail the gate, an
 // entry for a check that passes now fails it (stale), and an unknown id is a config error.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startReferenceServer } from '../../targets/reference/server.ts';
@@ -42,6 +42,14 @@ describe('--expected-failures', () => {
     expect(report.checks.find((c) => c.id === 'get-pet.not-found')).toMatchObject({ outcome: 'fail', expectedFailure: { reason: expect.stringContaining('TICKET-12') } });
     expect(report.baseline?.entries).toEqual([{ id: 'get-pet.not-found', reason: expect.stringContaining('TICKET-12'), status: 'failed-as-expected' }]);
     expect(report.checks.find((c) => c.id === 'harness.expected-failures')?.outcome).toBe('pass');
+    expect(report.summary.expectedFailures).toBeGreaterThanOrEqual(1);
+    // CI does not go red on it: skipped in JUnit, not "failed" in CTRF.
+    const junit = readFileSync(path.join(reports, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<skipped message="expected failure: TICKET-12: the deprecated getPet answers 200 for a missing id">/);
+    expect(junit).toMatch(/<testsuites [^>]*failures="0" errors="0"/);
+    const ctrf = JSON.parse(readFileSync(path.join(reports, 'ctrf.json'), 'utf8')) as { results: { summary: { failed: number }; tests: { name: string; status: string }[] } };
+    expect(ctrf.results.summary.failed).toBe(0);
+    expect(ctrf.results.tests.find((t) => t.name.startsWith('get-pet.not-found'))?.status).toBe('other');
   });
 
   it('without the baseline the same run fails', async () => {
@@ -50,9 +58,13 @@ describe('--expected-failures', () => {
   });
 
   it('an entry for a check that passes now fails the run, naming it as stale', async () => {
-    const run = await runCli(['--target', target(reference, 'reference'), '--suite', 'get-pet', '--seed', '3', '--report-dir', path.join(dir, 'reference'), '--expected-failures', known]);
+    const reports = path.join(dir, 'reference');
+    const run = await runCli(['--target', target(reference, 'reference'), '--suite', 'get-pet', '--seed', '3', '--report-dir', reports, '--expected-failures', known]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('stale entry: get-pet.not-found passes now, remove it');
+    const report = readReport(reports);
+    expect(report.baseline?.entries.map((e) => e.status)).toEqual(['stale']);
+    expect(report.checks.find((c) => c.id === 'harness.expected-failures')).toMatchObject({ outcome: 'fail', severity: 'must' });
   });
 
   it('an unknown id is a config error naming it, before anything is sent', async () => {

@@ -42,4 +42,19 @@ describe('renderCtrf', () => {
     expect(test.trace).toContain('Reproduce:');
     expect(test.message).toBe('auth.missing-key went wrong');
   });
+
+  it('an expected failure (--expected-failures) is "other", never "failed", with its reason in extra; the validator accepts it', () => {
+    const expected = check({ id: 'auth.invalid-key', outcome: 'fail', expectedFailure: { reason: 'TICKET-7' } });
+    for (const strict of [false, true]) {
+      const r = report([check({ id: 'auth.missing-key' }), expected, { ...explained, expectedFailure: { reason: 'TICKET-8' } }], { options: { ...report([]).options, strict } });
+      const ctrf = JSON.parse(renderCtrf(r));
+      const result = validate(ctrf);
+      expect(result.errors ?? []).toEqual([]);
+      expect(result.valid).toBe(true);
+      expect(ctrf.results.summary).toMatchObject({ tests: 3, passed: 1, failed: 0, other: 2 });
+      expect(ctrf.results.tests[1]).toMatchObject({ status: 'other', rawStatus: 'fail', extra: { expectedFailure: 'TICKET-7' } });
+      expect(ctrf.results.tests[2].extra).toEqual({ causedBy: 'errors.error-body [every response of the run]', expectedFailure: 'TICKET-8' });
+      expect(ctrf.results.environment.extra.verdict).toBe('pass');
+    }
+  });
 });

@@ -29,6 +29,22 @@ describe('renderJobSummary', () => {
     expect(md).toMatch(/\| free#1 \| free \| fixed window \| \d+ \| \d+ \| \d+ \| 0 \| \d+ \|/);
   });
 
+  it('lists expected failures (--expected-failures) apart, not in the failing table, nor counted as must failures', () => {
+    const expected = check({ id: 'auth.missing-key', subject: 'GET /pets', outcome: 'fail', expectedFailure: { reason: 'TICKET-7 | later' } });
+    const baseline = { file: 'known.yaml', entries: [{ id: 'auth.missing-key', reason: 'TICKET-7 | later', status: 'failed-as-expected' as const }] };
+    const md = renderJobSummary(report([check({ id: 'auth.invalid-key' }), expected], { baseline }), 'r');
+    expect(md).toContain('## ✅ Conformant');
+    expect(md).toContain('2 checks, 0 must failed, 1 expected failure, 7 requests');
+    expect(md).not.toContain('### Failing checks');
+    expect(md).toContain('No `must` or `should` check failed apart from the expected failures below.');
+    expect(md).toContain('### Expected failures (1, from the --expected-failures baseline; not gated on)\n\n- auth.missing-key [GET /pets]: TICKET-7 \\| later\n');
+    // Beside a real failure: the table has only that one.
+    const both = renderJobSummary(report([check({ id: 'auth.invalid-key', outcome: 'fail' }), expected], { baseline }), 'r');
+    expect(both).toContain('1 must failed, 1 expected failure');
+    expect(both).toContain('### Failing checks (1 root causes, 1 failures)');
+    expect(both).not.toMatch(/\| `auth\.missing-key/);
+  });
+
   it('stays under its size cap with thousands of failures, counting the rest', () => {
     const many = Array.from({ length: 5_000 }, (_, i) => check({ id: `auth.case-${i}`, outcome: 'fail', message: 'x'.repeat(190) }));
     const md = renderJobSummary(report(many), 'r');
@@ -45,6 +61,13 @@ describe('renderAnnotations', () => {
       '::error title=limits.headers [POST /pets] (must)::timed out',
       '::error title=errors.error-body [every response of the run] (must)::401 without an Error body | twice%0Asecond line',
     ]);
+  });
+
+  it('gives none for an expected failure (--expected-failures), even a must under --strict', () => {
+    const expected = check({ id: 'auth.missing-key', outcome: 'fail', expectedFailure: { reason: 'TICKET-7' } });
+    const strict = { ...report([]).options, strict: true };
+    expect(renderAnnotations(report([expected, check({ id: 'errors.no-5xx', severity: 'should', outcome: 'fail', expectedFailure: { reason: 'r' } })], { options: strict }))).toEqual([]);
+    expect(renderAnnotations(report([expected, check({ id: 'auth.invalid-key', outcome: 'fail' })]))).toEqual(['::error title=auth.invalid-key (must)::auth.invalid-key went wrong']);
   });
 
   it('never gives more than ten, the last naming the rest', () => {

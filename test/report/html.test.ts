@@ -49,6 +49,34 @@ describe('renderHtml', () => {
     expect(doc).toContain('data-copy="check-2-repro"');
   });
 
+  it('shows expected failures (--expected-failures) apart: not counted as failures, marked in the table, stale entries named', () => {
+    const expected = check({ id: 'auth.missing-key', subject: 'GET /pets', outcome: 'fail', expectedFailure: { reason: 'TICKET-7 <soon>' } });
+    const stale = check({ id: 'harness.expected-failures', clause: 'Harness', suite: 'harness', outcome: 'fail', message: 'stale entry: auth.invalid-key passes now, remove it' });
+    const baseline = {
+      file: 'known.yaml',
+      entries: [
+        { id: 'auth.missing-key', reason: 'TICKET-7 <soon>', status: 'failed-as-expected' as const },
+        { id: 'auth.invalid-key', reason: 'TICKET-8', status: 'stale' as const },
+        { id: 'list-pets.limit', reason: 'TICKET-9', target: 'local', status: 'not-run' as const },
+      ],
+    };
+    const doc = renderHtml(report([expected, check({ id: 'auth.invalid-key' }), stale], { baseline }));
+    expect(doc).toContain('<main data-verdict="fail" data-failures="1" data-requests="7" data-checks="3">');
+    expect(doc).toMatch(/<section id="failures" data-failures="1"/);
+    expect(doc).toMatch(/<section id="expected" data-expected="1"/);
+    const ids = [...doc.matchAll(/data-failure-id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids).toEqual(['harness.expected-failures', 'auth.missing-key']);
+    expect(doc.indexOf('id="failures"')).toBeLessThan(doc.indexOf('id="expected"'));
+    expect(doc.indexOf('id="expected"')).toBeLessThan(doc.indexOf('id="checks"'));
+    expect(doc).toContain('Expected: TICKET-7 &lt;soon&gt;');
+    expect(doc).toContain('Stale entries, passing now (they fail the run until removed): <code>auth.invalid-key</code>.');
+    expect(doc).toContain('Not run or skipped: <code>list-pets.limit</code>.');
+    expect(doc).toContain('<dd data-baseline="known.yaml"><a href="#expected"><code>known.yaml</code></a>: 3 entries for this target, 1 failed as expected, 1 stale (passing now: remove them), 1 not run</dd>');
+    // In the table: marked expected, with its reason, linking to its entry.
+    expect(doc).toMatch(/data-check-id="auth.missing-key" data-outcome="fail"[^]*?<span class="sev" data-expected="" title="TICKET-7 &lt;soon&gt;">expected<\/span><\/td>\n<td class="msg">auth.missing-key went wrong <a href="#check-1">Details<\/a>/);
+    expect(count(doc, 'data-expected=""')).toBe(1);
+  });
+
   it('has one row per check, grouped by clause, and a coverage row per clause', () => {
     const checks = mixedChecks();
     const doc = renderHtml(report(checks));

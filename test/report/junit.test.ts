@@ -171,6 +171,18 @@ describe('renderJunit', () => {
     expect(xml).toContain('&quot;q&quot;');
   });
 
+  it('an expected failure (--expected-failures) is skipped with its reason, its evidence kept, and counts as no failure', () => {
+    const expected = check({ id: 'auth.invalid-key', subject: 'GET /pets', outcome: 'fail', expectedFailure: { reason: 'TICKET-7 <fix in 2.4>' } });
+    const root = render(report([check({ id: 'auth.missing-key' }), expected]));
+    expect(root.attrs).toMatchObject({ tests: '2', failures: '0', errors: '0', skipped: '1' });
+    const testcase = kids(kids(root, 'testsuite')[0]!, 'testcase')[1]!;
+    expect(testcase.children.map((c) => c.name)).toEqual(['skipped']);
+    const skipped = kids(testcase, 'skipped')[0]!;
+    expect(skipped.attrs).toEqual({ message: 'expected failure: TICKET-7 <fix in 2.4>' });
+    expect(skipped.text).toContain('auth.invalid-key went wrong');
+    expect(skipped.text).toContain('Expected: status 401\nActual: status 200');
+  });
+
   it('renders an empty run', () => {
     const root = render(report([]));
     expect(root.attrs).toMatchObject({ tests: '0', failures: '0', errors: '0', skipped: '0' });

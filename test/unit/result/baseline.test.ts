@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectedFailures } from '../../../lib/checks/harness.ts';
 import { ConfigError } from '../../../lib/errors.ts';
-import { renderSummary, PLAIN } from '../../../lib/report/console.ts';
+import { renderSummary, PLAIN, verdictLine } from '../../../lib/report/console.ts';
 import { renderCtrf } from '../../../lib/report/ctrf.ts';
 import { renderAnnotations, renderJobSummary } from '../../../lib/report/github.ts';
 import { renderHtml } from '../../../lib/report/html.ts';
@@ -38,13 +38,17 @@ describe('parseBaseline', () => {
 
   it.each([
     { title: 'an unknown id, with a suggestion', raw: [{ id: 'auth.missing-kee', reason: 'r' }], mentions: ['[0].id', 'unknown check id "auth.missing-kee"', 'auth.missing-key'] },
-    { title: 'a missing reason', raw: [{ id: 'auth.missing-key' }], mentions: ['[0].reason'] },
+    { title: 'a missing reason', raw: [{ id: 'auth.missing-key' }], mentions: ['[0].reason: required: say why'] },
     { title: 'an empty reason', raw: [{ id: 'auth.missing-key', reason: '  ' }], mentions: ['[0].reason', 'say why'] },
     { title: 'an unknown field', raw: [{ id: 'auth.missing-key', reason: 'r', reasn: 'x' }], mentions: ['[0].reasn', 'unknown field'] },
     { title: 'an id listed twice', raw: [{ id: 'auth.missing-key', reason: 'r' }, { id: 'auth.missing-key', reason: 's' }], mentions: ['[1].id', 'listed twice'] },
     { title: 'a map instead of a list', raw: { id: 'auth.missing-key' }, mentions: ['a YAML list'] },
+    { title: 'a check of the harness itself', raw: [{ id: 'harness.suite-error', reason: 'r' }], mentions: ['[0].id', '"harness.suite-error" judges the harness\'s own run'] },
+    { title: 'the baseline check itself', raw: [{ id: 'auth.missing-key', reason: 'r' }, { id: 'harness.expected-failures', reason: 'r' }], mentions: ['[1].id', 'cannot be an expected failure'] },
+    { title: 'a field of the wrong type', raw: [{ id: 'auth.missing-key', reason: 12 }], mentions: ['[0].reason'] },
+    { title: 'an entry that is not a map', raw: ['auth.missing-key'], mentions: ['[0]: an entry is a map'] },
   ])('refuses $title, naming the file and the field', ({ raw, mentions }) => {
-    const err = configError(() => parseBaseline(raw, 'known.yaml', IDS));
+    const err = configError(() => parseBaseline(raw, 'known.yaml', [...IDS, 'harness.suite-error', 'harness.expected-failures']));
     expect(err.exitCode).toBe(2);
     for (const m of ['known.yaml', ...mentions]) expect(err.message).toContain(m);
   });
@@ -85,6 +89,16 @@ describe('applyBaseline', () => {
     ]);
   });
 
+  it('takes the reason of an entry naming this target over one for every target', () => {
+    const both = { file: 'b.yaml', entries: [{ id: 'auth.missing-key', reason: 'local only', target: 'local' }, { id: 'auth.missing-key', reason: 'everywhere' }] };
+    expect(applyBaseline(checks, both).checks[0]!.expectedFailure).toEqual({ reason: 'local only' });
+  });
+
+  it('an entry whose check passed on one subject and errored on another is not judged stale', () => {
+    const { report: r } = applyBaseline([check({ id: 'auth.invalid-key', outcome: 'pass', subject: 'a' }), check({ id: 'auth.invalid-key', outcome: 'error', subject: 'b' })], baseline);
+    expect(r.entries[1]!.status).toBe('not-run');
+  });
+
   it('does not excuse an error: the check could not be carried out', () => {
     const { checks: marked, report: r } = applyBaseline([check({ id: 'auth.invalid-key', outcome: 'error' })], baseline);
     expect(marked[0]!.expectedFailure).toBeUndefined();
@@ -97,7 +111,7 @@ describe('applyBaseline', () => {
     expect(verdictOf(marked, true)).toBe('pass');
     const finding = expectedFailures.judge(r.entries);
     expect(finding).toMatchObject({ outcome: 'fail', message: 'stale entry: auth.invalid-key passes now, remove it' });
-    expect(expectedFailures.judge(r.entries.filter((e) => e.status !== 'stale'))).toMatchObject({ outcome: 'pass', message: expect.stringContaining('1 listed failure failed as expected; not run or skipped, so not judged: list-pets.limit') });
+    expect(expectedFailures.judge(r.entries.filter((e) => e.status !== 'stale'))).toMatchObject({ outcome: 'pass', message: expect.stringContaining('1 listed failure failed as expected; not run, skipped or errored, so not judged: list-pets.limit') });
   });
 });
 
@@ -114,12 +128,13 @@ describe('the writers show expected failures apart', () => {
     expect(text).toContain('Expected failures (--expected-failures known.yaml; not gated on)');
     expect(text).toContain('auth.missing-key: TICKET-7');
     expect(text).toContain('CONFORMANT');
+    expect(verdictLine(r, PLAIN)).toMatch(/^CONFORMANT local: 2 checks, 0 must failed, 1 expected failure, 7 requests/);
   });
 
   it('JUnit: skipped with the reason; CTRF: other with the reason; no ::error annotation', () => {
     const junit = renderJunit(r);
     expect(junit).toContain('failures="0"');
-    expect(junit).toMatch(/<skipped message="expected failure \(TICKET-7\): no Error body"\/>/);
+    expect(junit).toMatch(/<skipped message="expected failure: TICKET-7">no Error body\n/);
     const ctrf = JSON.parse(renderCtrf(r)) as { results: { summary: { failed: number }; tests: { status: string; extra?: { expectedFailure?: string } }[] } };
     expect(ctrf.results.summary.failed).toBe(0);
     expect(ctrf.results.tests[0]).toMatchObject({ status: 'other', extra: { expectedFailure: 'TICKET-7' } });

@@ -1,17 +1,15 @@
 // `npm run bench`: time, requests and accuracy to a verdict, measured on this machine in one run.
 // Writes reports/bench/bench.json and prints a table. Loopback only; every loop is bounded.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../lib/config/load.ts';
 import { Report } from '../lib/result/model.ts';
-import { freePort } from '../lib/runner/start-target.ts';
 import { listSuites } from '../lib/runner/suites.ts';
 import { startReferenceServer } from '../targets/reference/server.ts';
 import { machine, runHarness, summary } from './measure.ts';
 import { startup } from './startup.ts';
+import { throughput } from './throughput.ts';
 
 const OUT = path.join(PROJECT_ROOT, 'reports', 'bench');
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -140,54 +138,6 @@ async function realWindows() {
   }
 }
 
-function startChild(args: string[]): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    child.stdout!.on('data', (c: Buffer) => {
-      if (/ready|listening/.test(c.toString())) resolve(child);
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-}
-
-async function rps(url: string, headers: Record<string, string>, seconds: number): Promise<number> {
-  const result = await autocannon({ url, headers, connections: 10, pipelining: 1, duration: seconds });
-  return result.requests.average;
-}
-
-async function throughput() {
-  const key = 'bench-throughput-key';
-  const config = path.join(OUT, 'throughput.server.yaml');
-  writeFileSync(config, stringify({ keys: [{ key, plan: 'unlimited' }], plans: { unlimited: { perMinute: 1_000_000_000, perDay: 1_000_000_000_000 } } }));
-  const refPort = await freePort();
-  const reference = await startChild(['targets/reference/main.ts', '--config', config, '--port', String(refPort)]);
-  const headers = { authorization: `Bearer ${key}` };
-  const sample = await fetch(`http://127.0.0.1:${refPort}/v1/pets?limit=1`, { headers });
-  const replay: Record<string, string> = {};
-  for (const name of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) replay[name] = sample.headers.get(name) ?? '';
-  const barePort = await freePort();
-  const bare = await startChild(['bench/bare-server.ts', String(barePort), String(sample.status), JSON.stringify(replay), await sample.text()]);
-  try {
-    const seconds = quick ? 1 : 3;
-    say('throughput: warming up both servers...');
-    await rps(`http://127.0.0.1:${refPort}/v1/pets?limit=1`, headers, 1);
-    await rps(`http://127.0.0.1:${barePort}/v1/pets?limit=1`, headers, 1);
-    const a: number[] = [];
-    const b: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      say(`throughput round ${round + 1} of 3 (reference, then bare)...`);
-      a.push(await rps(`http://127.0.0.1:${refPort}/v1/pets?limit=1`, headers, seconds));
-      b.push(await rps(`http://127.0.0.1:${barePort}/v1/pets?limit=1`, headers, seconds));
-    }
-    const ratios = a.map((x, i) => Math.round((x / b[i]!) * 1000) / 1000);
-    return { referenceRps: summary(a), bareRps: summary(b), ratio: summary(ratios), secondsPerRun: seconds, connections: 10 };
-  } finally {
-    reference.kill('SIGTERM');
-    bare.kill('SIGTERM');
-  }
-}
-
 mkdirSync(OUT, { recursive: true });
 const before = machine();
 say(`bench on ${before.cpus} cores (${before.cpuModel}), load average ${before.loadAverage.join(' ')}`);
@@ -196,7 +146,7 @@ const start = startup();
 const local = await fullVerdictLocal();
 const functional = await functionalOnly();
 const free = await singleFreeKey();
-const load = await throughput();
+const load = await throughput({ quick, say, outDir: OUT });
 const real = quick ? undefined : await realWindows();
 const bench = { generatedAt: new Date().toISOString(), machine: { ...before, loadAverageAfter: machine().loadAverage }, startup: start, fullVerdictLocal: { ...local }, functionalOnly: functional, singleFreeKey: free, throughput: load, realWindows: real ?? 'skipped (--quick)' };
 writeFileSync(path.join(OUT, 'bench.json'), `${JSON.stringify(bench, null, 2)}\n`);

@@ -7,9 +7,10 @@ import { describe } from 'vitest';
 import * as rl from '../lib/checks/rate-limit.ts';
 import { skip } from '../lib/checks/types.ts';
 import type { TargetKey } from '../lib/config/schema.ts';
-import { burstConnections, type DriveContext, driveDay, driveKey, observe, probeBan, recover } from '../lib/load/drive.ts';
+import { burstConnections, type DriveContext, driveDay, driveKey, observe, probeBan, recover, waitUntil } from '../lib/load/drive.ts';
+import { keySlots } from '../lib/load/segment.ts';
 import type { Exchange } from '../lib/result/model.ts';
-import { type KeyRun, type Observation, summariseKey } from '../lib/result/rate-limits.ts';
+import { type KeyRun, keyRunRecord, type Observation, summariseKey } from '../lib/result/rate-limits.ts';
 import { check, prepare } from '../lib/suite/harness.ts';
 import { session } from '../lib/suite/session.ts';
 
@@ -39,19 +40,24 @@ async function drivePlan(ctx: DriveContext, group: TargetKey[], initial: Map<str
     runs.set(key.label, run);
     if (run.unavailable) continue;
     if (previous) run.isolation = { exhausted: previous.label, before: initial.get(key.label)!, after: first };
-    const spendsDay = !key.disposable && dayKey === undefined;
+    // With load segments, the day and the ban probe are driven by the first runner alone.
+    const spendsDay = !key.disposable && dayKey === undefined && (ctx.segment?.index ?? 1) === 1;
     if (spendsDay) dayKey = key.label;
     else notDayKey.push(run);
     followUps.push(
       (async () => {
-        if (key.disposable) await probeBan(ctx, key, run);
+        if (key.disposable && (ctx.segment?.index ?? 1) === 1) await probeBan(ctx, key, run);
         else await recover(ctx, key, run);
         if (spendsDay) await driveDay(ctx, key, run);
       })(),
     );
     previous = run;
   }
-  const why = dayKey ? `the daily quota is spent on one key per plan (${dayKey})` : `no key of plan ${group[0]?.plan} that is not disposable could be driven`;
+  const why = dayKey
+    ? `the daily quota is spent on one key per plan (${dayKey})`
+    : ctx.segment && ctx.segment.index > 1
+      ? `the daily quota is spent by load segment 1 of ${ctx.segment.count}`
+      : `no key of plan ${group[0]?.plan} that is not disposable could be driven`;
   for (const run of notDayKey) run.daySkipped = why;
   await Promise.all(followUps);
 }
@@ -66,11 +72,16 @@ describe('Limits', () => {
       if (label) evidence.set(label, [...(evidence.get(label) ?? []), e]);
     });
     const drive: DriveContext = { client: ctx.client, target: ctx.run.target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, notBefore: new Map(), refusals: new Map() };
+    // Plans run side by side, as many as the cap on concurrent requests leaves room for.
+    const lanes = Math.max(1, Math.floor(ctx.run.target.http.maxConcurrency / burstConnections(ctx.run.target)));
+    const segment = ctx.run.segment;
     try {
+      if (segment) {
+        drive.segment = { ...segment, slots: keySlots(byPlan(ctx.run.target.keys), lanes, segment.startAt, ctx.run.target.windows.minute) };
+        await waitUntil(drive, segment.startAt, `--start-at (load segment ${segment.index} of ${segment.count})`);
+      }
       const initial = new Map<string, Observation>();
       for (const key of ctx.run.target.keys) initial.set(key.label, await observe(drive, key));
-      // Plans run side by side, as many as the cap on concurrent requests leaves room for.
-      const lanes = Math.max(1, Math.floor(ctx.run.target.http.maxConcurrency / burstConnections(ctx.run.target)));
       const queue = byPlan(ctx.run.target.keys);
       await Promise.all(
         Array.from({ length: Math.min(lanes, queue.length) }, async () => {
@@ -83,7 +94,8 @@ describe('Limits', () => {
       stop();
       for (const key of ctx.run.target.keys) {
         const recorded = runs.get(key.label);
-        if (recorded) ctx.emit({ kind: 'rate-limit', key: summariseKey(recorded) });
+        // A load segment keeps the whole run of each key, for `merge` to judge the runners as one.
+        if (recorded) ctx.emit({ kind: 'rate-limit', key: { ...summariseKey(recorded), ...(segment ? { raw: keyRunRecord(recorded) } : {}) } });
       }
     }
   });
@@ -92,6 +104,7 @@ describe('Limits', () => {
     for (const def of rl.RATE_LIMIT_CHECKS) {
       check(def, { subject: key.label, requires: 'load' }, async () => {
         if (failure) throw new Error(`the rate-limit run could not finish: ${failure}`);
+        if (run.segment) return skip(`judged when the ${run.segment.count} load segments are merged (animal-store-conformance merge): this runner saw its share of the load only`);
         const recorded = runs.get(key.label);
         if (!recorded) return skip(`${key.label} was not driven`);
         const finding = def.judge(recorded);

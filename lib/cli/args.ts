@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../errors.ts';
 import { DEFAULT_RUNS, type RunOptions } from '../runner/options.ts';
 import { didYouMean } from '../util/suggest.ts';
+import { parseSegment, parseStartAt } from '../load/segment.ts';
 
 export interface CliArgs extends RunOptions {
   quiet: boolean;
@@ -37,10 +38,13 @@ const OPTIONS = {
   'expected-failures': { type: 'string' },
   replay: { type: 'string' },
   check: { type: 'string' },
+  'load-segment': { type: 'string' },
+  'start-at': { type: 'string' },
 } as const;
 
 export const HELP = `Usage: animal-store-conformance [options]
        animal-store-conformance serve [--port N] [--fault NAME ...]   (the bundled reference server)
+       animal-store-conformance merge DIR... --report-dir OUT   (load segments as one run)
        (in this repository: npm run conformance -- [options], npm run serve -- [options])
 
 Checks a server against the Animal Store interface and writes report.json, report.html,
@@ -76,6 +80,13 @@ Options:
                        run that check again, alone, as it ran in that report (same seed, runs
                        and --strict; keys from the target config, never from the report):
                        exit 1 while it still fails, 0 once it passes now
+  --load-segment I/N --start-at ISO-TIME
+                       split the rate-limit suite's load over N runners (a CI job matrix):
+                       this is runner I; every runner gets the same --start-at (e.g.
+                       2026-11-24T18:30:00Z) and drives each key at the same moment with its
+                       share of the load. Runner 1 also runs the other suites (before the
+                       start time: give it the lead); the others run only the rate-limit
+                       suite. Each writes its own report; merge judges them as one run
   --version            print the version and exit
   -h, --help           show this help
 
@@ -105,7 +116,17 @@ function replayOf(values: { replay?: string; check?: string; suite?: string[]; s
   return { report: values.replay, check: values.check.trim() };
 }
 
-export function parseCli(argv: readonly string[]): CliArgs {
+/** --load-segment and --start-at go together. */
+function segmentOf(values: { 'load-segment'?: string; 'start-at'?: string; replay?: string }, now: number): CliArgs['segment'] {
+  const [segment, startAt] = [values['load-segment'], values['start-at']];
+  if (segment === undefined && startAt === undefined) return undefined;
+  if (segment === undefined) throw new UsageError('--start-at goes with --load-segment I/N');
+  if (startAt === undefined) throw new UsageError('--load-segment needs --start-at ISO-TIME: the moment every runner starts, so that their loads meet in the same windows');
+  if (values.replay !== undefined) throw new UsageError('--load-segment does not go with --replay');
+  return { ...parseSegment(segment), startAt: parseStartAt(startAt, now) };
+}
+
+export function parseCli(argv: readonly string[], now: number = Date.now()): CliArgs {
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
@@ -131,6 +152,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
   if (values['report-dir'] !== undefined && values['report-dir'].trim() === '') throw new UsageError('--report-dir is empty');
   if (values['expected-failures'] !== undefined && values['expected-failures'].trim() === '') throw new UsageError('--expected-failures is empty');
   const replay = replayOf(values);
+  const segment = segmentOf(values, now);
   if (values.json && !values['list-checks']) throw new UsageError('--json goes with --list-checks (the run itself always writes report.json)');
   return {
     target: values.target ?? 'local',
@@ -141,6 +163,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
     ...(maxRequests !== undefined ? { maxRequests } : {}),
     ...(values['expected-failures'] !== undefined ? { expectedFailures: values['expected-failures'] } : {}),
     ...(replay ? { replay } : {}),
+    ...(segment ? { segment } : {}),
     allowWrites: values['allow-writes'] ?? false,
     allowLoad: values['allow-load'] ?? false,
     strict: values.strict ?? false,
@@ -150,5 +173,55 @@ export function parseCli(argv: readonly string[]): CliArgs {
     version: values.version ?? false,
     listChecks: values['list-checks'] ?? false,
     json: values.json ?? false,
+  };
+}
+
+export const MERGE_HELP = `Usage: animal-store-conformance merge DIR... [--report-dir OUT] [--expected-failures FILE] [--quiet]
+       (in this repository: npm run conformance -- merge DIR... --report-dir OUT)
+
+Judges the reports of the N load segments of one run (--load-segment I/N, each written to its
+own DIR) as one run: requests summed, each key's responses merged in time order and the
+rate-limit checks judged again over all of them (quota per window, first 429, headers, latency
+percentiles from the added histograms); the other suites' checks as the segments judged them.
+Writes report.json, report.html, junit.xml and ctrf.json to OUT (default: reports/<target>/<UTC
+timestamp>/). Refuses (exit 2, saying which) reports of different targets, seeds, start times or
+segment counts, a segment missing or given twice. Exit status as a run: 0 conformant, 1 not.
+
+Options:
+  --report-dir OUT            where the merged reports go
+  --expected-failures FILE    a baseline of known failures, as for a run
+  --quiet                     print only the verdict line
+  -h, --help                  show this help
+`;
+
+export interface MergeArgs {
+  dirs: string[];
+  reportDir?: string;
+  expectedFailures?: string;
+  quiet: boolean;
+  help: boolean;
+}
+
+/** `merge DIR... [--report-dir OUT] [--expected-failures FILE] [--quiet]`. */
+export function parseMergeCli(argv: readonly string[]): MergeArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: { 'report-dir': { type: 'string' }, 'expected-failures': { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new UsageError(`merge: ${message.split('\n')[0] ?? message}`);
+  }
+  const { values, positionals } = parsed;
+  const help = values.help ?? false;
+  if (!help && positionals.length === 0) throw new UsageError('merge needs the report directories of the load segments: merge DIR... --report-dir OUT');
+  for (const option of ['report-dir', 'expected-failures'] as const) {
+    if (values[option] !== undefined && values[option].trim() === '') throw new UsageError(`--${option} is empty`);
+  }
+  return {
+    dirs: positionals,
+    ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] } : {}),
+    ...(values['expected-failures'] !== undefined ? { expectedFailures: values['expected-failures'] } : {}),
+    quiet: values.quiet ?? false,
+    help,
   };
 }

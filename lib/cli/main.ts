@@ -8,7 +8,7 @@ import path from 'node:path';
 import { HarnessError, EXIT } from '../errors.ts';
 import { toolInfo } from '../paths.ts';
 import type { Report } from '../result/model.ts';
-import { HELP, parseCli } from './args.ts';
+import { HELP, MERGE_HELP, parseCli, parseMergeCli } from './args.ts';
 
 /**
  * On GitHub Actions (GITHUB_STEP_SUMMARY set): the job summary, appended to that file, and one
@@ -27,8 +27,26 @@ async function writeGithubOutput(report: Report, reportDir: string): Promise<voi
   for (const line of renderAnnotations(report)) process.stdout.write(`${line}\n`);
 }
 
+/** `merge DIR...`: the load segments' reports judged as one run. */
+async function merge(argv: string[]): Promise<number> {
+  const args = parseMergeCli(argv);
+  if (args.help) {
+    process.stdout.write(MERGE_HELP);
+    return EXIT.conformant;
+  }
+  const [{ COLOUR, PLAIN, renderSummary, verdictLine }, { runMerge }] = await Promise.all([import('../report/console.ts'), import('./merge.ts')]);
+  const style = process.stdout.isTTY === true && !process.env.NO_COLOR ? COLOUR : PLAIN;
+  const outcome = runMerge(args);
+  const files = outcome.files.map((f) => path.relative(process.cwd(), f) || f);
+  if (!args.quiet) process.stdout.write(`Merged ${outcome.report.merged!.segments.length} load segments (${outcome.report.merged!.segments.map((s) => `${s.index}: ${s.requests} requests`).join(', ')})\n`);
+  process.stdout.write(`${args.quiet ? verdictLine(outcome.report, style) : renderSummary(outcome.report, files, style)}\n`);
+  await writeGithubOutput(outcome.report, path.relative(process.cwd(), outcome.reportDir) || outcome.reportDir);
+  return outcome.exitCode;
+}
+
 async function main(argv: string[]): Promise<number> {
   try {
+    if (argv[0] === 'merge') return await merge(argv.slice(1));
     const args = parseCli(argv);
     if (args.help) {
       process.stdout.write(HELP);

@@ -5,7 +5,7 @@
 // that nothing is in flight when the first 429 arrives: at most the fast part's last requests if
 // the server refuses earlier than its Remaining said. When the server says there is room again (a
 // refilling limiter), the fast part takes over once more.
-import type { TimelinePoint } from '../result/rate-limits.ts';
+import { type LatencyHistogram, mergeHistograms, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { burst, type BurstOptions, type BurstResult } from './burst.ts';
 import { type BoundaryPair, careful, type CarefulOptions } from './careful.ts';
 
@@ -16,6 +16,12 @@ export interface ApproachOptions extends Omit<BurstOptions, 'connections' | 'max
   remaining: number;
   /** Hard cap on requests sent, all phases together. */
   maxRequests: number;
+  /**
+   * A load segment (runner I of N): this runner's part is 1/N of the rate (already divided) and of
+   * what the server says is left; only the runner that `crosses` goes on to the limit, one request
+   * at a time, so that no more requests are in flight at the crossing than one runner would have.
+   */
+  share?: { of: number; crosses: boolean };
 }
 
 export interface ApproachResult extends BurstResult {
@@ -50,12 +56,13 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
   const margin = carefulMargin(options.connections);
   const points: TimelinePoint[] = [];
   const done: string[] = [];
-  let latency: BurstResult['latency'] = { p50: 0, p90: 0, p99: 0, max: 0 };
-  let largest = -1;
+  const histograms: LatencyHistogram[] = [];
+  const of = Math.max(1, options.share?.of ?? 1);
   let sent = 0;
   let errors = 0;
   let timeouts = 0;
-  let left = options.remaining;
+  // This runner's part of what is left.
+  let left = Math.floor(options.remaining / of);
   let ended: BurstResult['ended'] = 'max-requests';
   let inFlightAtFirst429 = 0;
   let pair: BoundaryPair | undefined;
@@ -69,6 +76,11 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
     // Hysteresis: a fast part costs a start-up pause that a refilling limiter fills again, so it
     // runs only with room to spare, and the careful part hands back only with more than that.
     const fast = left > 2 * margin;
+    if (!fast && options.share && !options.share.crosses) {
+      // The runner that crosses the limit takes it from here.
+      ended = 'max-requests';
+      break;
+    }
     const common = { ...options, maxRequests: options.maxRequests - sent, maxDurationMs: timeLeft };
     const r: BurstResult & { pair?: BoundaryPair } = fast
       ? await phases.fast({ ...common, maxRequests: Math.min(common.maxRequests, left - margin) })
@@ -85,15 +97,14 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
     sent += r.sent;
     errors += r.errors;
     timeouts += r.timeouts;
-    // The percentiles of the phase with the most responses stand for the burst; the max is the max.
-    latency = r.points.length > largest ? { ...r.latency, max: Math.max(latency.max, r.latency.max) } : { ...latency, max: Math.max(latency.max, r.latency.max) };
-    largest = Math.max(largest, r.points.length);
+    histograms.push(r.histogram);
     const handedBack = 'room' in r && r.room;
     if (r.ended !== 'max-requests' || (!fast && !handedBack) || r.sent === 0) {
       ended = r.ended;
       break;
     }
-    left = leftAfter(r.points, left);
+    left = Math.floor(leftAfter(r.points, left * of) / of);
   }
-  return { points, sent, startedAt, durationMs: Date.now() - startedAt, latency, errors, timeouts, ended, inFlightAtFirst429, phases: done, ...(pair ? { pair } : {}) };
+  const histogram = mergeHistograms(histograms);
+  return { points, sent, startedAt, durationMs: Date.now() - startedAt, latency: percentilesOf(histogram), histogram, errors, timeouts, ended, inFlightAtFirst429, phases: done, ...(pair ? { pair } : {}) };
 }

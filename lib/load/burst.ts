@@ -10,7 +10,7 @@
 // would lose those answers, and with them 2xx responses the server sent before its first 429.
 import type { IncomingHttpHeaders } from 'node:http';
 import autocannon from 'autocannon';
-import { burstPoint, type TimelinePoint } from '../result/rate-limits.ts';
+import { burstPoint, histogramOf, type LatencyHistogram, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
 
 export interface BurstOptions {
   url: string;
@@ -32,6 +32,8 @@ export interface BurstResult {
   startedAt: number;
   durationMs: number;
   latency: { p50: number; p90: number; p99: number; max: number };
+  /** Each response's time in whole ms, as [ms, count] pairs: the percentiles come from it, and several merge exactly. */
+  histogram: LatencyHistogram;
   errors: number;
   timeouts: number;
   /** Why it ended: the first 429, the request cap, or the time cap. */
@@ -39,11 +41,12 @@ export interface BurstResult {
 }
 
 /** The parts of autocannon's http client used here (not all in its published types). */
-type TrackedClient = { destroy(): void; destroyed: boolean; reqsMade: number; responseMax?: number; on(event: 'request' | 'response', fn: () => void): void };
+type TrackedClient = { destroy(): void; destroyed: boolean; reqsMade: number; responseMax?: number; on(event: 'request', fn: () => void): void; on(event: 'response', fn: (status: number, bytes: number, durationMs: number) => void): void };
 
 export function burst(options: BurstOptions): Promise<BurstResult> {
   return new Promise((resolve, reject) => {
     const points: TimelinePoint[] = [];
+    const latencies: number[] = [];
     const clients = new Set<TrackedClient>();
     // Requests actually written: autocannon's own `sent` counts rate slots, not requests, and a
     // destroyed client still emits 'request' for the write that goes nowhere.
@@ -74,7 +77,8 @@ export function burst(options: BurstOptions): Promise<BurstResult> {
           // autocannon calls onResponse, then emits 'response' on the same client, synchronously:
           // the point just recorded came on this connection.
           const conn = ++opened;
-          tracked.on('response', () => {
+          tracked.on('response', (_status, _bytes, durationMs) => {
+            latencies.push(durationMs);
             const last = points.at(-1);
             if (last && last.conn === undefined) last.conn = conn;
           });
@@ -106,12 +110,14 @@ export function burst(options: BurstOptions): Promise<BurstResult> {
           reject(err);
           return;
         }
+        const histogram = histogramOf(latencies);
         resolve({
           points,
           sent,
           startedAt,
           durationMs: Date.now() - startedAt,
-          latency: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+          latency: percentilesOf(histogram),
+          histogram,
           errors: result.errors,
           timeouts: result.timeouts,
           ended,

@@ -7,7 +7,7 @@
 // together on two connections already open: a limiter that checks, then counts, lets both through.
 // That is the one moment two requests are in flight; at most one of them can get a 429.
 import { Client } from 'undici';
-import { burstPoint, type TimelinePoint } from '../result/rate-limits.ts';
+import { burstPoint, histogramOf, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
 import type { BurstOptions, BurstResult } from './burst.ts';
 
 export interface CarefulOptions extends Omit<BurstOptions, 'connections'> {
@@ -27,10 +27,6 @@ export interface BoundaryPair {
 const GIVE_UP_AFTER = 5;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
-
-function percentile(sorted: readonly number[], q: number): number {
-  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
 
 export async function careful(options: CarefulOptions): Promise<BurstResult & { room: boolean; pair?: BoundaryPair }> {
   const url = new URL(options.url);
@@ -80,13 +76,14 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
   } finally {
     await Promise.all(clients.map((c) => c.close()));
   }
-  const sorted = [...latencies].sort((a, b) => a - b);
+  const histogram = histogramOf(latencies);
   return {
     points,
     sent,
     startedAt,
     durationMs: Date.now() - startedAt,
-    latency: { p50: percentile(sorted, 0.5), p90: percentile(sorted, 0.9), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? 0 },
+    latency: percentilesOf(histogram),
+    histogram,
     errors,
     timeouts: 0,
     ended,

@@ -8,6 +8,7 @@ import { parseRetryAfter } from '../client/retry.ts';
 import type { Target, TargetKey } from '../config/schema.ts';
 import { type BurstData, type DayData, headersOf, type KeyRun, type Observation, serverSecond, type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
 import { approach } from './approach.ts';
+import { LATE_BY_MS, type Segment } from './segment.ts';
 
 export interface DriveContext {
   client: ApiClient;
@@ -20,7 +21,12 @@ export interface DriveContext {
   notBefore: Map<string, number>;
   /** Per key label: the first 429 it got in this run. */
   refusals: Map<string, Observation>;
+  /** A load segment (runner I of N): its share, and when each key is driven (epoch ms, the same for every runner). */
+  segment?: Segment & { slots: ReadonlyMap<string, number> };
 }
+
+/** Runner I of N got to a key's slot too late for the runners' loads to meet. */
+export class SegmentLate extends Error {}
 
 /** Parallel connections of one burst, within the target's cap on concurrent requests. */
 export function burstConnections(target: Target): number {
@@ -133,13 +139,14 @@ async function waitOut(ctx: DriveContext, p: TimelinePoint | Observation, label:
   return until - p.t;
 }
 
-async function runBurst(ctx: DriveContext, key: TargetKey, expected: number): Promise<BurstData> {
+async function runBurst(ctx: DriveContext, key: TargetKey, expected: number, segment?: Segment): Promise<BurstData> {
   const { client, target } = ctx;
+  const of = segment?.count ?? 1;
   const windowMs = target.windows.minute * 1000;
   // Room for a limiter that lets a whole plan's quota through, bounded either way.
   const cap = Math.max(expected, key.quota.perMinute) + key.quota.perMinute + CONNECTIONS;
   client.budget.reserve(cap);
-  const askedRate = Math.max(2, (RATE_FACTOR * key.quota.perMinute) / target.windows.minute);
+  const askedRate = Math.max(2, (RATE_FACTOR * key.quota.perMinute) / target.windows.minute) / of;
   const result = await approach({
     url: `${target.baseUrl}/pets?limit=1`,
     headers: { ...target.http.headers, authorization: `Bearer ${key.key}` },
@@ -149,13 +156,14 @@ async function runBurst(ctx: DriveContext, key: TargetKey, expected: number): Pr
     maxRequests: cap,
     maxDurationMs: Math.max(1, Math.min(windowMs, ctx.deadline - Date.now())),
     timeoutS: Math.ceil(target.http.timeoutMs / 1000),
+    ...(segment ? { share: { of, crosses: segment.index === 1 } } : {}),
   });
   client.budget.refund(cap - result.sent);
   recordBurst(ctx, key, result.points, result.sent);
-  const { points, sent, startedAt, durationMs, ended, latency, inFlightAtFirst429, pair } = result;
+  const { points, sent, startedAt, durationMs, ended, latency, histogram, inFlightAtFirst429, pair } = result;
   const last429 = points.filter((p) => p.status === 429).at(-1);
   if (last429) noteRetryAfter(ctx, key, last429.t, headersOf(last429));
-  return { points, sent, startedAt, durationMs, askedRate, ended, latency, ...(ended === 'first-429' ? { inFlightAtFirst429 } : {}), ...(pair ? { boundaryPair: pair } : {}) };
+  return { points, sent, startedAt, durationMs, askedRate, ended, latency, latencyHistogram: histogram, ...(ended === 'first-429' ? { inFlightAtFirst429 } : {}), ...(pair ? { boundaryPair: pair } : {}) };
 }
 
 /** Each response becomes an exchange; requests still in flight at the stop are recorded without one. */
@@ -181,6 +189,13 @@ function recordBurst(ctx: DriveContext, key: TargetKey, points: TimelinePoint[],
  */
 export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run: KeyRun; first: Observation }> {
   const run: KeyRun = { label: key.label, plan: key.plan, quota: key.quota, windows: ctx.target.windows };
+  // A load segment drives the key in its slot, when every other runner does.
+  const slot = ctx.segment?.slots.get(key.label);
+  if (slot !== undefined) {
+    await waitUntil(ctx, slot, `${key.label}: its slot (segment ${ctx.segment!.index} of ${ctx.segment!.count}, every runner drives it then)`);
+    const late = Date.now() - slot;
+    if (late > LATE_BY_MS) throw new SegmentLate(`segment ${ctx.segment!.index} of ${ctx.segment!.count} reached ${key.label}'s slot ${(late / 1000).toFixed(1)} s late, so its load would not meet the other runners' in one window: give --start-at more lead (segment 1 runs the other suites first)`);
+  }
   const refusal = ctx.refusals.get(key.label);
   let first: Observation;
   try {
@@ -208,7 +223,9 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
   // A burst must fit in one window: when less than half of it is left, start at the next one, and
   // never before the key's last Retry-After (Reset is whole seconds; Retry-After may end later).
   if (reset !== undefined) {
-    if (resetAtMs(reset, obs.t, obs.headers.date) - Date.now() < windowMs / 2) {
+    // Runners of a load segment decide against their agreed slot, not their own clock's now: the
+    // same window start whichever side of a window's end their first looks fell.
+    if (resetAtMs(reset, obs.t, obs.headers.date) - (slot ?? Date.now()) < windowMs / 2) {
       const before = obs;
       const resetAt = resetAtMs(reset, obs.t, obs.headers.date, true);
       await waitUntil(ctx, Math.max(resetAt + 150, ctx.notBefore.get(key.label) ?? 0), `${key.label}: the minute window to reset before the burst`);
@@ -224,7 +241,7 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
   run.start = obs;
   const remaining = headerInt(obs.headers['x-ratelimit-remaining']) ?? key.quota.perMinute;
   ctx.progress(`${key.label}: bursting above ${key.plan}'s rate from Remaining ${remaining}`);
-  run.burst = await runBurst(ctx, key, remaining);
+  run.burst = await runBurst(ctx, key, remaining, ctx.segment);
   return { run, first };
 }
 

@@ -18,7 +18,8 @@ export function countRequests(exchanges: readonly Pick<Exchange, 'status' | 'sui
 
 export interface BuildInput {
   tool: Report['tool'];
-  target: Pick<Target, 'name' | 'baseUrl' | 'keys'>;
+  /** The target's keys (never written: only their labels, plans and whether disposable), or a report's. */
+  target: Pick<Target, 'name' | 'baseUrl'> & { keys: Target['keys'] | Report['target']['keys'] };
   startedAt: Date;
   finishedAt: Date;
   seed: number;
@@ -30,6 +31,10 @@ export interface BuildInput {
   unreachable?: boolean;
   rateLimits?: Report['rateLimits'];
   baseline?: Report['baseline'];
+  segment?: Report['segment'];
+  merged?: Report['merged'];
+  /** Requests counted elsewhere (a merge sums its segments'), instead of counting `exchanges`. */
+  requests?: Report['requests'];
 }
 
 export function buildReport(input: BuildInput): Report {
@@ -50,10 +55,12 @@ export function buildReport(input: BuildInput): Report {
     verdict,
     exitCode: input.unreachable ? EXIT.unreachable : verdict === 'pass' ? EXIT.conformant : EXIT.notConformant,
     summary: summarise(input.checks),
-    requests: countRequests(input.exchanges),
+    requests: input.requests ?? countRequests(input.exchanges),
     warnings: input.warnings,
     checks: input.checks,
     ...(input.rateLimits ? { rateLimits: input.rateLimits } : {}),
     ...(input.baseline ? { baseline: input.baseline } : {}),
+    ...(input.segment ? { segment: input.segment } : {}),
+    ...(input.merged ? { merged: input.merged } : {}),
   };
 }

@@ -156,5 +156,16 @@ export const Report = z.object({
     })
     .optional()
     .describe('The --expected-failures file of the run and what became of each entry for this target'),
+  segment: z
+    .object({ index: z.number().int(), count: z.number().int(), startAt: z.string() })
+    .optional()
+    .describe('A load segment\'s report (--load-segment index/count, --start-at): its rate-limit checks are judged by `merge`, from rateLimits[].raw'),
+  merged: z
+    .object({
+      startAt: z.string(),
+      segments: z.array(z.object({ index: z.number().int(), dir: z.string(), startedAt: z.string(), finishedAt: z.string(), requests: z.number().int(), verdict: z.enum(['pass', 'fail']) })),
+    })
+    .optional()
+    .describe('Made by `merge` from load segments\' reports: which, and what each sent; the checks are judged again over all of them as one run'),
 });
 export type Report = z.infer<typeof Report>;

@@ -26,6 +26,45 @@ export type Quota = z.infer<typeof Quota>;
 
 const Latency = z.object({ p50: z.number(), p90: z.number(), p99: z.number(), max: z.number() });
 
+/**
+ * Response times in whole milliseconds as [ms, count] pairs, in rising order: the histograms of
+ * several runners add up to the one a single runner would have recorded, so percentiles merge
+ * exactly.
+ */
+export const LatencyHistogram = z.array(z.tuple([z.number().int().nonnegative(), z.number().int().positive()]));
+export type LatencyHistogram = z.infer<typeof LatencyHistogram>;
+
+export function histogramOf(latenciesMs: readonly number[]): LatencyHistogram {
+  const counts = new Map<number, number>();
+  for (const ms of latenciesMs) {
+    const bucket = Math.max(0, Math.round(ms));
+    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => a[0] - b[0]);
+}
+
+export function mergeHistograms(histograms: readonly LatencyHistogram[]): LatencyHistogram {
+  const counts = new Map<number, number>();
+  for (const h of histograms) for (const [ms, n] of h) counts.set(ms, (counts.get(ms) ?? 0) + n);
+  return [...counts].sort((a, b) => a[0] - b[0]);
+}
+
+/** Nearest-rank percentiles of a histogram (0 when it is empty). */
+export function percentilesOf(h: LatencyHistogram): z.infer<typeof Latency> {
+  const total = h.reduce((sum, [, n]) => sum + n, 0);
+  const at = (q: number) => {
+    if (total === 0) return 0;
+    const rank = Math.max(1, Math.ceil(q * total));
+    let seen = 0;
+    for (const [ms, n] of h) {
+      seen += n;
+      if (seen >= rank) return ms;
+    }
+    return h.at(-1)![0];
+  };
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: total === 0 ? 0 : h.at(-1)![0] };
+}
+
 /** One burst of the daily quota's spending. */
 const DayBurst = z.object({
   sent: z.number().int(),
@@ -33,6 +72,83 @@ const DayBurst = z.object({
   sentAfterFirst429: z.number().int().optional().describe('As load.sentAfterFirst429, for this burst; absent when it saw no 429'),
 });
 export type DayBurst = z.infer<typeof DayBurst>;
+
+/** One request's answer, as a probe saw it. */
+const Observation = z.object({
+  t: z.number(),
+  status: z.number().int(),
+  /** Lower-case names. */
+  headers: z.record(z.string(), z.string()),
+});
+export type Observation = z.infer<typeof Observation>;
+
+const BurstData = z.object({
+  points: z.array(TimelinePoint),
+  sent: z.number().int(),
+  startedAt: z.number(),
+  durationMs: z.number(),
+  askedRate: z.number(),
+  ended: z.enum(['first-429', 'max-requests', 'max-duration']),
+  latency: Latency,
+  /** Every response time of the burst (the percentiles come from it). */
+  latencyHistogram: LatencyHistogram.optional(),
+  /** When it ended at a 429: requests sent but not answered when that 429 arrived. */
+  inFlightAtFirst429: z.number().int().optional(),
+  /** Two requests sent together on two connections when an accepted response said Remaining 1. */
+  boundaryPair: z.object({ before: TimelinePoint, together: z.array(TimelinePoint) }).optional(),
+});
+export type BurstData = z.infer<typeof BurstData>;
+
+const DayData = z.object({
+  /** Accepted requests from the first burst of the day test to the day block. */
+  accepted: z.number().int(),
+  /** The server's second (its Date) of each of those accepted requests, to count them per day window. */
+  acceptedAt: z.array(z.number()),
+  /** The 429 that blocked for the day, if one came. */
+  block: TimelinePoint.optional(),
+  /** Each burst of the loop (one per minute window). */
+  bursts: z.array(DayBurst),
+  /** Why the loop ended. */
+  ended: z.enum(['day-block', 'over-quota', 'time']),
+  elapsedMs: z.number(),
+});
+export type DayData = z.infer<typeof DayData>;
+
+/**
+ * Everything one key's run saw, as the checks judge it. A load segment's report.json keeps it per
+ * key (rateLimits[].raw), so that `merge` judges the segments' runs again as one.
+ */
+export const KeyRunRecord = z.object({
+  start: Observation.optional(),
+  burst: BurstData.optional(),
+  retry: z.object({ waitedMs: z.number(), next: Observation }).optional(),
+  /** Why the recovery after the first 429 was not tried (a wait longer than the harness allows). */
+  retrySkipped: z.string().optional(),
+  isolation: z.object({ exhausted: z.string(), before: Observation, after: Observation }).optional(),
+  day: DayData.optional(),
+  daySkipped: z.string().optional(),
+  ban: z.object({ statuses: z.array(z.number().int()), after: Observation }).optional(),
+  /**
+   * The key was refused for longer than the harness waits before anything was driven (banned, by
+   * an earlier run or otherwise): why, and the refusal. Its checks skip with that reason.
+   */
+  unavailable: z.object({ reason: z.string(), refusal: Observation }).optional(),
+});
+export type KeyRunRecord = z.infer<typeof KeyRunRecord>;
+
+export interface KeyRun extends KeyRunRecord {
+  label: string;
+  plan: string;
+  quota: Quota;
+  /** Window lengths in seconds. */
+  windows: { minute: number; day: number };
+}
+
+/** A key's run as a segment's report keeps it (without what the target config says anyway). */
+export function keyRunRecord(run: KeyRun): KeyRunRecord {
+  const { label: _label, plan: _plan, quota: _quota, windows: _windows, ...record } = run;
+  return record;
+}
 
 /** What report.json keeps of one key's run: the timeline (for charts) and the load figures. */
 export const RateLimitKey = z.object({
@@ -58,72 +174,16 @@ export const RateLimitKey = z.object({
       askedRate: z.number(),
       achievedRate: z.number(),
       latency: Latency,
+      latencyHistogram: LatencyHistogram.optional().describe('Every response time of the burst, [ms, count] pairs: what the percentiles came from'),
     })
     .optional(),
   dayBursts: z
     .array(DayBurst)
     .optional()
     .describe("Spending the daily quota: one burst per minute window, each with what reached the server after its first 429"),
+  raw: KeyRunRecord.optional().describe('Load segments only (--load-segment): everything the key\'s run saw, for `merge` to judge the segments as one run'),
 });
 export type RateLimitKey = z.infer<typeof RateLimitKey>;
-
-/** One request's answer, as a probe saw it. */
-export interface Observation {
-  t: number;
-  status: number;
-  /** Lower-case names. */
-  headers: Readonly<Record<string, string>>;
-}
-
-export interface BurstData {
-  points: TimelinePoint[];
-  sent: number;
-  startedAt: number;
-  durationMs: number;
-  askedRate: number;
-  ended: 'first-429' | 'max-requests' | 'max-duration';
-  latency: z.infer<typeof Latency>;
-  /** When it ended at a 429: requests sent but not answered when that 429 arrived. */
-  inFlightAtFirst429?: number;
-  /** Two requests sent together on two connections when an accepted response said Remaining 1. */
-  boundaryPair?: { before: TimelinePoint; together: TimelinePoint[] };
-}
-
-export interface DayData {
-  /** Accepted requests from the first burst of the day test to the day block. */
-  accepted: number;
-  /** The server's second (its Date) of each of those accepted requests, to count them per day window. */
-  acceptedAt: number[];
-  /** The 429 that blocked for the day, if one came. */
-  block?: TimelinePoint;
-  /** Each burst of the loop (one per minute window). */
-  bursts: DayBurst[];
-  /** Why the loop ended. */
-  ended: 'day-block' | 'over-quota' | 'time';
-  elapsedMs: number;
-}
-
-export interface KeyRun {
-  label: string;
-  plan: string;
-  quota: Quota;
-  /** Window lengths in seconds. */
-  windows: { minute: number; day: number };
-  start?: Observation;
-  burst?: BurstData;
-  retry?: { waitedMs: number; next: Observation };
-  /** Why the recovery after the first 429 was not tried (a wait longer than the harness allows). */
-  retrySkipped?: string;
-  isolation?: { exhausted: string; before: Observation; after: Observation };
-  day?: DayData;
-  daySkipped?: string;
-  ban?: { statuses: number[]; after: Observation };
-  /**
-   * The key was refused for longer than the harness waits before anything was driven (banned, by
-   * an earlier run or otherwise): why, and the refusal. Its checks skip with that reason.
-   */
-  unavailable?: { reason: string; refusal: Observation };
-}
 
 /** A response as a timeline point; `header` looks a name up (lower-case) however it was sent. */
 export function timelinePoint(t: number, status: number, header: (name: string) => string | undefined): TimelinePoint {

@@ -1,6 +1,7 @@
 // What one conformance run is asked to do, whoever asks (the CLI, a test, another tool), and how
 // those wishes combine with the target's own settings into the RunContext the suites receive.
 import type { Target } from '../config/schema.ts';
+import { UsageError } from '../errors.ts';
 import { type RunContext, SOAK_LIMIT_SECONDS } from '../suite/run-context.ts';
 
 export interface RunOptions {
@@ -25,6 +26,8 @@ export interface RunOptions {
   expectedFailures?: string;
   /** Run only this check's tests in the suites (--replay): the suites' preparation still runs. */
   onlyCheck?: string;
+  /** --load-segment I/N with --start-at (epoch ms): this runner's share of the rate-limit suite's load. */
+  segment?: { index: number; count: number; startAt: number };
 }
 
 export const DEFAULT_RUNS = 20;
@@ -41,18 +44,22 @@ export function resolveRun(options: RunOptions, target: Target, startedAt: Date,
   if (options.allowLoad && !target.allow.load) warnings.push(`--allow-load: the load suite will drive ${target.name} above its plan rates`);
   if (target.http.insecure) warnings.push(`http.insecure: TLS certificates of ${target.name} are not verified`);
   // --soak lets checks that need real time (a day's quota) run to the end.
+  const allowLoad = options.allowLoad || target.allow.load;
+  if (options.segment && !allowLoad) throw new UsageError(`--load-segment splits the load of the rate-limit suite, which ${target.name} does not allow (allow.load in the target, or --allow-load)`);
   const seconds = options.soak ? Math.max(target.budget.maxSeconds, SOAK_LIMIT_SECONDS) : target.budget.maxSeconds;
   return {
     context: {
       target,
-      seed: options.seed ?? Math.floor(random() * 2 ** 32),
+      // Load segments without --seed agree on one: their start time's seconds.
+      seed: options.seed ?? (options.segment ? Math.floor(options.segment.startAt / 1000) % 2 ** 32 : Math.floor(random() * 2 ** 32)),
       runs: options.runs ?? DEFAULT_RUNS,
       allowWrites: options.allowWrites || target.allow.writes,
-      allowLoad: options.allowLoad || target.allow.load,
+      allowLoad,
       soak: options.soak,
       strict: options.strict,
       maxRequests: options.maxRequests ?? target.budget.maxRequests,
-      deadline: startedAt.getTime() + seconds * 1000,
+      deadline: Math.max(startedAt.getTime(), options.segment?.startAt ?? 0) + seconds * 1000,
+      ...(options.segment ? { segment: options.segment } : {}),
     },
     warnings,
   };

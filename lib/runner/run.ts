@@ -25,6 +25,7 @@ import { SuiteProgress } from './progress.ts';
 import { freePort, type StartedTarget, startConfigured, startedTargetNote } from './start-target.ts';
 import { listSuites, runSuites } from './suites.ts';
 import { suiteOrder } from '../suite/vitest-settings.ts';
+import { segmentSuites } from '../load/segment.ts';
 
 export interface RunIO {
   /** A progress line (already free of keys). */
@@ -46,7 +47,8 @@ export interface RunOutcome {
 
 export async function runConformance(options: RunOptions, io: RunIO): Promise<RunOutcome> {
   const startedAt = new Date();
-  const suites = selectSuites(options.suites);
+  // A load segment other than the first runs the rate-limit suite alone (lib/load/segment.ts).
+  const suites = options.segment ? segmentSuites(selectSuites(options.suites), options.segment) : selectSuites(options.suites);
   const { target, port } = await loadTarget(options.target, { allocatePort: freePort });
   // A bad baseline stops the run before anything is sent.
   const baseline = options.expectedFailures ? loadBaseline(options.expectedFailures, target.name, CHECKS.map((c) => c.id)) : undefined;
@@ -60,6 +62,7 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
   const collector = new RunCollector(path.join(reportDir, 'exchanges.jsonl'), progress.event);
 
   say(`Checking ${target.name} at ${target.baseUrl} (seed ${context.seed}, budget ${context.maxRequests} requests, suites: ${suites.join(', ')})`);
+  if (context.segment) say(`Load segment ${context.segment.index} of ${context.segment.count}: the rate-limit suite's load starts at ${new Date(context.segment.startAt).toISOString()}, with every other runner`);
   let unreachable = false;
   let started: StartedTarget | undefined;
   // Our listener replaces Node's default exit on Ctrl-C: stop what we started, then exit.
@@ -117,6 +120,7 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
     unreachable,
     ...(collector.rateLimits.length > 0 ? { rateLimits: collector.rateLimits } : {}),
     ...(baselineReport ? { baseline: baselineReport } : {}),
+    ...(context.segment ? { segment: { index: context.segment.index, count: context.segment.count, startAt: new Date(context.segment.startAt).toISOString() } } : {}),
   });
   const written = writeReports(report, reportDir, (t) => redactor.scrub(t));
   if (!options.reportDir) linkLatest(reportDir);

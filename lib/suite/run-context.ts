@@ -17,6 +17,8 @@ export interface RunContext {
   deadline: number;
   /** Print progress lines to the console too (a suite run by vitest alone has no runner to show them). */
   echoProgress: boolean;
+  /** --load-segment I/N with --start-at (epoch ms): this runner's share of the rate-limit suite's load. */
+  segment?: { index: number; count: number; startAt: number };
 }
 
 /** With --soak, how long a run may take: long enough to spend a day's quota. */

@@ -3,9 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { approach, carefulMargin, type Phases } from '../../../lib/load/approach.ts';
 import type { BurstResult } from '../../../lib/load/burst.ts';
-import type { TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { histogramOf, mergeHistograms, percentilesOf, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
 
 const LATENCY = { p50: 1, p90: 2, p99: 3, max: 4 };
+/** Each answer took (its index within the part mod 5) + 1 ms. */
+const histogramFor = (n: number) => histogramOf(Array.from({ length: n }, (_, i) => (i % 5) + 1));
 
 /** A limiter that lets `quota` requests through, then refuses; `refill` more come back once, before the first careful part. */
 function model(quota: number, o: { refill?: number; lies?: number; inFlight?: number } = {}) {
@@ -18,7 +20,7 @@ function model(quota: number, o: { refill?: number; lies?: number; inFlight?: nu
     }
     return { t: Date.now(), status: 429, remaining: 0, retryAfter: '1' };
   };
-  const result = (points: TimelinePoint[], sent: number, ended: BurstResult['ended']): BurstResult => ({ points, sent, startedAt: Date.now(), durationMs: 1, latency: LATENCY, errors: 0, timeouts: 0, ended });
+  const result = (points: TimelinePoint[], sent: number, ended: BurstResult['ended']): BurstResult => ({ points, sent, startedAt: Date.now(), durationMs: 1, latency: LATENCY, histogram: histogramFor(points.length), errors: 0, timeouts: 0, ended });
   const phases: Phases = {
     // Several connections: at the first 429, `inFlight` more requests were already sent.
     fast: async ({ maxRequests }) => {
@@ -84,6 +86,31 @@ describe('approach', () => {
     expect(r.inFlightAtFirst429).toBe(0);
   });
 
+  it('takes its latency from every response of every part: the parts\' histograms added up', async () => {
+    const r = await approach({ ...options, remaining: 60, maxRequests: 200 }, model(60));
+    expect(r.histogram).toEqual(mergeHistograms([histogramFor(60 - carefulMargin(4)), histogramFor(carefulMargin(4) + 1)]));
+    expect(r.histogram.reduce((n, [, c]) => n + c, 0)).toBe(r.points.length);
+    expect(r.latency).toEqual(percentilesOf(r.histogram));
+  });
+
+  it('a load segment that does not cross spends its share of what is left fast, then leaves the limit to the one that does', async () => {
+    const r = await approach({ ...options, remaining: 120, maxRequests: 500, share: { of: 2, crosses: false } }, model(120));
+    // Alone against the model, it goes on while its half of what the server says is left is above the margin.
+    expect(r.phases).toEqual(['fast 52', 'fast 26', 'fast 13']);
+    expect(r.ended).toBe('max-requests');
+    expect(r.points.every((p) => p.status === 200)).toBe(true);
+    expect(r.points.at(-1)?.remaining).toBeLessThanOrEqual(2 * 2 * carefulMargin(4));
+  });
+
+  it('the segment that crosses goes on to the first 429 one request at a time', async () => {
+    const r = await approach({ ...options, remaining: 120, maxRequests: 500, share: { of: 2, crosses: true } }, model(120));
+    // Its share of what is left is half of what the server says: fast while that is above the margin.
+    expect(r.phases[0]).toBe(`fast ${60 - carefulMargin(4)}`);
+    expect(r.ended).toBe('first-429');
+    expect(r.inFlightAtFirst429).toBe(0);
+    expect(r.points.filter((p) => p.status === 200)).toHaveLength(120);
+  });
+
   it('never sends more than its cap, whatever the server says', async () => {
     const r = await approach({ ...options, remaining: 60, maxRequests: 100 }, model(1_000, { lies: -1_000 }));
     expect(r.sent).toBe(100);
@@ -97,11 +124,11 @@ describe('approach: the pair at Remaining 1', () => {
     const before: TimelinePoint = { t: 1, status: 200, remaining: 1 };
     const together: TimelinePoint[] = [{ t: 2, status: 200, remaining: 0 }, { t: 3, status: 429, remaining: 0 }];
     return {
-      fast: async () => ({ points: [], sent: 0, startedAt: 0, durationMs: 0, latency: LATENCY, errors: 0, timeouts: 0, ended: 'max-requests' }),
+      fast: async () => ({ points: [], sent: 0, startedAt: 0, durationMs: 0, latency: LATENCY, histogram: [], errors: 0, timeouts: 0, ended: 'max-requests' }),
       careful: async ({ pairAtLastOne }) => {
         asked.push(pairAtLastOne ?? false);
         const points = [before, ...together];
-        return { points, sent: 3, startedAt: 0, durationMs: 1, latency: LATENCY, errors: 0, timeouts: 0, ended: 'first-429', room: false, ...(pairAtLastOne ? { pair: { before, together } } : {}) };
+        return { points, sent: 3, startedAt: 0, durationMs: 1, latency: LATENCY, histogram: histogramFor(3), errors: 0, timeouts: 0, ended: 'first-429', room: false, ...(pairAtLastOne ? { pair: { before, together } } : {}) };
       },
     };
   }

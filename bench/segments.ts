@@ -11,13 +11,19 @@ import { Report } from '../lib/result/model.ts';
 import type { FaultId } from '../targets/reference/faults.ts';
 import { startReferenceServer } from '../targets/reference/server.ts';
 
+// The local target's keys and windows (targets/local.yaml): every plan, a day to spend, a disposable key.
 const KEYS = [
   { key: 'seg-free-key-1', plan: 'free' },
   { key: 'seg-free-key-2', plan: 'free' },
   { key: 'seg-pro-key-1', plan: 'pro' },
   { key: 'seg-business-key-1', plan: 'business' },
+  { key: 'seg-daily-key-1', plan: 'daily' },
+  { key: 'seg-spare-key-1', plan: 'free', disposable: true },
 ];
+const PLANS = { daily: { perMinute: 40, perDay: 100 } };
 const WINDOWS = { minute: 5, day: 60 };
+const serverConfig = (fault?: FaultId) => ({ keys: KEYS.map(({ key, plan }) => ({ key, plan })), plans: PLANS, windows: WINDOWS, ...(fault ? { faults: [fault] } : {}) });
+const targetConfig = (baseUrl: string) => ({ name: 'segments', baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS, allow: { writes: true, load: true } });
 
 interface Cli {
   code: number | null;
@@ -64,11 +70,12 @@ export interface SplitRun {
 export async function splitRun(dir: string, segments: number, options: { fault?: FaultId; leadMs?: number; suites?: string } = {}): Promise<SplitRun> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const server = await startReferenceServer({ keys: KEYS, windows: WINDOWS, ...(options.fault ? { faults: [options.fault] } : {}) });
+  const server = await startReferenceServer(serverConfig(options.fault));
   try {
     const target = path.join(dir, 'target.yaml');
-    writeFileSync(target, stringify({ name: 'segments', baseUrl: server.baseUrl, keys: KEYS, windows: WINDOWS, allow: { writes: true, load: true } }));
-    const startAt = new Date(Date.now() + (options.leadMs ?? 8_000)).toISOString();
+    writeFileSync(target, stringify(targetConfig(server.baseUrl)));
+    // Segment 1 runs the other suites first, when asked for them: they need the lead too.
+    const startAt = new Date(Date.now() + (options.leadMs ?? (options.suites && options.suites !== 'rate-limit' ? 25_000 : 8_000))).toISOString();
     const dirs = Array.from({ length: segments }, (_, i) => path.join(dir, `segment-${i + 1}`));
     const runs = await Promise.all(
       dirs.map((d, i) => runCli(['--target', target, '--suite', options.suites ?? 'rate-limit', '--load-segment', `${i + 1}/${segments}`, '--start-at', startAt, '--report-dir', d, '--quiet'])),
@@ -94,14 +101,14 @@ export async function splitRun(dir: string, segments: number, options: { fault?:
 }
 
 /** The same keys from one runner, for the comparison. */
-export async function singleRun(dir: string, options: { fault?: FaultId } = {}) {
+export async function singleRun(dir: string, options: { fault?: FaultId; suites?: string } = {}) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const server = await startReferenceServer({ keys: KEYS, windows: WINDOWS, ...(options.fault ? { faults: [options.fault] } : {}) });
+  const server = await startReferenceServer(serverConfig(options.fault));
   try {
     const target = path.join(dir, 'target.yaml');
-    writeFileSync(target, stringify({ name: 'segments', baseUrl: server.baseUrl, keys: KEYS, windows: WINDOWS, allow: { writes: true, load: true } }));
-    const run = await runCli(['--target', target, '--suite', 'rate-limit', '--report-dir', path.join(dir, 'single'), '--quiet']);
+    writeFileSync(target, stringify(targetConfig(server.baseUrl)));
+    const run = await runCli(['--target', target, '--suite', options.suites ?? 'rate-limit', '--report-dir', path.join(dir, 'single'), '--quiet']);
     const report = readReport(path.join(dir, 'single'));
     return {
       exit: run.code,
@@ -118,7 +125,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const n = Number(process.argv[2] ?? 2);
   const faultAt = process.argv.indexOf('--fault');
   const fault = faultAt === -1 ? undefined : (process.argv[faultAt + 1] as FaultId);
-  const result = await splitRun(path.join(PROJECT_ROOT, 'reports', 'bench', 'segments'), n, fault ? { fault } : {});
+  const suitesAt = process.argv.indexOf('--suite');
+  const suites = suitesAt === -1 ? undefined : process.argv[suitesAt + 1];
+  const result = await splitRun(path.join(PROJECT_ROOT, 'reports', 'bench', 'segments'), n, { ...(fault ? { fault } : {}), ...(suites ? { suites } : {}) });
   const { merged: _m, ...shown } = result;
   process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
 }

@@ -61,8 +61,11 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
   let sent = 0;
   let errors = 0;
   let timeouts = 0;
-  // This runner's part of what is left.
+  // This runner's part of what is left. A segment that does not cross stops its fast parts a
+  // margin earlier than the one that does, so that its last requests are answered before the
+  // crossing one, going on alone, gets near the limit.
   let left = Math.floor(options.remaining / of);
+  const holdsBack = options.share !== undefined && !options.share.crosses;
   let ended: BurstResult['ended'] = 'max-requests';
   let inFlightAtFirst429 = 0;
   let pair: BoundaryPair | undefined;
@@ -75,7 +78,7 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
     }
     // Hysteresis: a fast part costs a start-up pause that a refilling limiter fills again, so it
     // runs only with room to spare, and the careful part hands back only with more than that.
-    const fast = left > 2 * margin;
+    const fast = left > (holdsBack ? 3 : 2) * margin;
     if (!fast && options.share && !options.share.crosses) {
       // The runner that crosses the limit takes it from here.
       ended = 'max-requests';
@@ -83,8 +86,9 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
     }
     const common = { ...options, maxRequests: options.maxRequests - sent, maxDurationMs: timeLeft };
     const r: BurstResult & { pair?: BoundaryPair } = fast
-      ? await phases.fast({ ...common, maxRequests: Math.min(common.maxRequests, left - margin) })
-      : await phases.careful({ ...common, roomAbove: 4 * margin, pairAtLastOne: options.connections >= 2 && !pair });
+      ? await phases.fast({ ...common, maxRequests: Math.min(common.maxRequests, left - (holdsBack ? 2 * margin : margin)) })
+      : // The segment that crosses does so alone, one request at a time: at the whole rate.
+        await phases.careful({ ...common, rate: options.rate * of, roomAbove: 4 * margin * of, pairAtLastOne: options.connections >= 2 && !pair });
     pair ??= r.pair;
     // Each part opens its own connections: numbered on from the parts before.
     const base = opened;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HELP, parseCli } from '../../../lib/cli/args.ts';
+import { HELP, MERGE_HELP, parseCli, parseMergeCli } from '../../../lib/cli/args.ts';
 import { DEFAULT_RUNS } from '../../../lib/runner/options.ts';
 import { UsageError } from '../../../lib/errors.ts';
 
@@ -139,8 +139,38 @@ describe('parseCli: usage errors name the option', () => {
 
 describe('HELP', () => {
   it('documents every option parseCli accepts', () => {
-    for (const option of ['--target', '--report-dir', '--suite', '--seed', '--runs', '--allow-writes', '--allow-load', '--max-requests', '--strict', '--soak', '--quiet', '--help']) {
+    for (const option of ['--target', '--report-dir', '--suite', '--seed', '--runs', '--allow-writes', '--allow-load', '--max-requests', '--strict', '--soak', '--quiet', '--help', '--load-segment', '--start-at', 'merge DIR']) {
       expect(HELP).toContain(option);
     }
+  });
+});
+
+describe('--load-segment and --start-at', () => {
+  const NOW = Date.UTC(2026, 10, 24, 18, 0, 0);
+  const parse = (argv: string[]) => parseCli(argv, NOW);
+  it('read this runner\'s number, the count and the agreed start', () => {
+    expect(parse(['--load-segment', '2/4', '--start-at', '2026-11-24T18:03:00Z']).segment).toEqual({ index: 2, count: 4, startAt: NOW + 180_000 });
+  });
+  it('go together', () => {
+    expect(() => parse(['--load-segment', '1/2'])).toThrow('--load-segment needs --start-at');
+    expect(() => parse(['--start-at', '2026-11-24T18:03:00Z'])).toThrow('--start-at goes with --load-segment');
+  });
+  it('name what is wrong with a value', () => {
+    expect(() => parse(['--load-segment', '3/2', '--start-at', '2026-11-24T18:03:00Z'])).toThrow('I must be between 1 and N (2)');
+    expect(() => parse(['--load-segment', '1/2', '--start-at', '2026-11-24T17:00:00Z'])).toThrow('in the past');
+  });
+});
+
+describe('merge', () => {
+  it('takes the segments\' directories and the options of a merge', () => {
+    expect(parseMergeCli(['a', 'b', '--report-dir', 'out', '--quiet'])).toEqual({ dirs: ['a', 'b'], reportDir: 'out', quiet: true, help: false });
+  });
+  it('needs at least one directory, and refuses options of a run', () => {
+    expect(() => parseMergeCli(['--report-dir', 'out'])).toThrow('merge needs the report directories');
+    expect(() => parseMergeCli(['a', '--seed', '1'])).toThrow(UsageError);
+  });
+  it('has its own help', () => {
+    expect(parseMergeCli(['--help']).help).toBe(true);
+    expect(MERGE_HELP).toContain('--expected-failures');
   });
 });

@@ -12,7 +12,7 @@ import type { FaultId } from '../targets/reference/faults.ts';
 import { startReferenceServer } from '../targets/reference/server.ts';
 
 // The local target's keys and windows (targets/local.yaml): every plan, a day to spend, a disposable key.
-const KEYS = [
+export const KEYS = [
   { key: 'seg-free-key-1', plan: 'free' },
   { key: 'seg-free-key-2', plan: 'free' },
   { key: 'seg-pro-key-1', plan: 'pro' },
@@ -22,8 +22,9 @@ const KEYS = [
 ];
 const PLANS = { daily: { perMinute: 40, perDay: 100 } };
 const WINDOWS = { minute: 5, day: 60 };
-const serverConfig = (fault?: FaultId) => ({ keys: KEYS.map(({ key, plan }) => ({ key, plan })), plans: PLANS, windows: WINDOWS, ...(fault ? { faults: [fault] } : {}) });
-const targetConfig = (baseUrl: string) => ({ name: 'segments', baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS, allow: { writes: true, load: true } });
+type Keys = readonly { key: string; plan: string; disposable?: boolean }[];
+const serverConfig = (keys: Keys, fault?: FaultId) => ({ keys: keys.map(({ key, plan }) => ({ key, plan })), plans: PLANS, windows: WINDOWS, ...(fault ? { faults: [fault] } : {}) });
+const targetConfig = (baseUrl: string, keys: Keys) => ({ name: 'segments', baseUrl, keys, plans: PLANS, windows: WINDOWS, allow: { writes: true, load: true } });
 
 interface Cli {
   code: number | null;
@@ -67,13 +68,14 @@ export interface SplitRun {
  * N segments of the rate-limit suite against one reference server (short windows), merged.
  * `lead` is how far ahead --start-at is: time for every process to start.
  */
-export async function splitRun(dir: string, segments: number, options: { fault?: FaultId; leadMs?: number; suites?: string } = {}): Promise<SplitRun> {
+export async function splitRun(dir: string, segments: number, options: { fault?: FaultId; leadMs?: number; suites?: string; keys?: Keys } = {}): Promise<SplitRun> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const server = await startReferenceServer(serverConfig(options.fault));
+  const keys = options.keys ?? KEYS;
+  const server = await startReferenceServer(serverConfig(keys, options.fault));
   try {
     const target = path.join(dir, 'target.yaml');
-    writeFileSync(target, stringify(targetConfig(server.baseUrl)));
+    writeFileSync(target, stringify(targetConfig(server.baseUrl, keys)));
     // Segment 1 runs the other suites first, when asked for them: they need the lead too.
     const startAt = new Date(Date.now() + (options.leadMs ?? (options.suites && options.suites !== 'rate-limit' ? 25_000 : 8_000))).toISOString();
     const dirs = Array.from({ length: segments }, (_, i) => path.join(dir, `segment-${i + 1}`));
@@ -101,13 +103,14 @@ export async function splitRun(dir: string, segments: number, options: { fault?:
 }
 
 /** The same keys from one runner, for the comparison. */
-export async function singleRun(dir: string, options: { fault?: FaultId; suites?: string } = {}) {
+export async function singleRun(dir: string, options: { fault?: FaultId; suites?: string; keys?: Keys } = {}) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const server = await startReferenceServer(serverConfig(options.fault));
+  const keys = options.keys ?? KEYS;
+  const server = await startReferenceServer(serverConfig(keys, options.fault));
   try {
     const target = path.join(dir, 'target.yaml');
-    writeFileSync(target, stringify(targetConfig(server.baseUrl)));
+    writeFileSync(target, stringify(targetConfig(server.baseUrl, keys)));
     const run = await runCli(['--target', target, '--suite', options.suites ?? 'rate-limit', '--report-dir', path.join(dir, 'single'), '--quiet']);
     const report = readReport(path.join(dir, 'single'));
     return {

@@ -8,7 +8,7 @@ import { parseRetryAfter } from '../client/retry.ts';
 import type { Target, TargetKey } from '../config/schema.ts';
 import { type BurstData, type DayData, headersOf, type KeyRun, type Observation, serverSecond, type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
 import { approach } from './approach.ts';
-import { LATE_BY_MS, type Segment } from './segment.ts';
+import { lateByMs, type Segment } from './segment.ts';
 
 export interface DriveContext {
   client: ApiClient;
@@ -194,7 +194,7 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
   if (slot !== undefined) {
     await waitUntil(ctx, slot, `${key.label}: its slot (segment ${ctx.segment!.index} of ${ctx.segment!.count}, every runner drives it then)`);
     const late = Date.now() - slot;
-    if (late > LATE_BY_MS) throw new SegmentLate(`segment ${ctx.segment!.index} of ${ctx.segment!.count} reached ${key.label}'s slot ${(late / 1000).toFixed(1)} s late, so its load would not meet the other runners' in one window: give --start-at more lead (segment 1 runs the other suites first)`);
+    if (late > lateByMs(ctx.target.windows.minute)) throw new SegmentLate(`segment ${ctx.segment!.index} of ${ctx.segment!.count} reached ${key.label}'s slot ${(late / 1000).toFixed(1)} s late, so its load would not meet the other runners' in one window: give --start-at more lead (segment 1 runs the other suites first)`);
   }
   const refusal = ctx.refusals.get(key.label);
   let first: Observation;

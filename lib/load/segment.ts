@@ -69,8 +69,10 @@ export function keySlots(groups: readonly (readonly TargetKey[])[], lanes: numbe
   return slots;
 }
 
-/** How late past its slot a runner may still drive a key: later, the runners' loads would not meet. */
-export const LATE_BY_MS = 1_000;
+/** How late past its slot a runner may still drive a key (a quarter of a window, at least a second): later, the runners' loads would not meet. */
+export function lateByMs(windowSeconds: number): number {
+  return Math.max(1_000, (windowSeconds * 1000) / 4);
+}
 
 /** The suites a runner runs: the first all it was asked for, the others only the rate-limit suite. */
 export function segmentSuites(suites: readonly string[], segment: Pick<Segment, 'index' | 'count'>): string[] {

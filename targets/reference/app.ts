@@ -7,13 +7,13 @@
 // the active variations' and then faults' rewrites (which see the rate decision in their context),
 // is counted, and is handed to the delivery (delivery.ts), which may hold it before writing; the
 // Retry-After of a refusal, as finally sent, is noted by the limiter for early-retry detection.
-import type { IncomingMessage, RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { PUBLISHED_PLANS, type PlanQuota } from '../../lib/plans.ts';
-import type { KeyRing } from './auth.ts';
+import type { AuthOptions, Client, KeyRing } from './auth.ts';
 import { Delivery, type DeliveryPlan } from './delivery.ts';
 import type { Faults } from './faults.ts';
 import { HEADER, errorReply, headerValue, type Reply, type ReplyContext } from './http.ts';
-import { badRequest, createOperations } from './operations.ts';
+import { badRequest, createOperations, type Prepared } from './operations.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
 import { matchRoute, type RouteMatch } from './routes.ts';
 import type { AnimalStore } from './store.ts';
@@ -57,11 +57,32 @@ function connectionNumber(req: IncomingMessage): number {
   return n;
 }
 
+const ANONYMOUS_CLIENT: Client = { label: ANONYMOUS, plan: 'free' };
+const NOT_FOUND: RouteMatch = { kind: 'not-found', deprecated: false };
+
 /** Fault rate-check-then-count: how long the limiter awaits its store between checking and counting. */
 const CHECK_THEN_COUNT_GAP_MS = 5;
 
 /** Fault auth-query-key-accepted reads these query parameters when there is no Authorization header. */
 const QUERY_KEY_PARAMS = ['api_key', 'access_token', 'key'] as const;
+
+/** A request once its rate decision is made: what the rest of its handling needs. */
+interface Exchange {
+  req: IncomingMessage;
+  method: string;
+  url: URL | undefined;
+  route: RouteMatch;
+  client: Client;
+  authError: string | undefined;
+  rate: RateDecision;
+  plan: DeliveryPlan;
+}
+
+/** A finished, counted reply and how it is to be delivered. */
+interface Outcome {
+  reply: Reply;
+  plan: DeliveryPlan;
+}
 
 export function createApp(deps: AppDeps): RequestListener {
   const { store, keys, plans, limiter, faults, stats } = deps;
@@ -70,15 +91,27 @@ export function createApp(deps: AppDeps): RequestListener {
   const maxBodyBytes = deps.maxBodyBytes ?? MAX_BODY_BYTES;
   const anonymousQuota = plans.free ?? PUBLISHED_PLANS.free!;
   const operations = createOperations({ store, faults, variations, maxBodyBytes });
+  // The switches are fixed for the server's life: read once here rather than on every request.
+  const authFirst = !faults.has('auth-after-validation');
+  const authOptions: AuthOptions = {
+    caseSensitiveScheme: faults.has('auth-scheme-case-sensitive'),
+    emptyTokenAsFirstKey: faults.has('auth-empty-bearer-accepted'),
+    keyPrefixAccepted: faults.has('auth-key-prefix-accepted'),
+    keyCaseInsensitive: faults.has('auth-key-case-insensitive'),
+  };
+  const authDisabled = faults.has('auth-disabled');
+  const queryKeyAccepted = faults.has('auth-query-key-accepted');
+  const neverRefuse = faults.has('rate-never-429');
+  const sharedBucket = faults.has('rate-shared-bucket');
+  const bucketPerConnection = faults.has('rate-per-connection');
+  const checkThenCount = faults.has('rate-check-then-count');
 
-  async function dispatch(
-    req: IncomingMessage,
-    url: URL | undefined,
-    route: RouteMatch,
-    authError: string | undefined,
-    rate: RateDecision,
-  ): Promise<Reply> {
-    const authFirst = !faults.has('auth-after-validation');
+  // Handling stays synchronous as long as nothing in it waits (reading a body, a fault's pause, a
+  // delivery's delay): a promise only where something does. Either way the same steps run in the
+  // same order, and an exception anywhere in them ends the same way.
+
+  function dispatch(x: Exchange): Reply | Promise<Reply> {
+    const { req, url, route, authError, rate } = x;
     if (authError !== undefined && authFirst) return unauthorized(authError);
     if (!rate.allowed) {
       const retryAfter = rate.retryAfter ?? 1;
@@ -93,56 +126,68 @@ export function createApp(deps: AppDeps): RequestListener {
     if (route.kind === 'method-not-allowed') {
       return errorReply(405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}`, { Allow: route.allow });
     }
-    const prepared = await operations[route.operation](req, url, route.params);
+    const prepared = operations[route.operation](req, url, route.params);
+    return prepared instanceof Promise ? prepared.then((p) => proceed(p, authError)) : proceed(prepared, authError);
+  }
+
+  function proceed(prepared: Prepared, authError: string | undefined): Reply | Promise<Reply> {
     if ('reject' in prepared) return prepared.reject;
     if (authError !== undefined) return unauthorized(authError);
     return prepared.proceed();
   }
 
-  async function respond(req: IncomingMessage): Promise<{ reply: Reply; plan: DeliveryPlan }> {
+  function respond(req: IncomingMessage): Outcome | Promise<Outcome> {
     const method = req.method ?? 'GET';
     const url = parseTarget(req.url);
-    const route: RouteMatch = url ? matchRoute(method, url.pathname) : { kind: 'not-found', deprecated: false };
-    const auth = keys.authenticate(authorization(req, url), {
-      caseSensitiveScheme: faults.has('auth-scheme-case-sensitive'),
-      emptyTokenAsFirstKey: faults.has('auth-empty-bearer-accepted'),
-      keyPrefixAccepted: faults.has('auth-key-prefix-accepted'),
-      keyCaseInsensitive: faults.has('auth-key-case-insensitive'),
-    });
-    const client = auth.ok ? auth.client : { label: ANONYMOUS, plan: 'free' };
+    const route: RouteMatch = url ? matchRoute(method, url.pathname) : NOT_FOUND;
+    const auth = keys.authenticate(authorization(req, url), authOptions);
+    const client = auth.ok ? auth.client : ANONYMOUS_CLIENT;
     // Unauthenticated callers share one bucket with the free plan's numbers that is counted but
     // never enforced: they are always answered 401, which tells them what is actually wrong.
     // Fault rate-never-429 stops enforcing; fault rate-shared-bucket counts every key in one bucket.
     const quota = auth.ok ? plans[client.plan]! : anonymousQuota;
     const takeOptions = {
-      enforce: auth.ok && !faults.has('rate-never-429'),
-      bucket: auth.ok && faults.has('rate-shared-bucket') ? SHARED_BUCKET : auth.ok && faults.has('rate-per-connection') ? `${client.label}@${connectionNumber(req)}` : undefined,
+      enforce: auth.ok && !neverRefuse,
+      bucket: auth.ok && sharedBucket ? SHARED_BUCKET : auth.ok && bucketPerConnection ? `${client.label}@${connectionNumber(req)}` : undefined,
     };
-    let rate: RateDecision;
-    if (auth.ok && faults.has('rate-check-then-count')) {
+    const authError = auth.ok || authDisabled ? undefined : auth.message;
+    if (auth.ok && checkThenCount) {
       // Check, await the store, then count whatever was decided: requests in between slip through.
       const allowed = limiter.wouldAllow(client.label, quota, takeOptions);
-      await new Promise((resolve) => setTimeout(resolve, CHECK_THEN_COUNT_GAP_MS));
-      rate = limiter.take(client.label, quota, { ...takeOptions, enforce: takeOptions.enforce && !allowed });
-    } else rate = limiter.take(client.label, quota, takeOptions);
-    const plan = delivery.plan(client.label);
-    const authError = auth.ok || faults.has('auth-disabled') ? undefined : auth.message;
-
-    let reply: Reply;
-    try {
-      reply = await dispatch(req, url, route, authError, rate);
-    } catch {
-      stats.recordException();
-      reply = errorReply(500, 'internal_error', 'unexpected server error');
+      return new Promise((resolve) => setTimeout(resolve, CHECK_THEN_COUNT_GAP_MS)).then(() => {
+        const rate = limiter.take(client.label, quota, { ...takeOptions, enforce: takeOptions.enforce && !allowed });
+        return decided({ req, method, url, route, client, authError, rate, plan: delivery.plan(client.label) });
+      });
     }
-    reply = {
-      ...reply,
+    const rate = limiter.take(client.label, quota, takeOptions);
+    return decided({ req, method, url, route, client, authError, rate, plan: delivery.plan(client.label) });
+  }
+
+  function decided(x: Exchange): Outcome | Promise<Outcome> {
+    let reply: Reply | Promise<Reply>;
+    try {
+      reply = dispatch(x);
+    } catch {
+      reply = internalError();
+    }
+    return reply instanceof Promise ? reply.then(undefined, internalError).then((r) => finish(x, r)) : finish(x, reply);
+  }
+
+  function internalError(): Reply {
+    stats.recordException();
+    return errorReply(500, 'internal_error', 'unexpected server error');
+  }
+
+  function finish(x: Exchange, answer: Reply): Outcome {
+    const { route, client, rate } = x;
+    let reply: Reply = {
+      ...answer,
       headers: {
         [HEADER.limit]: String(rate.limit),
         [HEADER.remaining]: String(rate.remaining),
         [HEADER.reset]: String(rate.reset),
         ...(route.deprecated ? DEPRECATION_HEADERS : {}),
-        ...reply.headers,
+        ...answer.headers,
       },
     };
     const context: ReplyContext = {
@@ -155,33 +200,58 @@ export function createApp(deps: AppDeps): RequestListener {
     stats.record({
       keyLabel: client.label,
       plan: client.plan,
-      method,
+      method: x.method,
       status: reply.status,
       earlyRetry: rate.earlyRetry,
       banStarted: rate.banStarted,
     });
-    return { reply, plan };
+    return { reply, plan: x.plan };
   }
 
   function authorization(req: IncomingMessage, url: URL | undefined): string | undefined {
     const header = req.headers.authorization;
-    if (header !== undefined || url === undefined || !faults.has('auth-query-key-accepted')) return header;
+    if (header !== undefined || url === undefined || !queryKeyAccepted) return header;
     const key = QUERY_KEY_PARAMS.map((name) => url.searchParams.get(name)).find((value) => value !== null);
     return key === undefined ? undefined : `Bearer ${key}`;
   }
 
+  /** Writes the outcome; a failure to write is a failure of the pipeline. */
+  function deliver(res: ServerResponse, { reply, plan }: Outcome): void {
+    let written: Promise<void> | undefined;
+    try {
+      written = delivery.write(res, reply, plan);
+    } catch {
+      failed(res);
+      return;
+    }
+    written?.catch(() => failed(res));
+  }
+
+  /** Only a bug in the pipeline itself lands here; the request was not counted. */
+  function failed(res: ServerResponse): void {
+    stats.recordException();
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const reply = variations.rewrite(errorReply(500, 'internal_error', 'unexpected server error'), { operation: undefined });
+    try {
+      delivery.write(res, reply)?.catch(() => res.destroy());
+    } catch {
+      res.destroy();
+    }
+  }
+
   return (req, res) => {
-    respond(req)
-      .then(({ reply, plan }) => delivery.write(res, reply, plan))
-      .catch(() => {
-        // Only a bug in the pipeline itself lands here; the request was not counted.
-        stats.recordException();
-        if (res.headersSent) res.destroy();
-        else {
-          const reply = variations.rewrite(errorReply(500, 'internal_error', 'unexpected server error'), { operation: undefined });
-          delivery.write(res, reply).catch(() => res.destroy());
-        }
-      });
+    let outcome: Outcome | Promise<Outcome>;
+    try {
+      outcome = respond(req);
+    } catch {
+      failed(res);
+      return;
+    }
+    if (outcome instanceof Promise) outcome.then((o) => deliver(res, o), () => failed(res));
+    else deliver(res, outcome);
   };
 }
 

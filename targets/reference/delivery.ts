@@ -95,19 +95,34 @@ export class Delivery {
     return this.options.ownDate ? new Date(this.now() + plan.dateOffsetMs).toUTCString() : undefined;
   }
 
-  /** Writes `reply` once its delay has passed, with its Date, and Connection: close on an old connection. */
-  async write(res: ServerResponse, reply: Reply, plan: DeliveryPlan = AT_ONCE): Promise<void> {
-    if (plan.delayMs > 0) await sleep(plan.delayMs);
-    const headers = { ...reply.headers };
+  /**
+   * Writes `reply` once its delay has passed, with its Date, and Connection: close on an old
+   * connection. Without a delay it is written at once, and nothing is returned; a failure to write
+   * is thrown, or, after a delay, rejects the promise returned.
+   */
+  write(res: ServerResponse, reply: Reply, plan: DeliveryPlan = AT_ONCE): Promise<void> | undefined {
+    if (plan.delayMs > 0) return sleep(plan.delayMs).then(() => this.writeNow(res, reply, plan));
+    this.writeNow(res, reply, plan);
+    return undefined;
+  }
+
+  private writeNow(res: ServerResponse, reply: Reply, plan: DeliveryPlan): void {
     const date = this.date(plan);
+    const old = this.isOld(res.socket);
+    if (date === undefined && !old) {
+      writeReply(res, reply);
+      return;
+    }
+    const headers = { ...reply.headers };
     if (date !== undefined) headers.Date = date;
-    if (this.isOld(res.socket)) headers.Connection = 'close';
+    if (old) headers.Connection = 'close';
     writeReply(res, { ...reply, headers });
   }
 
   private isOld(socket: Socket | null): boolean {
     const limit = this.options.connectionMs;
-    const opened = socket === null ? undefined : this.openedAt.get(socket);
-    return limit !== undefined && opened !== undefined && this.now() - opened >= limit;
+    if (limit === undefined || socket === null) return false;
+    const opened = this.openedAt.get(socket);
+    return opened !== undefined && this.now() - opened >= limit;
   }
 }

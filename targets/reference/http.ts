@@ -87,9 +87,12 @@ export function withoutField(value: unknown, field: string): unknown {
 
 export function writeReply(res: ServerResponse, reply: Reply): void {
   const payload = reply.text ?? (reply.json === undefined ? '' : stringifyJson(reply.json));
-  res.statusCode = reply.status;
-  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
-  res.setHeader('Content-Length', Buffer.byteLength(payload));
+  // The reply's headers in order, then Content-Length, all at once: the same head as a setHeader
+  // for each, validated the same way, without storing every header on the response first.
+  const head: string[] = [];
+  for (const name of Object.keys(reply.headers)) head.push(name, reply.headers[name]!);
+  head.push('Content-Length', String(Buffer.byteLength(payload)));
+  res.writeHead(reply.status, head);
   res.end(payload);
 }
 

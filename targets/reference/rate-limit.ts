@@ -97,6 +97,8 @@ type WindowName = 'minute' | 'day';
 interface Bucket {
   minute: Meter;
   day: Meter;
+  /** The views for the last quota this bucket was judged by (a shared bucket sees several). */
+  views?: { perMinute: number; perDay: number; views: readonly WindowView[] };
 }
 
 /** Salt of the reset-jitter noise. */
@@ -144,7 +146,6 @@ export class RateLimiter {
     const views = this.views(options.bucket ?? clientId, quota);
     const earlyRetry = at < client.retryNotBefore;
     const enforce = options.enforce !== false;
-    const base = { at, earlyRetry, banned: false, banStarted: false };
 
     const banAfter = this.options.banAfterEarlyRetries;
     if (enforce && (banAfter !== undefined || at < client.bannedUntil)) {
@@ -165,7 +166,10 @@ export class RateLimiter {
         client.retryNotBefore = client.bannedUntil;
         client.refusedInARow++;
         return {
-          ...base,
+          at,
+          earlyRetry,
+          banned: true,
+          banStarted,
           allowed: false,
           limit: described.quota,
           remaining: 0,
@@ -174,12 +178,12 @@ export class RateLimiter {
           retryAfter,
           retryAtMs: client.bannedUntil,
           refusedInARow: client.refusedInARow,
-          banned: true,
-          banStarted,
         };
       }
     }
 
+    // Every decision is written out whole: in Node 20, adding keys to a spread copy ({ ...base, allowed })
+    // costs microseconds, more than the rest of the decision.
     const blocking = views.filter((v) => v.meter.left(at, v.quota) < 1 - v.extra - EPSILON);
     if (enforce && blocking.length > 0) {
       if (this.options.countRefused) for (const v of views) v.meter.consume(at, v.quota, -v.extra);
@@ -194,7 +198,10 @@ export class RateLimiter {
       client.retryNotBefore = at + retryAfter * 1000;
       client.refusedInARow++;
       return {
-        ...base,
+        at,
+        earlyRetry,
+        banned: false,
+        banStarted: false,
         allowed: false,
         limit: blocker.quota,
         remaining: 0,
@@ -211,7 +218,10 @@ export class RateLimiter {
     client.refusedInARow = 0;
     const described = binding(views, at);
     return {
-      ...base,
+      at,
+      earlyRetry,
+      banned: false,
+      banStarted: false,
       allowed: true,
       limit: described.quota,
       remaining: remainingOf(described, at),
@@ -288,13 +298,21 @@ export class RateLimiter {
     return client;
   }
 
-  /** The windows a request is judged by, minute first. */
-  private views(bucketId: string, quota: PlanQuota): WindowView[] {
+  /** The windows a request is judged by, minute first; kept per bucket while the quota is the same. */
+  private views(bucketId: string, quota: PlanQuota): readonly WindowView[] {
     let bucket = this.buckets.get(bucketId);
     if (bucket === undefined) {
       bucket = { minute: this.meter(this.windows.minute), day: this.meter(this.windows.day) };
       this.buckets.set(bucketId, bucket);
     }
+    const kept = bucket.views;
+    if (kept !== undefined && kept.perMinute === quota.perMinute && kept.perDay === quota.perDay) return kept.views;
+    const views = this.newViews(bucket, quota);
+    bucket.views = { perMinute: quota.perMinute, perDay: quota.perDay, views };
+    return views;
+  }
+
+  private newViews(bucket: Bucket, quota: PlanQuota): WindowView[] {
     const minute: WindowView = {
       name: 'minute',
       meter: bucket.minute,

@@ -84,13 +84,11 @@ export class AnimalStore {
 
   list(query: ListQuery = {}): StoredPet[] {
     const limit = query.limit ?? Infinity;
-    const matches = (pet: StoredPet): boolean =>
-      (!query.preloadedOnly || this.preloaded.has(pet.id)) && (query.status === undefined || (pet.status === query.status) !== (query.invertStatus ?? false));
-    if (query.shuffled) return this.shuffledPage([...this.pets.values()].filter(matches), limit, query);
+    if (query.shuffled) return this.shuffledPage([...this.pets.values()].filter((pet) => this.matches(pet, query)), limit, query);
     const found: StoredPet[] = [];
     for (const pet of this.pets.values()) {
       if (found.length >= limit) break;
-      if (matches(pet)) found.push(pet);
+      if (this.matches(pet, query)) found.push(pet);
     }
     return found;
   }
@@ -120,6 +118,13 @@ export class AnimalStore {
   /** Uses up the next id without storing anything (fault create-id-race). */
   skipId(): void {
     this.assigned++;
+  }
+
+  private matches(pet: StoredPet, query: ListQuery): boolean {
+    return (
+      (!query.preloadedOnly || this.preloaded.has(pet.id)) &&
+      (query.status === undefined || (pet.status === query.status) !== (query.invertStatus ?? false))
+    );
   }
 
   private nextId(): bigint {

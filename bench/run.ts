@@ -10,6 +10,7 @@ import { startReferenceServer } from '../targets/reference/server.ts';
 import { machine, runHarness, summary } from './measure.ts';
 import { startup } from './startup.ts';
 import { throughput } from './throughput.ts';
+import { singleRun, splitRun } from './segments.ts';
 
 const OUT = path.join(PROJECT_ROOT, 'reports', 'bench');
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -138,6 +139,27 @@ async function realWindows() {
   }
 }
 
+/**
+ * Merge correctness: the rate-limit suite split over two segments against one reference server,
+ * merged, against the same suite from one runner on a fresh server alike; and two segments
+ * against a limiter kept per connection, which the merged verdict must fail.
+ */
+async function mergeCorrectness() {
+  say('load segments: two segments against one reference server, then merge (about 30 s)...');
+  const split = await splitRun(path.join(OUT, 'segments'), 2);
+  say('load segments: the same keys from one runner...');
+  const single = await singleRun(path.join(OUT, 'segments-single'));
+  say('load segments: two segments against a limiter kept per connection...');
+  const fault = await splitRun(path.join(OUT, 'segments-per-connection'), 2, { fault: 'rate-per-connection' });
+  return {
+    split: { verdict: split.verdict, exits: [...split.segmentExits, split.mergeExit], requests: split.requests, failed: split.failed },
+    single,
+    sameVerdict: split.verdict === single.verdict,
+    countsEqualServer: split.requests.merged === split.requests.server && split.requests.merged === split.requests.sumOfSegments,
+    perConnectionFault: { verdict: fault.verdict, failed: fault.failed, requests: fault.requests },
+  };
+}
+
 mkdirSync(OUT, { recursive: true });
 const before = machine();
 say(`bench on ${before.cpus} cores (${before.cpuModel}), load average ${before.loadAverage.join(' ')}`);
@@ -147,8 +169,15 @@ const local = await fullVerdictLocal();
 const functional = await functionalOnly();
 const free = await singleFreeKey();
 const load = await throughput({ quick, say, outDir: OUT });
+const segments = await mergeCorrectness();
 const real = quick ? undefined : await realWindows();
-const bench = { generatedAt: new Date().toISOString(), machine: { ...before, loadAverageAfter: machine().loadAverage }, startup: start, fullVerdictLocal: { ...local }, functionalOnly: functional, singleFreeKey: free, throughput: load, realWindows: real ?? 'skipped (--quick)' };
+const bench = {
+  // The figures issue 15 asks for, at the top: the full local run's highest peak over its runs, and the median throughput ratio.
+  peakRssMiB: local.peakRssMiB.max,
+  referenceToBareThroughput: load.ratio.median,
+  generatedAt: new Date().toISOString(),
+  mergeCorrectness: segments,
+  machine: { ...before, loadAverageAfter: machine().loadAverage }, startup: start, fullVerdictLocal: { ...local }, functionalOnly: functional, singleFreeKey: free, throughput: load, realWindows: real ?? 'skipped (--quick)' };
 writeFileSync(path.join(OUT, 'bench.json'), `${JSON.stringify(bench, null, 2)}\n`);
 
 const rows: [string, string][] = [
@@ -161,6 +190,7 @@ const rows: [string, string][] = [
   ['First 429 at quota + 1 (local)', `${local.loadAccuracy.filter((k) => k.exact).length} of ${local.loadAccuracy.length} keys exact`],
   ['Achieved / asked rate (local)', local.loadAccuracy.map((k) => `${k.key} ${k.achievedRate}/${k.askedRate}`).join(', ')],
   ['Harness vs server request counts', `${free.harnessCountedVsServer.harness} vs ${free.harnessCountedVsServer.server}`],
+  ['Load segments merged vs one runner', `2 segments: ${segments.split.verdict}, ${segments.split.requests.merged} requests (segments ${segments.split.requests.sumOfSegments}, server ${segments.split.requests.server}); one runner: ${segments.single.verdict}, ${segments.single.requests.harness} (server ${segments.single.requests.server}); same verdict: ${segments.sameVerdict}; per-connection fault merged: ${segments.perConnectionFault.verdict} (${segments.perConnectionFault.failed.join(', ')})`],
   ['Reference / bare node:http throughput', `${load.ratio.median} (${load.referenceRps.median} vs ${load.bareRps.median} req/s)`],
   ['Rate-limit suite, real 60 s windows', real ? `${real.wallSeconds.toFixed(1)} s = ${real.windows} windows (goal: 2); first 429 exact for ${real.loadAccuracy.filter((k) => k.exact).length} of ${real.loadAccuracy.length} keys` : 'skipped (--quick)'],
 ];

@@ -89,6 +89,8 @@ function header(report: Report, verdictText: string): Html {
 <dt>Suites</dt><dd>${options.suites.length > 0 ? options.suites.join(', ') : 'all'}</dd>
 <dt>Options</dt><dd>${optionText(report)}</dd>
 ${report.baseline ? html`<dt>Expected failures</dt><dd data-baseline="${report.baseline.file}"><a href="#expected"><code>${report.baseline.file}</code></a>: ${baselineText(report.baseline)}</dd>` : ''}
+${report.segment ? html`<dt>Load segment</dt><dd data-segment="${report.segment.index}/${report.segment.count}">${report.segment.index} of ${report.segment.count}, load from <time datetime="${report.segment.startAt}">${report.segment.startAt}</time>: this runner's share only; the rate-limit checks are judged when the segments are merged</dd>` : ''}
+${report.merged ? html`<dt>Merged from</dt><dd data-merged="${report.merged.segments.length}">${report.merged.segments.length} load segments from <time datetime="${report.merged.startAt}">${report.merged.startAt}</time> (${report.merged.segments.map((s, i) => html`${i > 0 ? ', ' : ''}${s.index}: ${s.requests} requests`)}), judged as one run</dd>` : ''}
 ${report.target.keys.length > 0 ? html`<dt>Keys</dt><dd>${report.target.keys.map((k) => `${k.label} (${k.plan}${k.disposable ? ', disposable' : ''})`).join(', ')}</dd>` : ''}
 </dl>
 ${severityTable(report.summary)}

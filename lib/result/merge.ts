@@ -29,6 +29,7 @@ export function checkSegments(parts: readonly SegmentReport[]): void {
   };
   same('targets', (p) => p.report.target.name);
   same('base URLs', (p) => p.report.target.baseUrl);
+  same('keys', (p) => p.report.target.keys.map((k) => `${k.label}${k.disposable ? ' (disposable)' : ''}`).join(', '));
   same('seeds', (p) => p.report.seed);
   same('segment counts', (p) => seg(p).count);
   same('start times (--start-at)', (p) => seg(p).startAt);

@@ -125,6 +125,7 @@ describe('checkSegments', () => {
   it.each<[string, SegmentReport[], string]>([
     ['a whole run', [part('a', report(1)), part('b', { ...report(2), segment: undefined } as Report)], 'b holds the report of a whole run'],
     ['another target', [part('a', report(1)), part('b', report(2, { target: { name: 'prod', baseUrl: 'http://127.0.0.1:4010/v1', keys: [] } }))], 'different targets (prod and staging)'],
+    ['other keys', [part('a', report(1)), part('b', report(2, { target: { name: 'staging', baseUrl: 'http://127.0.0.1:4010/v1', keys: [{ label: 'pro#1', plan: 'pro', disposable: false }] } }))], 'different keys (pro#1 and free#1)'],
     ['another seed', [part('a', report(1)), part('b', report(2, { seed: 8 }))], 'different seeds (8 and 7)'],
     ['another segment count', [part('a', report(1)), part('b', report(2, {}, 3))], 'different segment counts (3 and 2)'],
     ['a segment twice', [part('a', report(1)), part('b', report(1))], 'segment 1 of 2 is given twice (a and b)'],

@@ -71,7 +71,6 @@ const DayBurst = z.object({
   accepted: z.number().int(),
   sentAfterFirst429: z.number().int().optional().describe('As load.sentAfterFirst429, for this burst; absent when it saw no 429'),
 });
-export type DayBurst = z.infer<typeof DayBurst>;
 
 /** One request's answer, as a probe saw it. */
 const Observation = z.object({

@@ -12,13 +12,13 @@ function count(haystack: string, needle: string | RegExp): number {
 describe('load segments in the header', () => {
   it('a segment says it holds its share only, and a merged report names its segments', () => {
     const startAt = '2026-11-24T18:30:00.000Z';
-    const segment = renderHtml(report([check({})], { segment: { index: 2, count: 4, startAt } }));
+    const segment = renderHtml(report([check({ id: 'auth.missing-key' })], { segment: { index: 2, count: 4, startAt } }));
     expect(segment).toContain('<dd data-segment="2/4">2 of 4, load from <time datetime="2026-11-24T18:30:00.000Z">');
     expect(segment).toContain('the rate-limit checks are judged when the segments are merged');
     const segments = [1, 2].map((index) => ({ index, dir: `seg-${index}`, startedAt: startAt, finishedAt: startAt, requests: 100 * index, verdict: 'pass' as const }));
-    const merged = renderHtml(report([check({})], { merged: { startAt, segments } }));
+    const merged = renderHtml(report([check({ id: 'auth.missing-key' })], { merged: { startAt, segments } }));
     expect(merged).toMatch(/<dd data-merged="2">2 load segments from <time[^>]*>[^<]*<\/time> \(1: 100 requests, 2: 200 requests\), judged as one run<\/dd>/);
-    expect(renderHtml(report([check({})]))).not.toContain('data-merged');
+    expect(renderHtml(report([check({ id: 'auth.missing-key' })]))).not.toContain('data-merged');
   });
 });
 

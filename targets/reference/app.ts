@@ -17,6 +17,7 @@ import { badRequest, createOperations, type Prepared } from './operations.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
 import { matchRoute, type RouteMatch } from './routes.ts';
 import type { AnimalStore } from './store.ts';
+import { parseTarget, type Target } from './target.ts';
 import { ANONYMOUS, type StatsRecorder } from './stats.ts';
 import { Variations } from './variations.ts';
 
@@ -70,7 +71,7 @@ const QUERY_KEY_PARAMS = ['api_key', 'access_token', 'key'] as const;
 interface Exchange {
   req: IncomingMessage;
   method: string;
-  url: URL | undefined;
+  url: Target | undefined;
   route: RouteMatch;
   client: Client;
   authError: string | undefined;
@@ -190,11 +191,13 @@ export function createApp(deps: AppDeps): RequestListener {
         ...answer.headers,
       },
     };
-    const context: ReplyContext = {
-      operation: route.kind === 'operation' ? route.operation : undefined,
-      rate: { decision: rate, plan: client.plan, plans },
-    };
-    reply = faults.rewrite(variations.rewrite(reply, context), context);
+    if (variations.rewriting || faults.rewriting) {
+      const context: ReplyContext = {
+        operation: route.kind === 'operation' ? route.operation : undefined,
+        rate: { decision: rate, plan: client.plan, plans },
+      };
+      reply = faults.rewrite(variations.rewrite(reply, context), context);
+    }
     // Later requests are judged early against the Retry-After the client was actually sent.
     if (!rate.allowed) limiter.noteRetryAfter(client.label, headerValue(reply.headers, HEADER.retryAfter), rate.at);
     stats.record({
@@ -208,7 +211,7 @@ export function createApp(deps: AppDeps): RequestListener {
     return { reply, plan: x.plan };
   }
 
-  function authorization(req: IncomingMessage, url: URL | undefined): string | undefined {
+  function authorization(req: IncomingMessage, url: Target | undefined): string | undefined {
     const header = req.headers.authorization;
     if (header !== undefined || url === undefined || !queryKeyAccepted) return header;
     const key = QUERY_KEY_PARAMS.map((name) => url.searchParams.get(name)).find((value) => value !== null);
@@ -257,12 +260,4 @@ export function createApp(deps: AppDeps): RequestListener {
 
 function unauthorized(message: string): Reply {
   return errorReply(401, 'unauthorized', message, { [HEADER.wwwAuthenticate]: 'Bearer' });
-}
-
-function parseTarget(target: string | undefined): URL | undefined {
-  try {
-    return new URL(target ?? '/', 'http://reference.invalid');
-  } catch {
-    return undefined;
-  }
 }

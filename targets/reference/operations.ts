@@ -9,12 +9,13 @@ import type { Faults } from './faults.ts';
 import { JSON_TYPE, errorReply, jsonReply, mediaType, readBody, type Reply } from './http.ts';
 import type { OperationId } from './routes.ts';
 import { petJson, type AnimalStore, type StoredPet } from './store.ts';
+import type { Target } from './target.ts';
 import { bodyId, checkLimit, checkNewPet, checkPetId, checkStatusFilter, isNumericPetId } from './validation.ts';
 import type { Variations } from './variations.ts';
 
 export type Prepared = { reject: Reply } | { proceed: () => Reply | Promise<Reply> };
 /** Synchronous unless it has something to wait for (createPet reads the body). */
-export type Operation = (req: IncomingMessage, url: URL, params: string[]) => Prepared | Promise<Prepared>;
+export type Operation = (req: IncomingMessage, url: Target, params: string[]) => Prepared | Promise<Prepared>;
 
 export interface OperationDeps {
   store: AnimalStore;

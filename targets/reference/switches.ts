@@ -10,6 +10,8 @@ export interface Switch<Id extends string> {
 export class Switches<Id extends string> {
   private readonly active: ReadonlySet<Id>;
   private readonly rewrites: readonly ReplyRewrite[];
+  /** Whether any active switch rewrites replies (when none does, `rewrite` returns the reply as it is). */
+  readonly rewriting: boolean;
 
   constructor(
     private readonly catalogue: readonly Switch<Id>[],
@@ -17,6 +19,7 @@ export class Switches<Id extends string> {
   ) {
     this.active = new Set(ids);
     this.rewrites = catalogue.filter((s) => this.active.has(s.id)).flatMap((s) => (s.rewrite ? [s.rewrite] : []));
+    this.rewriting = this.rewrites.length > 0;
   }
 
   has(id: Id): boolean {

@@ -17,8 +17,8 @@ import { badRequest, createOperations, type Prepared } from './operations.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
 import { matchRoute, type RouteMatch } from './routes.ts';
 import type { AnimalStore } from './store.ts';
-import { parseTarget, type Target } from './target.ts';
 import { ANONYMOUS, type StatsRecorder } from './stats.ts';
+import { parseTarget, type Target } from './target.ts';
 import { Variations } from './variations.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -9,7 +9,7 @@ import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../lib/config/load.ts';
 import { Report } from '../lib/result/model.ts';
 import type { FaultId } from '../targets/reference/faults.ts';
-import { startReferenceServer } from '../targets/reference/server.ts';
+import { type RunningServer, startReferenceServer } from '../targets/reference/server.ts';
 
 // The local target's keys and windows (targets/local.yaml): every plan, a day to spend, a disposable key.
 export const KEYS = [
@@ -64,11 +64,15 @@ export interface SplitRun {
   mergeOutput: string;
 }
 
-/**
- * N segments of the rate-limit suite against one reference server (short windows), merged.
- * `lead` is how far ahead --start-at is: time for every process to start.
- */
-export async function splitRun(dir: string, segments: number, options: { fault?: FaultId; leadMs?: number; suites?: string; keys?: Keys } = {}): Promise<SplitRun> {
+interface RunOptions {
+  fault?: FaultId;
+  /** Suites to run (comma-separated; default: the rate-limit suite). */
+  suites?: string;
+  keys?: Keys;
+}
+
+/** A fresh reference server with the keys (and fault) asked for, and a target file for it in `dir`; closed after `use`. */
+async function withServer<T>(dir: string, options: RunOptions, use: (target: string, server: RunningServer) => Promise<T>): Promise<T> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const keys = options.keys ?? KEYS;
@@ -76,7 +80,20 @@ export async function splitRun(dir: string, segments: number, options: { fault?:
   try {
     const target = path.join(dir, 'target.yaml');
     writeFileSync(target, stringify(targetConfig(server.baseUrl, keys)));
-    // Segment 1 runs the other suites first, when asked for them: they need the lead too.
+    return await use(target, server);
+  } finally {
+    await server.close();
+  }
+}
+
+const failedRateLimitChecks = (report: Report) => report.checks.filter((c) => c.suite === 'rate-limit' && c.outcome === 'fail').map((c) => `${c.id} (${c.subject})`);
+
+/**
+ * N segments against one reference server (short windows), merged. `leadMs` is how far ahead
+ * --start-at is: time for every process to start (and segment 1 to run the other suites).
+ */
+export function splitRun(dir: string, segments: number, options: RunOptions & { leadMs?: number } = {}): Promise<SplitRun> {
+  return withServer(dir, options, async (target, server) => {
     const startAt = new Date(Date.now() + (options.leadMs ?? (options.suites && options.suites !== 'rate-limit' ? 25_000 : 8_000))).toISOString();
     const dirs = Array.from({ length: segments }, (_, i) => path.join(dir, `segment-${i + 1}`));
     const runs = await Promise.all(
@@ -93,35 +110,20 @@ export async function splitRun(dir: string, segments: number, options: { fault?:
       mergeExit: merge.code,
       verdict: merged.verdict,
       requests: { merged: merged.requests.total, sumOfSegments: dirs.map(readReport).reduce((n, r) => n + r.requests.total, 0), server: serverCount },
-      failed: merged.checks.filter((c) => c.suite === 'rate-limit' && c.outcome === 'fail').map((c) => `${c.id} (${c.subject})`),
+      failed: failedRateLimitChecks(merged),
       merged,
       mergeOutput: merge.stdout + merge.stderr,
     };
-  } finally {
-    await server.close();
-  }
+  });
 }
 
 /** The same keys from one runner, for the comparison. */
-export async function singleRun(dir: string, options: { fault?: FaultId; suites?: string; keys?: Keys } = {}) {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const keys = options.keys ?? KEYS;
-  const server = await startReferenceServer(serverConfig(keys, options.fault));
-  try {
-    const target = path.join(dir, 'target.yaml');
-    writeFileSync(target, stringify(targetConfig(server.baseUrl, keys)));
+export function singleRun(dir: string, options: RunOptions = {}) {
+  return withServer(dir, options, async (target, server) => {
     const run = await runCli(['--target', target, '--suite', options.suites ?? 'rate-limit', '--report-dir', path.join(dir, 'single'), '--quiet']);
     const report = readReport(path.join(dir, 'single'));
-    return {
-      exit: run.code,
-      verdict: report.verdict,
-      requests: { harness: report.requests.total, server: server.stats().requests },
-      failed: report.checks.filter((c) => c.suite === 'rate-limit' && c.outcome === 'fail').map((c) => `${c.id} (${c.subject})`),
-    };
-  } finally {
-    await server.close();
-  }
+    return { exit: run.code, verdict: report.verdict, requests: { harness: report.requests.total, server: server.stats().requests }, failed: failedRateLimitChecks(report) };
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

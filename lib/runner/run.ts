@@ -100,7 +100,7 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
   }
 
   const note = startedTargetNote(target, port);
-  let checks: CheckResult[] = linkCauses([...collector.checks, ...(unreachable ? [] : judgeRun(collector.exchanges))]).map((c) => withReproduceNote(c, note));
+  let checks: CheckResult[] = linkCauses([...collector.checks, ...(unreachable ? [] : judgeRun(collector.exchanges()))]).map((c) => withReproduceNote(c, note));
   let baselineReport: Report['baseline'];
   if (baseline) {
     const applied = applyBaseline(checks, baseline);
@@ -115,7 +115,7 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
     seed: context.seed,
     options: { suites, runs: context.runs, strict: context.strict, allowWrites: context.allowWrites, allowLoad: context.allowLoad, soak: context.soak, maxRequests: context.maxRequests },
     checks: redactor.scrubDeep(checks),
-    exchanges: collector.exchanges,
+    exchanges: collector.requests,
     warnings,
     unreachable,
     ...(collector.rateLimits.length > 0 ? { rateLimits: collector.rateLimits } : {}),

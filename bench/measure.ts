@@ -42,7 +42,7 @@ function tree(root: number): number[] {
 export function runHarness(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], {
+    const child = spawn(process.execPath, ['scripts/from-source.mjs', ...args], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -7,8 +7,8 @@
 //
 // Harness arguments default to a full local run (--seed 1 --quiet --report-dir
 // reports/bench/peak). --timeline prints every process's memory every half second as well.
-// Run it after a first run has warmed tsx's cache: a cold cache adds an esbuild process (12 MiB)
-// to each TypeScript process.
+// The harness runs as `npm run conformance` does (scripts/from-source.mjs: a bundle, no loader);
+// its esbuild service ends before the run starts.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -91,7 +91,7 @@ async function measure(args: string[], timeline: boolean, say: (line: string) =>
   const started = Date.now();
   let tick = 0;
   const sampler = setInterval(() => {
-    const samples = treeBelow(process.pid, 'lib/cli/main.ts');
+    const samples = treeBelow(process.pid, 'scripts/from-source.mjs');
     const kib = peaks.add(samples, Date.now() - started);
     if (timeline && tick++ % 5 === 0) say(`  ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s ${mib(kib)} MiB: ${samples.map((s) => `${s.pid} ${mib(s.kib).trim()}`).join(', ')}`);
   }, 100);

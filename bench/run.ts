@@ -65,7 +65,7 @@ async function fullVerdictLocal() {
 /**
  * Every suite but the rate limits, as a server's CI runs it on each change: the run's own duration
  * (report.json durationMs: from the target's start to the last check) and the process's wall time
- * (which adds node, tsx and vitest starting up).
+ * (which adds node, the sources' bundling and vitest starting up).
  */
 async function functionalOnly() {
   const suites = listSuites().filter((s) => s !== 'rate-limit');

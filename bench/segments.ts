@@ -35,7 +35,7 @@ interface Cli {
 /** The harness's command line from source, bounded in time. */
 export function runCli(args: string[], timeoutMs = 300_000): Promise<Cli> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/from-source.mjs', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -1,10 +1,10 @@
-// Where the harness's own files are, run from this repository (TypeScript through tsx) or
-// installed as a package (plain JavaScript built into dist/). Node built-ins only: `--help` and
+// Where the harness's own files are, run from this repository (TypeScript, bundled by
+// scripts/from-source.mjs or run through tsx) or installed as a package (plain JavaScript built
+// into dist/). Node built-ins only: `--help` and
 // `--version` load this and nothing heavier.
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const HERE = fileURLToPath(import.meta.url);
 
@@ -30,8 +30,7 @@ const quote = (s: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.repl
  * names as ${ANIMAL_STORE_HARNESS} (targets/local.yaml runs `${ANIMAL_STORE_HARNESS} serve`).
  */
 export function harnessCommand(): string {
-  const main = path.join(PROJECT_ROOT, 'lib', 'cli', `main${CODE_EXT}`);
-  // From source, tsx named by its own path: the command may run in any directory.
-  const tsx = CODE_EXT === '.ts' ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
-  return [process.execPath, ...tsx, main].map(quote).join(' ');
+  // From source, what `npm run conformance` runs: the sources bundled as plain JavaScript.
+  const main = CODE_EXT === '.ts' ? path.join(PROJECT_ROOT, 'scripts', 'from-source.mjs') : path.join(PROJECT_ROOT, 'lib', 'cli', `main${CODE_EXT}`);
+  return [process.execPath, main].map(quote).join(' ');
 }

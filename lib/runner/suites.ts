@@ -117,11 +117,13 @@ function harnessError(subject: string, message: string): CheckResult {
 }
 
 /**
- * vitest/node, loaded past tsx. `npm run conformance` runs under `--import tsx`, whose loader
- * hooks would otherwise take in every module of vitest and vite (megabytes of plain JavaScript
- * that need no TypeScript transform) and keep some 150 MiB for them. tsx's global hooks leave to
- * Node a module whose URL names a tsx namespace, and the modules it imports after it; built (no
- * tsx), the query only names the module. Nothing else in this process imports vitest/node.
+ * vitest/node, loaded past tsx. `npm run conformance` runs a bundle of the sources and needs no
+ * loader (scripts/from-source.mjs), but run under `--import tsx` (`node --import tsx
+ * lib/cli/main.ts`), tsx's loader hooks would take in every module of vitest and vite (megabytes of
+ * plain JavaScript that need no TypeScript transform) and keep some 150 MiB for them. tsx's global
+ * hooks leave to Node a module whose URL names a tsx namespace, and the modules it imports after
+ * it; without tsx, the query only names the module. Nothing else in this process imports
+ * vitest/node.
  */
 function importVitestNode(): Promise<typeof import('vitest/node')> {
   const url = pathToFileURL(createRequire(import.meta.url).resolve('vitest/node'));

@@ -17,7 +17,7 @@ export interface CliRun {
 
 /** `npm run conformance -- ARGS`, without npm in between. Bounded: killed after `timeoutMs`. */
 export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliRun> {
-  return runNode(['--import', 'tsx', 'lib/cli/main.ts', ...args], { env, timeoutMs });
+  return runNode(['scripts/from-source.mjs', ...args], { env, timeoutMs });
 }
 
 /** `node NODE_ARGS` in `cwd` (default: the project), output collected, killed after `timeoutMs`. */

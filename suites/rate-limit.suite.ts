@@ -8,14 +8,14 @@ import * as rl from '../lib/checks/rate-limit.ts';
 import { skip } from '../lib/checks/types.ts';
 import type { TargetKey } from '../lib/config/schema.ts';
 import { burstConnections, type DriveContext, driveDay, driveKey, observe, probeBan, recover, waitUntil } from '../lib/load/drive.ts';
+import { LoadEvidence } from '../lib/load/evidence.ts';
 import { keySlots } from '../lib/load/segment.ts';
-import type { Exchange } from '../lib/result/model.ts';
 import { type KeyRun, keyRunRecord, type Observation, summariseKey } from '../lib/result/rate-limits.ts';
 import { check, prepare } from '../lib/suite/harness.ts';
 import { session } from '../lib/suite/session.ts';
 
 const runs = new Map<string, KeyRun>();
-const evidence = new Map<string, Exchange[]>();
+const evidence = new LoadEvidence();
 let failure: string | undefined;
 
 /** Keys grouped by plan, disposable ones last (the ban probe goes after the isolation checks). */
@@ -67,10 +67,7 @@ describe('Limits', () => {
 
   prepare(async (ctx) => {
     if (!ctx.run.allowLoad) return;
-    const stop = ctx.client.observe((e) => {
-      const label = e.auth.kind === 'key' ? e.auth.label : undefined;
-      if (label) evidence.set(label, [...(evidence.get(label) ?? []), e]);
-    });
+    const stop = ctx.client.observe(evidence.add);
     const drive: DriveContext = { client: ctx.client, target: ctx.run.target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, notBefore: new Map(), refusals: new Map() };
     // Plans run side by side, as many as the cap on concurrent requests leaves room for.
     const lanes = Math.max(1, Math.floor(ctx.run.target.http.maxConcurrency / burstConnections(ctx.run.target)));
@@ -108,17 +105,8 @@ describe('Limits', () => {
         const recorded = runs.get(key.label);
         if (!recorded) return skip(`${key.label} was not driven`);
         const finding = def.judge(recorded);
-        return finding.outcome === 'fail' ? { ...finding, exchanges: keyEvidence(key.label) } : finding;
+        return finding.outcome === 'fail' ? { ...finding, exchanges: evidence.of(key.label) } : finding;
       });
     }
   }
 });
-
-/** The key's first exchanges, its first 429 and what followed it: enough to see the failure. */
-function keyEvidence(label: string): Exchange[] {
-  const all = evidence.get(label) ?? [];
-  const first429 = all.findIndex((e) => e.status === 429);
-  const around = first429 === -1 ? [] : all.slice(Math.max(0, first429 - 2), first429 + 1);
-  const after = all.slice(-1);
-  return [...new Map([...all.slice(0, 2), ...around, ...after].map((e) => [e.seq, e])).values()];
-}

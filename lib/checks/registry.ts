@@ -7,6 +7,7 @@ import type { CheckDef } from './define.ts';
 import { GET_PET_CHECKS } from './get-pet.ts';
 import { HARNESS_CHECKS } from './harness.ts';
 import { LIST_PETS_CHECKS } from './list-pets.ts';
+import { PACED_KEY_CHECKS, thresholds } from './load.ts';
 import { RATE_LIMIT_CHECKS } from './rate-limit.ts';
 import { RUN_CHECKS } from './responses.ts';
 import { STATEFUL_CHECKS } from './stateful.ts';
@@ -18,6 +19,8 @@ export const CHECKS = [
   ...CREATE_PET_CHECKS,
   ...GET_PET_CHECKS,
   ...LIST_PETS_CHECKS,
+  ...PACED_KEY_CHECKS,
+  thresholds,
   ...RATE_LIMIT_CHECKS,
   ...STATEFUL_CHECKS,
   ...RUN_CHECKS,

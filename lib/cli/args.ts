@@ -40,6 +40,8 @@ const OPTIONS = {
   check: { type: 'string' },
   'load-segment': { type: 'string' },
   'start-at': { type: 'string' },
+  'load-rate': { type: 'string' },
+  'load-windows': { type: 'string' },
 } as const;
 
 export const HELP = `Usage: animal-store-conformance [options]
@@ -58,13 +60,21 @@ Options:
   --report-dir DIR     write the reports to DIR (default: reports/<target>/<UTC timestamp>/
                        in the current directory)
   --suite NAME         run only this suite; repeat it, or give a comma-separated list
-                       (default: every suite in suites/)
+                       (default: every suite in suites/ but load, which runs only when named)
+  --suite load         paced load: every key held at a constant rate within its plan's quota
+                       for a few minute windows (needs allow.load): no 429 may come, Remaining
+                       must count what was sent, and the target's load.thresholds (p50Ms,
+                       p95Ms, p99Ms, errorRate) must hold. Says what it will send first
+  --load-rate F        the paced load's rate, as a fraction of each plan's per-minute quota
+                       (default 0.9; more than 0, at most 1)
+  --load-windows N     how many minute windows the paced load lasts (default 2)
   --seed N             seed for generated cases; the same seed replays the same requests
                        (default: random, printed in the summary and the report)
   --runs N             cases each property check tries (default: ${DEFAULT_RUNS})
   --allow-writes       allow POST /pets, which creates animals nobody can delete
                        (overrides allow.writes in the target)
-  --allow-load         allow the load suite (overrides allow.load in the target)
+  --allow-load         allow the load and rate-limit suites (overrides allow.load in the
+                       target)
   --max-requests N     hard cap on requests sent in this run (overrides budget.maxRequests)
   --strict             count failed "should" checks like failed "must" checks
   --expected-failures FILE
@@ -116,6 +126,22 @@ function replayOf(values: { replay?: string; check?: string; suite?: string[]; s
   return { report: values.replay, check: values.check.trim() };
 }
 
+/** --load-rate and --load-windows: the paced load of the load suite, which must be asked for. */
+function paceOf(values: { 'load-rate'?: string; 'load-windows'?: string; replay?: string }, suites: readonly string[] | undefined): CliArgs['pace'] {
+  const [rate, windows] = [values['load-rate'], values['load-windows']];
+  if (rate === undefined && windows === undefined) return undefined;
+  const given = rate !== undefined ? '--load-rate' : '--load-windows';
+  if (values.replay !== undefined) throw new UsageError(`${given} does not go with --replay: the paced load is replayed as the report ran it`);
+  if (!suites?.includes('load')) throw new UsageError(`${given} sets the paced load of the load suite, which runs only when named: add --suite load`);
+  let fraction: number | undefined;
+  if (rate !== undefined) {
+    fraction = /^\s*(0|1)?\.[0-9]+\s*$|^\s*1\s*$/.test(rate) ? Number(rate) : Number.NaN;
+    if (!(fraction > 0 && fraction <= 1)) throw new UsageError(`--load-rate takes a fraction of each plan's per-minute quota, more than 0 and at most 1 (e.g. 0.9), not "${rate}"`);
+  }
+  const count = integer('load-windows', windows, 1, 60);
+  return { ...(fraction !== undefined ? { fraction } : {}), ...(count !== undefined ? { windows: count } : {}) };
+}
+
 /** --load-segment and --start-at go together. */
 function segmentOf(values: { 'load-segment'?: string; 'start-at'?: string; replay?: string }, now: number): CliArgs['segment'] {
   const [segment, startAt] = [values['load-segment'], values['start-at']];
@@ -153,6 +179,7 @@ export function parseCli(argv: readonly string[], now: number = Date.now()): Cli
   if (values['expected-failures'] !== undefined && values['expected-failures'].trim() === '') throw new UsageError('--expected-failures is empty');
   const replay = replayOf(values);
   const segment = segmentOf(values, now);
+  const pace = paceOf(values, suites);
   if (values.json && !values['list-checks']) throw new UsageError('--json goes with --list-checks (the run itself always writes report.json)');
   return {
     target: values.target ?? 'local',
@@ -164,6 +191,7 @@ export function parseCli(argv: readonly string[], now: number = Date.now()): Cli
     ...(values['expected-failures'] !== undefined ? { expectedFailures: values['expected-failures'] } : {}),
     ...(replay ? { replay } : {}),
     ...(segment ? { segment } : {}),
+    ...(pace ? { pace } : {}),
     allowWrites: values['allow-writes'] ?? false,
     allowLoad: values['allow-load'] ?? false,
     strict: values.strict ?? false,

@@ -112,6 +112,10 @@ export async function runReplay(options: ReplayOptions, io: RunIO): Promise<{ ex
       reportDir,
       ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
       ...(plan.onlyCheck ? { onlyCheck: plan.onlyCheck } : {}),
+      // The paced load as the report ran it.
+      ...(report.options.loadRate !== undefined || report.options.loadWindows !== undefined
+        ? { pace: { ...(report.options.loadRate !== undefined ? { fraction: report.options.loadRate } : {}), ...(report.options.loadWindows !== undefined ? { windows: report.options.loadWindows } : {}) } }
+        : {}),
     },
     io,
   );

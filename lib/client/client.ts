@@ -119,6 +119,14 @@ export class ApiClient {
     return full;
   }
 
+  /**
+   * The client's transport (its proxy, CA and connect timeout), for a load that sends its own
+   * requests (the paced load) and records them with `record`.
+   */
+  get transport(): Dispatcher {
+    return this.dispatcher;
+  }
+
   /** Calls fn with every exchange until the returned function is called. */
   observe(fn: (exchange: Exchange) => void): () => void {
     this.observers.add(fn);
@@ -267,7 +275,7 @@ export class ApiClient {
   }
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -275,15 +283,16 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-async function readBody(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }): Promise<{ text: string; truncated: boolean }> {
+/** A response body as text, read up to `max` bytes (the rest is not read: the stream is destroyed). */
+export async function readBody(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max = MAX_BODY_BYTES): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     chunks.push(chunk);
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
+    if (size > max) {
       body.destroy();
-      return { text: truncateUtf8(Buffer.concat(chunks).toString('utf8'), MAX_BODY_BYTES), truncated: true };
+      return { text: truncateUtf8(Buffer.concat(chunks).toString('utf8'), max), truncated: true };
     }
   }
   return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
@@ -293,7 +302,7 @@ function truncateUtf8(text: string, bytes: number): string {
   return Buffer.from(text, 'utf8').subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, '');
 }
 
-function errorCode(err: unknown): string {
+export function errorCode(err: unknown): string {
   const e = err as { code?: unknown; cause?: { code?: unknown }; name?: unknown };
   if (e?.name === 'TimeoutError') return 'REQUEST_DEADLINE';
   if (typeof e?.code === 'string') return e.code;

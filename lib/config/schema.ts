@@ -9,6 +9,9 @@ const positiveInt = z.preprocess(
   z.number().int().positive(),
 );
 
+/** A number, or its decimal string form ("0.001" from the environment). */
+const decimal = z.preprocess((v) => (typeof v === 'string' && /^\s*[0-9]+(\.[0-9]+)?\s*$/.test(v) ? Number(v) : v), z.number());
+
 const bool = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 
 const PLAN_NAME = /^[a-z][a-z0-9-]*$/;
@@ -54,6 +57,19 @@ export const TargetSchema = z
         env: z.record(z.string(), z.string()).default({}),
       })
       .optional(),
+    /** The load suite's paced load: what its latency and errors must stay within (like k6's thresholds). */
+    load: z
+      .strictObject({
+        thresholds: z
+          .strictObject({
+            p50Ms: decimal.pipe(z.number().positive()).optional(),
+            p95Ms: decimal.pipe(z.number().positive()).optional(),
+            p99Ms: decimal.pipe(z.number().positive()).optional(),
+            errorRate: decimal.pipe(z.number().min(0).max(1, 'is a fraction of the requests, from 0 to 1')).optional(),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
     http: z
       .strictObject({
         headers: z.record(z.string(), z.string()).default({}),

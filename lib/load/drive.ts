@@ -148,7 +148,7 @@ async function runBurst(ctx: DriveContext, key: TargetKey, expected: number, seg
   client.budget.reserve(cap);
   const askedRate = Math.max(2, (RATE_FACTOR * key.quota.perMinute) / target.windows.minute) / of;
   const result = await approach({
-    url: `${target.baseUrl}/pets?limit=1`,
+    url: loadUrl(target),
     headers: { ...target.http.headers, authorization: `Bearer ${key.key}` },
     rate: askedRate,
     connections: burstConnections(target),
@@ -166,21 +166,39 @@ async function runBurst(ctx: DriveContext, key: TargetKey, expected: number, seg
   return { points, sent, startedAt, durationMs, askedRate, ended, latency, latencyHistogram: histogram, ...(ended === 'first-429' ? { inFlightAtFirst429 } : {}), ...(pair ? { boundaryPair: pair } : {}) };
 }
 
+/** The URL every load request (bursts, paced load) asks for: the smallest page. */
+export function loadUrl(target: Target): string {
+  return `${target.baseUrl}/pets?limit=1`;
+}
+
+/**
+ * Records the requests of a load (bursts, paced load) in the run's exchange log, as the client
+ * records its own: each response as an exchange (2xx bodies, not kept, are marked as cut so that
+ * no check judges a body it never saw), a request without one with the reason.
+ */
+export function loadRecorder(ctx: Pick<DriveContext, 'client' | 'target'>, key: TargetKey) {
+  const base = {
+    method: 'GET',
+    url: loadUrl(ctx.target),
+    auth: { kind: 'key' as const, label: key.label, env: key.env, header: `Bearer $${key.env}` },
+    requestHeaders: { authorization: `Bearer [REDACTED:${key.label}]` },
+  };
+  return {
+    answered(p: TimelinePoint, sent: { at: number; durationMs: number } = { at: p.t, durationMs: 0 }): void {
+      const body = p.body !== undefined ? { responseBody: p.body } : { responseBody: '', responseBodyTruncated: true };
+      ctx.client.record({ ...base, status: p.status, responseHeaders: headersOf(p), ...body, ...(p.afterStop ? { inFlightAtStop: true } : {}), startedAt: new Date(sent.at).toISOString(), durationMs: Math.round(sent.durationMs) });
+    },
+    unanswered(transportError: string, at: number, inFlightAtStop = false): void {
+      ctx.client.record({ ...base, responseHeaders: {}, transportError, ...(inFlightAtStop ? { inFlightAtStop: true } : {}), startedAt: new Date(at).toISOString(), durationMs: 0 });
+    },
+  };
+}
+
 /** Each response becomes an exchange; requests still in flight at the stop are recorded without one. */
 function recordBurst(ctx: DriveContext, key: TargetKey, points: TimelinePoint[], sent: number): void {
-  const url = `${ctx.target.baseUrl}/pets?limit=1`;
-  const auth = { kind: 'key' as const, label: key.label, env: key.env, header: `Bearer $${key.env}` };
-  const requestHeaders = { authorization: `Bearer [REDACTED:${key.label}]` };
-  for (const p of points) {
-    const responseHeaders = headersOf(p);
-    // 2xx bodies of a burst are not kept: marked as cut, so no check judges a body it never saw.
-    const body = p.body !== undefined ? { responseBody: p.body } : { responseBody: '', responseBodyTruncated: true };
-    const late = p.afterStop ? { inFlightAtStop: true } : {};
-    ctx.client.record({ method: 'GET', url, auth, requestHeaders, status: p.status, responseHeaders, ...body, ...late, startedAt: new Date(p.t).toISOString(), durationMs: 0 });
-  }
-  for (let i = points.length; i < sent; i++) {
-    ctx.client.record({ method: 'GET', url, auth, requestHeaders, responseHeaders: {}, transportError: 'NO_RESPONSE_AFTER_STOP', inFlightAtStop: true, startedAt: new Date().toISOString(), durationMs: 0 });
-  }
+  const record = loadRecorder(ctx, key);
+  for (const p of points) record.answered(p);
+  for (let i = points.length; i < sent; i++) record.unanswered('NO_RESPONSE_AFTER_STOP', Date.now(), true);
 }
 
 /**
@@ -263,6 +281,50 @@ export async function recover(ctx: DriveContext, key: TargetKey, run: KeyRun): P
   }
   if (p.retryAfter === undefined || parseRetryAfter(p.retryAfter, p.t, p.date) === undefined) return;
   run.retry = { waitedMs, next: await observe(ctx, key) };
+}
+
+/** A look at the key that shows its whole minute quota left: Limit the plan's per-minute quota, all but this request Remaining. */
+function showsWholeQuota(key: TargetKey, o: Observation): boolean {
+  const limit = headerInt(o.headers['x-ratelimit-limit']);
+  const remaining = headerInt(o.headers['x-ratelimit-remaining']);
+  return o.status >= 200 && o.status < 300 && limit === key.quota.perMinute && remaining !== undefined && remaining >= limit - 1;
+}
+
+/**
+ * Waits until the key's limiter holds nothing sent before against it, for a load that must stay
+ * within the quota from its first request (the paced load), and returns the look that shows it.
+ * A look at the key; unless it shows the whole minute quota left, a wait for its Reset (within a
+ * window) and another look; failing that (no usable Reset, headers of the day window, a quota
+ * still not whole), a whole minute window without a request, after which any limiter that honours
+ * the plan holds nothing of what came before. A key refused for longer than the harness waits, or
+ * answered 401 or 403, is not used: the reason says why.
+ */
+export async function wholeQuota(ctx: DriveContext, key: TargetKey, what: string): Promise<{ look: Observation } | { unavailable: string }> {
+  let look: Observation;
+  try {
+    look = await observe(ctx, key);
+    if (look.status === 429) {
+      await waitOut(ctx, look, `${key.label} (rate-limited before ${what})`);
+      look = await observe(ctx, key);
+    }
+  } catch (err) {
+    if (!(err instanceof WaitTooLong)) throw err;
+    return { unavailable: `${err.message}; not used for ${what}` };
+  }
+  if (showsWholeQuota(key, look)) return { look };
+  if (look.status === 401 || look.status === 403) return { unavailable: `${key.label} got ${look.status} (banned, not allowed, or not accepted); not used for ${what}` };
+  const windowMs = ctx.target.windows.minute * 1000;
+  const reset = headerInt(look.headers['x-ratelimit-reset']);
+  const resetAt = reset === undefined ? undefined : resetAtMs(reset, look.t, look.headers.date, true);
+  if (resetAt !== undefined && resetAt > Date.now() && resetAt - look.t <= windowMs + 2_000) {
+    await waitUntil(ctx, Math.max(resetAt + 150, ctx.notBefore.get(key.label) ?? 0), `${key.label}: its window to reset before ${what}`);
+    look = await observe(ctx, key);
+    if (showsWholeQuota(key, look)) return { look };
+  }
+  await waitUntil(ctx, Date.now() + windowMs, `${key.label}: a whole ${ctx.target.windows.minute} s window without requests before ${what} (its headers did not show the whole quota left)`);
+  look = await observe(ctx, key);
+  if (look.status < 200 || look.status >= 300) return { unavailable: `${key.label} got ${look.status} after a whole window without requests; not used for ${what}` };
+  return { look };
 }
 
 /** A disposable key keeps sending after its 429 (a bounded handful), then waits and tries once more. */

@@ -2,6 +2,7 @@
 // test-report tools read. One test per check. Pure: the run result in, JSON text out.
 import type { CheckResult, Report } from '../result/model.ts';
 import { blocksVerdict } from '../result/verdict.ts';
+import { figuresOf } from './figures.ts';
 import { checkLabel } from './text.ts';
 
 /** The CTRF specification version written (the `ctrf` package's CURRENT_SPEC_VERSION). */
@@ -38,6 +39,7 @@ export function renderCtrf(report: Report): string {
   const tests = report.checks.map((c) => {
     const status = ctrfStatus(c, strict);
     const details = status === 'passed' ? undefined : trace(c);
+    const figures = figuresOf(report, c);
     return {
       name: checkLabel(c),
       status,
@@ -48,7 +50,9 @@ export function renderCtrf(report: Report): string {
       suite: [c.clause],
       tags: [c.severity],
       labels: { id: c.id, severity: c.severity, clause: c.clause, suite: c.suite, ...(c.subject !== undefined ? { subject: c.subject } : {}) },
-      ...(c.causedBy || c.expectedFailure ? { extra: { ...(c.causedBy ? { causedBy: checkLabel(c.causedBy) } : {}), ...(c.expectedFailure ? { expectedFailure: c.expectedFailure.reason } : {}) } } : {}),
+      ...(c.causedBy || c.expectedFailure || figures
+        ? { extra: { ...(c.causedBy ? { causedBy: checkLabel(c.causedBy) } : {}), ...(c.expectedFailure ? { expectedFailure: c.expectedFailure.reason } : {}), ...(figures ? { figures } : {}) } }
+        : {}),
     };
   });
   const count = (s: CtrfStatus) => tests.filter((t) => t.status === s).length;

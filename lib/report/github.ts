@@ -41,9 +41,15 @@ export function renderJobSummary(report: Report, reportDir: string): string {
   const limits = (report.rateLimits ?? []).map(
     (k) => `| ${cell(k.label, 40)} | ${cell(k.plan, 40)} | ${cell(k.behaviour, 80)} | ${k.load?.sent ?? '–'} | ${k.load?.accepted ?? '–'} | ${k.load?.rejected ?? '–'} | ${k.load?.sentAfterFirst429 ?? '–'} | ${k.load?.latency.p50 ?? '–'} |`,
   );
+  const paced = (report.pacedLoad?.keys ?? []).map((k) =>
+    k.skipped
+      ? `| ${cell(k.label, 40)} | ${cell(k.plan, 40)} | not paced: ${cell(k.skipped, 120)} | | | | | |`
+      : `| ${cell(k.label, 40)} | ${cell(k.plan, 40)} | ${k.askedRate} / ${k.achievedRate} | ${k.sent} | ${k.accepted} | ${k.rejected} | ${k.latency.p95} | ${k.latency.p99} |`,
+  );
   const expected = expectedLines(report.checks);
   const tail = [
     ...(expected.length > 0 ? [`### Expected failures (${expected.length}, from the --expected-failures baseline; not gated on)`, '', ...expected.map((l) => `- ${cell(l, 300)}`), ''] : []),
+    ...(paced.length > 0 ? ['### Paced load', '', '| Key | Plan | Asked / achieved req/s | Sent | 2xx | 429 | p95 ms | p99 ms |', '|---|---|---|---:|---:|---:|---:|---:|', ...paced, ''] : []),
     ...(limits.length > 0 ? ['### Rate limits', '', '| Key | Plan | Limiter seen | Sent | 2xx | 429 | Sent after first 429 | p50 ms |', '|---|---|---|---:|---:|---:|---:|---:|', ...limits, ''] : []),
     `Reports (report.html, report.json, junit.xml, ctrf.json) are in \`${cell(reportDir, 200)}\` on the runner: upload that directory as an artifact to read report.html.`,
     '',

@@ -81,6 +81,13 @@ figure.chart svg { display: block; width: 100%; max-width: 48rem; height: auto; 
 .chart .bar-p99 { fill: var(--link); stroke: var(--link); }
 .chart .bar-asked { fill: none; stroke: var(--fg); stroke-dasharray: 4 2; }
 .chart .bar-achieved { fill: var(--pass); stroke: var(--pass); }
+.chart .line-p50 { fill: none; stroke: var(--link); stroke-width: 1.5; stroke-dasharray: 2 3; }
+.chart .line-p95 { fill: none; stroke: var(--link); stroke-width: 1.5; stroke-dasharray: 7 3; }
+.chart .line-p99 { fill: none; stroke: var(--link); stroke-width: 2.5; }
+.chart circle.line-p50, .chart circle.line-p95, .chart circle.line-p99 { fill: var(--link); }
+.chart .bar-ok { fill: var(--pass); fill-opacity: 0.6; stroke: var(--pass); }
+.chart .bar-429 { fill: var(--fail); fill-opacity: 0.6; stroke: var(--fail); }
+.chart .bar-other { fill: var(--muted); fill-opacity: 0.4; stroke: var(--muted); }
 @media (max-width: 40rem) {
   h1 { font-size: 1.9rem; }
   dl.facts { grid-template-columns: 1fr; }

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { CheckResult, Evidence, Exchange, Outcome, OutcomeCounts, Report, Severity } from '../result/model.ts';
 import { countOutcomes } from '../result/verdict.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
+import { pacedLoadSection } from './html-paced-load.ts';
 import { rateLimitSection } from './html-rate-limits.ts';
 import { type Html, html, trusted } from './markup.ts';
 import {
@@ -57,6 +58,7 @@ ${failureSection(failureGroups(report.checks), anchors, report.options.strict)}
 ${expectedSection(report, anchors)}
 ${checksSection(report.checks, anchors)}
 ${coverageSection(report.checks)}
+${pacedLoadSection(report)}
 ${rateLimitSection(report)}
 ${requestsSection(report)}
 <footer class="note"><p>${report.tool.name} ${report.tool.version}, report schema ${report.schemaVersion}.</p></footer>

@@ -1,5 +1,6 @@
 // junit.xml in the common Jenkins/GitLab/GitHub flavour: one <testsuite> per clause of the interface.
 import type { CheckResult, Evidence, Report } from '../result/model.ts';
+import { type Figures, figuresOf } from './figures.ts';
 import { checkLabel, groupByClause, replaceIllegalChars, seconds } from './text.ts';
 
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
@@ -83,10 +84,10 @@ function testsuite(report: Report, clause: string, checks: readonly CheckResult[
   const props = Object.entries(properties)
     .map(([name, value]) => `      <property${attrs({ name, value })}/>\n`)
     .join('');
-  return `  <testsuite${head}>\n    <properties>\n${props}    </properties>\n${checks.map((c) => testcase(c, report.checks)).join('')}  </testsuite>\n`;
+  return `  <testsuite${head}>\n    <properties>\n${props}    </properties>\n${checks.map((c) => testcase(c, report.checks, figuresOf(report, c))).join('')}  </testsuite>\n`;
 }
 
-function testcase(c: CheckResult, explains: readonly CheckResult[]): string {
+function testcase(c: CheckResult, explains: readonly CheckResult[], figures?: Figures): string {
   const head = `    <testcase${attrs({ classname: c.clause, name: checkLabel(c), time: seconds(c.durationMs) })}`;
   const kind = junitKind(c);
   let inner = '';
@@ -102,6 +103,10 @@ function testcase(c: CheckResult, explains: readonly CheckResult[]): string {
       const message = c.outcome === 'error' ? `info check could not be recorded: ${c.message}` : c.message;
       inner = `      <skipped${attrs({ message })}/>\n`;
     }
+  }
+  if (figures) {
+    // What the result stands on, as measured (the paced load's rate, answers and latency).
+    inner = `      <properties>\n${Object.entries(figures).map(([name, value]) => `        <property${attrs({ name, value: String(value) })}/>\n`).join('')}      </properties>\n${inner}`;
   }
   if (c.severity === 'info') {
     inner += `      <system-out>${escapeXmlText(`[info, ${c.outcome}] ${c.title}: ${c.message}`)}</system-out>\n`;

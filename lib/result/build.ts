@@ -30,6 +30,7 @@ export interface BuildInput {
   /** Set when the target never answered: the run ends with exit status 3 whatever the checks say. */
   unreachable?: boolean;
   rateLimits?: Report['rateLimits'];
+  pacedLoad?: Report['pacedLoad'];
   baseline?: Report['baseline'];
   segment?: Report['segment'];
   merged?: Report['merged'];
@@ -59,6 +60,7 @@ export function buildReport(input: BuildInput): Report {
     warnings: input.warnings,
     checks: input.checks,
     ...(input.rateLimits ? { rateLimits: input.rateLimits } : {}),
+    ...(input.pacedLoad ? { pacedLoad: input.pacedLoad } : {}),
     ...(input.baseline ? { baseline: input.baseline } : {}),
     ...(input.segment ? { segment: input.segment } : {}),
     ...(input.merged ? { merged: input.merged } : {}),

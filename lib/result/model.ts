@@ -1,6 +1,7 @@
 // The run result: one value that report.json, report.html, junit.xml and the console all read.
 // report.json is this model written out; its JSON Schema (report.schema.json) is generated from it.
 import { z } from 'zod';
+import { PacedLoadSection } from './paced-load.ts';
 import { RateLimitKey } from './rate-limits.ts';
 
 export const REPORT_SCHEMA_VERSION = '1.0.0';
@@ -125,6 +126,8 @@ export const Report = z.object({
     allowLoad: z.boolean(),
     soak: z.boolean(),
     maxRequests: z.number().int(),
+    loadRate: z.number().optional().describe("The load suite's paced rate, a fraction of each plan's per-minute quota (--load-rate); set when the load suite ran"),
+    loadWindows: z.number().int().optional().describe('How many minute windows the paced load lasted (--load-windows); set when the load suite ran'),
   }),
   verdict: z.enum(['pass', 'fail']),
   exitCode: z.number().int(),
@@ -142,6 +145,7 @@ export const Report = z.object({
   warnings: z.array(z.string()),
   checks: z.array(CheckResult),
   rateLimits: z.array(RateLimitKey).optional().describe('Per key: the timeline of the rate-limit suite (for charts) and its load figures'),
+  pacedLoad: PacedLoadSection.optional().describe('The load suite (--suite load): each key paced at a constant rate within its quota, with its rate, gaps, latency and answers, overall and second by second'),
   baseline: z
     .object({
       file: z.string(),

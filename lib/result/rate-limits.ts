@@ -21,7 +21,7 @@ export const TimelinePoint = z.object({
 });
 export type TimelinePoint = z.infer<typeof TimelinePoint>;
 
-const Quota = z.object({ perMinute: z.number().int(), perDay: z.number().int() });
+export const Quota = z.object({ perMinute: z.number().int(), perDay: z.number().int() });
 export type Quota = z.infer<typeof Quota>;
 
 const Latency = z.object({ p50: z.number(), p90: z.number(), p99: z.number(), max: z.number() });
@@ -49,20 +49,22 @@ export function mergeHistograms(histograms: readonly LatencyHistogram[]): Latenc
   return [...counts].sort((a, b) => a[0] - b[0]);
 }
 
+/** The nearest-rank percentile `q` (0..1) of a histogram (0 when it is empty). */
+export function percentileOf(h: LatencyHistogram, q: number): number {
+  const total = h.reduce((sum, [, n]) => sum + n, 0);
+  if (total === 0) return 0;
+  const rank = Math.max(1, Math.ceil(q * total));
+  let seen = 0;
+  for (const [ms, n] of h) {
+    seen += n;
+    if (seen >= rank) return ms;
+  }
+  return h.at(-1)![0];
+}
+
 /** Nearest-rank percentiles of a histogram (0 when it is empty). */
 export function percentilesOf(h: LatencyHistogram): z.infer<typeof Latency> {
-  const total = h.reduce((sum, [, n]) => sum + n, 0);
-  const at = (q: number) => {
-    if (total === 0) return 0;
-    const rank = Math.max(1, Math.ceil(q * total));
-    let seen = 0;
-    for (const [ms, n] of h) {
-      seen += n;
-      if (seen >= rank) return ms;
-    }
-    return h.at(-1)![0];
-  };
-  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: total === 0 ? 0 : h.at(-1)![0] };
+  return { p50: percentileOf(h, 0.5), p90: percentileOf(h, 0.9), p99: percentileOf(h, 0.99), max: h.at(-1)?.[0] ?? 0 };
 }
 
 /** One burst of the daily quota's spending. */

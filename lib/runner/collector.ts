@@ -6,6 +6,7 @@
 // from the log afterwards.
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { CheckResult, Exchange } from '../result/model.ts';
+import type { PacedLoadSection } from '../result/paced-load.ts';
 import type { RateLimitKey } from '../result/rate-limits.ts';
 import type { HarnessEvent } from '../suite/events.ts';
 
@@ -18,6 +19,7 @@ export class RunCollector {
   readonly requests: Pick<Exchange, 'status' | 'suite'>[] = [];
   readonly checks: CheckResult[] = [];
   readonly rateLimits: RateLimitKey[] = [];
+  pacedLoad: PacedLoadSection | undefined;
 
   /** The exchange log, open for the whole run: one write per exchange, not an open and a close. */
   private log: number | undefined;
@@ -61,6 +63,9 @@ export class RunCollector {
         break;
       case 'rate-limit':
         this.rateLimits.push(event.key);
+        break;
+      case 'paced-load':
+        this.pacedLoad = event.load;
         break;
       case 'progress':
         break;

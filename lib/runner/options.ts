@@ -2,7 +2,7 @@
 // those wishes combine with the target's own settings into the RunContext the suites receive.
 import type { Target } from '../config/schema.ts';
 import { UsageError } from '../errors.ts';
-import { type RunContext, SOAK_LIMIT_SECONDS } from '../suite/run-context.ts';
+import { DEFAULT_PACE, type PaceSettings, type RunContext, SOAK_LIMIT_SECONDS } from '../suite/run-context.ts';
 
 export interface RunOptions {
   /** A target name in targets/ (local, staging, production) or a path to a .yaml file. */
@@ -28,6 +28,8 @@ export interface RunOptions {
   onlyCheck?: string;
   /** --load-segment I/N with --start-at (epoch ms): this runner's share of the rate-limit suite's load. */
   segment?: { index: number; count: number; startAt: number };
+  /** --load-rate and --load-windows: the load suite's paced load (defaults: 0.9 of each quota, 2 windows). */
+  pace?: Partial<PaceSettings>;
 }
 
 export const DEFAULT_RUNS = 20;
@@ -58,6 +60,7 @@ export function resolveRun(options: RunOptions, target: Target, startedAt: Date,
       soak: options.soak,
       strict: options.strict,
       maxRequests: options.maxRequests ?? target.budget.maxRequests,
+      pace: { ...DEFAULT_PACE, ...options.pace },
       deadline: Math.max(startedAt.getTime(), options.segment?.startAt ?? 0) + seconds * 1000,
       ...(options.segment ? { segment: options.segment } : {}),
     },

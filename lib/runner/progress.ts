@@ -36,6 +36,7 @@ export class SuiteProgress {
         this.say(`  ${event.line}`);
         break;
       case 'rate-limit':
+      case 'paced-load':
         break;
     }
   };

@@ -24,7 +24,7 @@ import { probeTarget } from './probe.ts';
 import { SuiteProgress } from './progress.ts';
 import { freePort, type StartedTarget, startConfigured, startedTargetNote } from './start-target.ts';
 import { listSuites, runSuites } from './suites.ts';
-import { suiteOrder } from '../suite/vitest-settings.ts';
+import { NAMED_ONLY, suiteOrder } from '../suite/vitest-settings.ts';
 import { segmentSuites } from '../load/segment.ts';
 
 export interface RunIO {
@@ -113,12 +113,22 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
     startedAt,
     finishedAt: new Date(),
     seed: context.seed,
-    options: { suites, runs: context.runs, strict: context.strict, allowWrites: context.allowWrites, allowLoad: context.allowLoad, soak: context.soak, maxRequests: context.maxRequests },
+    options: {
+      suites,
+      runs: context.runs,
+      strict: context.strict,
+      allowWrites: context.allowWrites,
+      allowLoad: context.allowLoad,
+      soak: context.soak,
+      maxRequests: context.maxRequests,
+      ...(suites.includes('load') ? { loadRate: context.pace.fraction, loadWindows: context.pace.windows } : {}),
+    },
     checks: redactor.scrubDeep(checks),
     exchanges: collector.requests,
     warnings,
     unreachable,
     ...(collector.rateLimits.length > 0 ? { rateLimits: collector.rateLimits } : {}),
+    ...(collector.pacedLoad ? { pacedLoad: collector.pacedLoad } : {}),
     ...(baselineReport ? { baseline: baselineReport } : {}),
     ...(context.segment ? { segment: { index: context.segment.index, count: context.segment.count, startAt: new Date(context.segment.startAt).toISOString() } } : {}),
   });
@@ -140,7 +150,7 @@ function judgeRun(exchanges: readonly Exchange[]): CheckResult[] {
 
 function selectSuites(requested: readonly string[] | undefined): string[] {
   const known = listSuites();
-  if (!requested) return known;
+  if (!requested) return known.filter((s) => !NAMED_ONLY.includes(s));
   for (const s of requested) {
     if (!known.includes(s)) throw new UsageError(`unknown suite "${s}"${didYouMean(s, known)}: suites are ${known.join(', ')}`);
   }

@@ -3,6 +3,7 @@
 // The runner builds the run's exchanges, check results, rate-limit timelines and its progress
 // lines from these events alone.
 import type { CheckResult, Exchange } from '../result/model.ts';
+import type { PacedLoadSection } from '../result/paced-load.ts';
 import type { RateLimitKey } from '../result/rate-limits.ts';
 
 export type HarnessEvent =
@@ -13,7 +14,9 @@ export type HarnessEvent =
   /** A line for the console: what a suite is doing or waiting for. */
   | { kind: 'progress'; suite: string; line: string }
   /** One key's rate-limit timeline and load figures. */
-  | { kind: 'rate-limit'; key: RateLimitKey };
+  | { kind: 'rate-limit'; key: RateLimitKey }
+  /** The load suite's paced load: every key's figures. */
+  | { kind: 'paced-load'; load: PacedLoadSection };
 
 export const EVENTS_ARTIFACT = 'animal-store:events';
 

@@ -19,7 +19,19 @@ export interface RunContext {
   echoProgress: boolean;
   /** --load-segment I/N with --start-at (epoch ms): this runner's share of the rate-limit suite's load. */
   segment?: { index: number; count: number; startAt: number };
+  /** The load suite's paced load: a fraction of each plan's per-minute quota, for so many minute windows. */
+  pace: PaceSettings;
 }
+
+/** The load suite's paced load (--load-rate, --load-windows). */
+export interface PaceSettings {
+  /** Fraction of each plan's per-minute quota. */
+  fraction: number;
+  /** Minute windows to hold it for. */
+  windows: number;
+}
+
+export const DEFAULT_PACE: PaceSettings = { fraction: 0.9, windows: 2 };
 
 /** With --soak, how long a run may take: long enough to spend a day's quota. */
 export const SOAK_LIMIT_SECONDS = 26 * 3600;

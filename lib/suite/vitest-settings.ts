@@ -20,16 +20,23 @@ export class NameOrder implements TestSequencer {
 /** The suites: TypeScript in this repository, JavaScript once built into dist/. */
 export const SUITE_FILES = 'suites/*.suite.{ts,js}';
 
+/** Suites that spend the keys' quotas, in the order they run after all the others. */
+const SPENDING = ['load', 'rate-limit'];
+
 /**
- * The order suites run in: by name, but the rate-limit suite last, whatever the names: it spends
- * the keys' quotas, and no other suite should wait them out. Names compare by code unit, not by
- * the locale's collation: the order (and so the request sequence of a seed) is the same wherever
- * the harness runs, and no collation data is loaded for it.
+ * The order suites run in: by name, but the suites that spend the keys' quotas last, whatever the
+ * names: the paced load (which needs each key's whole quota and leaves it nearly spent), then the
+ * rate-limit suite (which exhausts it); no other suite should wait them out. Names compare by
+ * code unit, not by the locale's collation: the order (and so the request sequence of a seed) is
+ * the same wherever the harness runs, and no collation data is loaded for it.
  */
 export function suiteOrder(a: string, b: string): number {
-  const last = (s: string) => Number(s === 'rate-limit');
-  return last(a) - last(b) || (a < b ? -1 : a > b ? 1 : 0);
+  const late = (s: string) => SPENDING.indexOf(s) + 1;
+  return late(a) - late(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
+
+/** Suites that run only when named (--suite): the paced load takes minutes of real windows. */
+export const NAMED_ONLY: readonly string[] = ['load'];
 
 export function suiteTestSettings(soak: boolean) {
   return {

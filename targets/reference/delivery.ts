@@ -1,5 +1,5 @@
 // How a finished reply reaches the client: after what delay (variations slow-responses and
-// several-instances), with which Date (clock-ahead, clock-behind, several-instances), and whether
+// several-instances, fault latency-grows-with-load), with which Date (clock-ahead, clock-behind, several-instances), and whether
 // the connection stays open (keep-alive-1s). The request has been decided and counted before; only
 // the write waits, on a timer. Without these variations a reply is written at once and node:http
 // writes the Date from the real clock.
@@ -11,6 +11,9 @@ import { seededFraction } from './seeded.ts';
 
 /** slow-responses: a key's first requests wait `firstMs` (cold caches), every other one minMs..maxMs. */
 export const SLOW = { firstRequests: 5, firstMs: 300, minMs: 20, maxMs: 100 } as const;
+
+/** Fault latency-grows-with-load: each reply waits this long for every request decided in the second before it. */
+export const LOAD_LATENCY_MS_PER_REQUEST = 5;
 
 /** several-instances: each instance's Date offset and added latency; requests go round-robin. */
 export const INSTANCES = [
@@ -36,6 +39,8 @@ export interface DeliveryOptions {
   instances?: boolean;
   /** keep-alive-1s: idle keep-alive timeout, and the age from which a response closes its connection. */
   connectionMs?: number;
+  /** Fault latency-grows-with-load. */
+  latencyGrowsWithLoad?: boolean;
 }
 
 /** How one reply is delivered; fixed when its request is decided, in arrival order. */
@@ -50,6 +55,8 @@ export class Delivery {
   private readonly now: () => number;
   private requests = 0;
   private readonly requestsByKey = new Map<string, number>();
+  /** latency-grows-with-load: when the requests of the last second were decided, oldest first. */
+  private readonly lastSecond: number[] = [];
   private readonly openedAt = new WeakMap<Socket, number>();
   private readonly idle = new WeakMap<Socket, { inFlight: number; timer?: NodeJS.Timeout }>();
 
@@ -85,6 +92,12 @@ export class Delivery {
       const nOfKey = this.requestsByKey.get(keyLabel) ?? 0;
       this.requestsByKey.set(keyLabel, nOfKey + 1);
       delayMs += slowDelayMs(n, nOfKey);
+    }
+    if (this.options.latencyGrowsWithLoad) {
+      const at = this.now();
+      while (this.lastSecond.length > 0 && this.lastSecond[0]! <= at - 1000) this.lastSecond.shift();
+      delayMs += this.lastSecond.length * LOAD_LATENCY_MS_PER_REQUEST;
+      this.lastSecond.push(at);
     }
     const instance = instances ? INSTANCES[n % INSTANCES.length]! : undefined;
     return { delayMs: delayMs + (instance?.latencyMs ?? 0), dateOffsetMs: instance?.dateOffsetMs ?? 0 };

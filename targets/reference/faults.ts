@@ -15,7 +15,7 @@ import { CREATE_FAULTS } from './faults/create.ts';
 import { GET_FAULTS } from './faults/get.ts';
 import { LIST_FAULTS } from './faults/list.ts';
 import { RATE_LIMIT_FAULTS } from './faults/rate-limit.ts';
-import { ERROR_FAULTS, HEADER_FAULTS } from './faults/responses.ts';
+import { DELIVERY_FAULTS, ERROR_FAULTS, HEADER_FAULTS } from './faults/responses.ts';
 
 export const FAULT_CATALOGUE = [
   ...AUTH_FAULTS,
@@ -25,6 +25,7 @@ export const FAULT_CATALOGUE = [
   ...GET_FAULTS,
   ...HEADER_FAULTS,
   ...RATE_LIMIT_FAULTS,
+  ...DELIVERY_FAULTS,
 ] as const satisfies readonly FaultDefinition[];
 
 export type FaultId = (typeof FAULT_CATALOGUE)[number]['id'];

@@ -69,35 +69,39 @@ export class TokenBucket implements Meter {
   private used = 0;
   private last: number | undefined;
 
-  constructor(private readonly seconds: number) {}
+  /** `refill`: the share of the plan's rate it refills at (below 1 only for fault rate-slow-refill). */
+  constructor(
+    private readonly seconds: number,
+    private readonly refill = 1,
+  ) {}
 
   left(nowMs: number, quota: number): number {
-    this.refill(nowMs, quota);
+    this.refillTo(nowMs, quota);
     return quota - this.used;
   }
 
   consume(nowMs: number, quota: number, floor: number): void {
-    this.refill(nowMs, quota);
+    this.refillTo(nowMs, quota);
     this.used = Math.min(this.used + 1, quota - floor);
   }
 
   availableAt(nowMs: number, quota: number, needed: number): number {
-    this.refill(nowMs, quota);
+    this.refillTo(nowMs, quota);
     const missing = this.used - (quota - needed);
     return missing <= 0 ? nowMs : nowMs + missing / this.ratePerMs(quota);
   }
 
   /** When the bucket is full again. */
   resetAt(nowMs: number, quota: number): number {
-    this.refill(nowMs, quota);
+    this.refillTo(nowMs, quota);
     return nowMs + this.used / this.ratePerMs(quota);
   }
 
   private ratePerMs(quota: number): number {
-    return quota / (this.seconds * 1000);
+    return (quota * this.refill) / (this.seconds * 1000);
   }
 
-  private refill(nowMs: number, quota: number): void {
+  private refillTo(nowMs: number, quota: number): void {
     const elapsed = this.last === undefined ? 0 : Math.max(0, nowMs - this.last);
     this.used = Math.max(0, this.used - elapsed * this.ratePerMs(quota));
     if (this.used < EPSILON) this.used = 0;

@@ -83,6 +83,8 @@ export interface RateLimiterOptions {
   extraPerMinute?: number;
   /** Fault rate-daily-not-enforced (false): the day window is neither counted, enforced nor reported. */
   enforceDay?: boolean;
+  /** Fault rate-slow-refill: the minute limit is a token bucket refilled at this fraction of the plan's rate. */
+  minuteRefill?: number;
 }
 
 export interface TakeOptions {
@@ -302,7 +304,8 @@ export class RateLimiter {
   private views(bucketId: string, quota: PlanQuota): readonly WindowView[] {
     let bucket = this.buckets.get(bucketId);
     if (bucket === undefined) {
-      bucket = { minute: this.meter(this.windows.minute), day: this.meter(this.windows.day) };
+      const { minuteRefill } = this.options;
+      bucket = { minute: minuteRefill !== undefined ? new TokenBucket(this.windows.minute, minuteRefill) : this.meter(this.windows.minute), day: this.meter(this.windows.day) };
       this.buckets.set(bucketId, bucket);
     }
     const kept = bucket.views;

@@ -56,6 +56,8 @@ export const RESET_JITTER_MS = 600;
 
 /** Variation keep-alive-1s: the idle keep-alive timeout, and the age at which a connection is closed. */
 export const KEEP_ALIVE_MS = 1_000;
+/** Fault rate-slow-refill: the minute bucket refills at this share of the plan's rate. */
+const SLOW_REFILL = 1 / 3;
 
 const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
   HPE_HEADER_OVERFLOW: [431, 'headers_too_large'],
@@ -88,6 +90,7 @@ export async function startReferenceServer(
     resetJitterMs: variations.has('reset-jitter') ? RESET_JITTER_MS : undefined,
     extraPerMinute: faults.has('rate-one-too-many') ? 1 : 0,
     enforceDay: !faults.has('rate-daily-not-enforced'),
+    minuteRefill: faults.has('rate-slow-refill') ? SLOW_REFILL : undefined,
   });
   const first = keys.clients()[0];
   if (variations.has('first-key-banned') && first) limiter.ban(first.label, now() + EARLIER_BAN_WINDOWS * config.windows.minute * 1000);
@@ -99,6 +102,7 @@ export async function startReferenceServer(
     slow: variations.has('slow-responses'),
     instances: variations.has('several-instances'),
     connectionMs: variations.has('keep-alive-1s') ? KEEP_ALIVE_MS : undefined,
+    latencyGrowsWithLoad: faults.has('latency-grows-with-load'),
   });
 
   const server = createServer(createApp({ store, keys, plans, limiter, faults, variations, stats, delivery }));

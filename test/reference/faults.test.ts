@@ -767,6 +767,31 @@ const checks = {
     clock.set(T0 + 120_000);
     expect(rateHeaders(await tiny(s))).toEqual({ limit: 3, remaining: 2, reset: T0_S + 180 });
   },
+  'rate-slow-refill': async (s, clock) => {
+    // The bucket holds the whole quota: 60 requests at once are let through, the 61st is refused.
+    for (let i = 0; i < 60; i++) expect((await free(s)).status).toBe(200);
+    const refused = await free(s);
+    expect(refused.status).toBe(429);
+    // One request's worth comes back in 3 s (a third of 60 a minute), not in 1 s.
+    expect(refused.headers['retry-after']).toBe('3');
+    clock.set(START + 3_000);
+    expect(statuses([await free(s), await free(s)])).toEqual([200, 429]);
+    // At the plan's rate, 3 s would have given back 3.
+    clock.set(START + 12_000);
+    expect(statuses(await Promise.all([free(s), free(s), free(s), free(s)]))).toEqual([200, 200, 200, 429]);
+  },
+  'latency-grows-with-load': async (s, clock) => {
+    // The server's clock stands still: every request is in the same second as those before it.
+    for (let i = 0; i < 19; i++) await get(s, '/v1/pets?limit=1');
+    let started = performance.now();
+    expect((await get(s, '/v1/pets?limit=1')).status).toBe(200);
+    // 19 requests in the second before: 95 ms.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(90);
+    clock.set(START + 1_500);
+    started = performance.now();
+    await get(s, '/v1/pets?limit=1');
+    expect(performance.now() - started).toBeLessThan(90);
+  },
 } satisfies Record<FaultId, (server: RunningServer, clock: FakeClock) => Promise<void>>;
 
 describe('fault catalogue', () => {

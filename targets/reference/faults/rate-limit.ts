@@ -2,7 +2,7 @@
 // limiter enforces. Header faults rewrite the finished Reply from the rate decision in its context
 // (they touch only headers that are there, except rate-draft-headers, which renames them all);
 // enforcement faults are flags read where the limiter is wired (server.ts: rate-one-too-many,
-// rate-daily-not-enforced) or called (app.ts: rate-never-429, rate-shared-bucket, rate-per-connection, rate-check-then-count).
+// rate-daily-not-enforced, rate-slow-refill) or called (app.ts: rate-never-429, rate-shared-bucket, rate-per-connection, rate-check-then-count).
 import type { FaultDefinition } from '../fault-definition.ts';
 import { HEADER, RATE_LIMIT_HEADER_NAMES, withoutHeaders, type RateContext, type Reply, type ReplyContext } from '../http.ts';
 import type { RateDecision } from '../rate-limit.ts';
@@ -159,6 +159,12 @@ export const RATE_LIMIT_FAULTS = [
   {
     id: 'rate-per-connection',
     breaks: "Limits are per key: the limiter counts each of a key's connections on its own, so a client on four connections gets four quotas.",
+  },
+  {
+    id: 'rate-slow-refill',
+    breaks:
+      "Request rate by plan: the minute limit is a token bucket holding the quota that refills at a third of the plan's rate " +
+      '(its refill period read as three windows), so a client pacing itself at 90% of its quota is refused within two windows.',
   },
   {
     id: 'rate-daily-not-enforced',

@@ -54,3 +54,13 @@ export const HEADER_FAULTS = [
         : { ...reply, headers: { ...reply.headers, [HEADER.contentType]: 'text/plain' } },
   },
 ] as const satisfies readonly FaultDefinition[];
+
+/** Faults in how fast replies come: no rule of the interface, caught only by a target's own load.thresholds. */
+export const DELIVERY_FAULTS = [
+  {
+    id: 'latency-grows-with-load',
+    breaks:
+      'No rule of the interface, but what load thresholds are for: every reply waits 5 ms for each request the server took ' +
+      'in the second before it (as behind a lock held per request), so latency grows with the request rate.',
+  },
+] as const satisfies readonly FaultDefinition[];

@@ -1,12 +1,12 @@
 // lib/suite/vitest-settings.ts suiteOrder and lib/runner/suites.ts listSuites: the suites run by
-// name, by code unit (the same order in every locale), the rate-limit suite last.
+// name, by code unit (the same order in every locale), the paced load and the rate-limit suite last.
 import { describe, expect, it } from 'vitest';
 import { listSuites } from '../../../lib/runner/suites.ts';
 import { suiteOrder } from '../../../lib/suite/vitest-settings.ts';
 
 describe('suiteOrder', () => {
-  it('orders names by code unit, with rate-limit last whatever the names', () => {
-    expect(['stateful', 'rate-limit', 'auth', 'zeta', 'create-pet', 'concurrency', 'Zulu'].sort(suiteOrder)).toEqual(['Zulu', 'auth', 'concurrency', 'create-pet', 'stateful', 'zeta', 'rate-limit']);
+  it('orders names by code unit, with load then rate-limit last whatever the names', () => {
+    expect(['stateful', 'rate-limit', 'load', 'auth', 'zeta', 'create-pet', 'concurrency', 'Zulu'].sort(suiteOrder)).toEqual(['Zulu', 'auth', 'concurrency', 'create-pet', 'stateful', 'zeta', 'load', 'rate-limit']);
   });
 
   it('lists the suites in suites/ in that order', () => {

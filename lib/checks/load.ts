@@ -154,7 +154,7 @@ export function judgeThresholds(input: { keys: readonly PacedLoadKey[]; threshol
   const o = overallFigures(input.keys);
   if (o.sent === 0) return skip('no paced request was sent: nothing to measure');
   const measured: Record<keyof LoadThresholds, number> = { p50Ms: o.latency.p50, p95Ms: o.latency.p95, p99Ms: o.latency.p99, errorRate: o.errorRate };
-  const show = (name: keyof LoadThresholds, v: number) => (name === 'errorRate' ? `${v.toPrecision(3)} (${o.errors} of ${o.sent})` : `${v} ms`);
+  const show = (name: keyof LoadThresholds, v: number) => (name === 'errorRate' ? `${v === 0 ? '0' : v.toPrecision(2)} (${o.errors} of ${o.sent})` : `${v} ms`);
   const breached = set.filter(([name, limit]) => measured[name] > limit);
   const figures = set.map(([name, limit]) => `${THRESHOLD_NAMES[name]} ${show(name, measured[name])} (threshold ${name} ${limit})`).join(', ');
   if (breached.length === 0) return pass(`over ${o.sent} paced requests: ${figures}`);

@@ -119,7 +119,7 @@ function thresholdsText(section: NonNullable<Report['pacedLoad']>): Html {
   const o = section.overall;
   const t = section.thresholds;
   const set = t ? Object.entries(t).filter(([, v]) => v !== undefined) : [];
-  const all = `All keys: ${num(o.sent)} requests, ${num(o.errors)} errors (rate ${o.errorRate.toPrecision(3)}), latency p50 ${num(o.latency.p50)} ms, p95 ${num(o.latency.p95)} ms, p99 ${num(o.latency.p99)} ms.`;
+  const all = `All keys: ${num(o.sent)} requests, ${num(o.errors)} errors (rate ${o.errorRate === 0 ? '0' : o.errorRate.toPrecision(2)}), latency p50 ${num(o.latency.p50)} ms, p95 ${num(o.latency.p95)} ms, p99 ${num(o.latency.p99)} ms.`;
   return html`<p data-paced-overall>${all} ${set.length > 0 ? html`Thresholds (load.thresholds): ${set.map(([name, v]) => `${name} ${v}`).join(', ')}.` : html`<span class="muted">No thresholds set (load.thresholds in the target config).</span>`}</p>`;
 }
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckId } from '../../lib/checks/registry.ts';
 import { FAULT_IDS, type FaultId } from '../../targets/reference/faults.ts';
+import { listSuites } from '../../lib/runner/suites.ts';
 import { startReferenceServer } from '../../targets/reference/server.ts';
 import { VARIATION_IDS, type VariationId } from '../../targets/reference/variations.ts';
 import type { Report } from '../../lib/result/model.ts';
@@ -24,6 +25,8 @@ const PLANS = { daily: { perMinute: 40, perDay: 100 } };
 // Short enough for quick runs, long enough for a busy CI machine to spend a Pro quota in one window.
 const WINDOWS = { minute: 4, day: 40 };
 const SEED = '1';
+/** Latency the reference and every legal variation meet under paced load, and latency-grows-with-load does not. */
+const LOAD_THRESHOLDS = { p95Ms: 200 };
 
 interface Caught {
   fault: FaultId;
@@ -35,6 +38,8 @@ interface Caught {
   preload?: number;
   /** The check is a `should`: only --strict makes it fail the run. */
   strict?: boolean;
+  /** Fields added to the target file (load thresholds, say). */
+  target?: Record<string, unknown>;
 }
 
 const CAUGHT: Caught[] = [
@@ -113,6 +118,10 @@ const CAUGHT: Caught[] = [
   { fault: 'rate-no-remaining', check: 'headers.rate-limit-present', suites: ['rate-limit'] },
   { fault: 'rate-day-reset-negative', check: 'rate-limit.daily-quota', suites: ['rate-limit'] },
   { fault: 'rate-draft-headers', check: 'headers.rate-limit-present', suites: ['rate-limit'] },
+  // Bursts cannot see a bucket that holds the quota but refills slowly: a client pacing itself at 90% of its quota does.
+  { fault: 'rate-slow-refill', check: 'load.paced-no-429', suites: ['load'] },
+  // No rule of the interface: caught by the target's own thresholds (the reference meets the same, in the variations below).
+  { fault: 'latency-grows-with-load', check: 'load.thresholds', suites: ['load'], target: { load: { thresholds: LOAD_THRESHOLDS } } },
 ];
 
 /** Faults whose checks are not written yet (none today). */
@@ -121,10 +130,10 @@ const AWAITING_SUITES: FaultId[] = [];
 const dir = tempDir('faults');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function runAgainst(name: string, server: { baseUrl: string }, args: string[] = []) {
+async function runAgainst(name: string, server: { baseUrl: string }, args: string[] = [], extra: Record<string, unknown> = {}) {
   const safe = name.replace(/[^A-Za-z0-9._-]/g, '_');
   const reports = path.join(dir, safe);
-  const target = { name: safe, baseUrl: server.baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS, allow: { writes: true, load: true } };
+  const target = { name: safe, baseUrl: server.baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS, allow: { writes: true, load: true }, ...extra };
   const run = await runCli(['--target', writeTarget(dir, target, `${safe}.yaml`), '--report-dir', reports, '--seed', SEED, '--quiet', ...args]);
   return { run, report: readReport(reports) };
 }
@@ -135,10 +144,10 @@ describe('fault catalogue', () => {
     expect([...listed].sort()).toEqual([...FAULT_IDS].sort());
   });
 
-  it.concurrent.each(CAUGHT)('$fault fails the run through $check', async ({ fault, check, suites, preload, strict }) => {
+  it.concurrent.each(CAUGHT)('$fault fails the run through $check', async ({ fault, check, suites, preload, strict, target }) => {
     const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: [fault], preload: preload ?? 0 });
     try {
-      const { run, report } = await runAgainst(fault, server, [...suites.flatMap((s) => ['--suite', s]), ...(strict ? ['--strict'] : [])]);
+      const { run, report } = await runAgainst(fault, server, [...suites.flatMap((s) => ['--suite', s]), ...(strict ? ['--strict'] : [])], target);
       const failed = report.checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
       expect(failed).toContain(check);
       expect(run.code).toBe(1);
@@ -273,11 +282,18 @@ const VARIATIONS: { variation: VariationId; preload?: number }[] = VARIATION_IDS
 /** How the report must describe the limiter of every key driven to a 429, where a variation could mislead it. */
 const BEHAVIOUR: Partial<Record<VariationId, RegExp>> = { 'reset-jitter': /^fixed window/ };
 
+/** Every suite, the paced load (named, as it runs only then) among them: a legal server passes them all, one after another. */
+const EVERY_SUITE = ['--suite', listSuites().join(',')];
+/** Variations of what responses look like: the paced load meets nothing new in them, so it is left out (it takes two windows). */
+const SHAPE_ONLY: readonly VariationId[] = ['ids-beyond-2^53', 'status-default-available', 'limit-clamp', 'charset-utf8', 'shuffled-order', 'non-numeric-id-404', 'extra-fields-rejected', 'deprecation-date-form'];
+
 describe('legal variations pass every check', () => {
   it.concurrent.each(VARIATIONS)('$variation', async ({ variation, preload }) => {
     const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations: [variation], preload: preload ?? 0 });
     try {
-      const { run, report } = await runAgainst(variation, server, ['--strict']);
+      const paced = !SHAPE_ONLY.includes(variation);
+      const { run, report } = await runAgainst(variation, server, ['--strict', ...(paced ? EVERY_SUITE : [])], { load: { thresholds: LOAD_THRESHOLDS } });
+      if (paced) expect(report.checks.filter((c) => c.id === 'load.paced-no-429' && c.outcome === 'pass').length).toBeGreaterThan(0);
       expect(report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
       expect(run.code).toBe(0);
       // No key here is disposable, so none may be banned, whatever the server bans for.

@@ -139,7 +139,7 @@ describe('parseCli: usage errors name the option', () => {
 
 describe('HELP', () => {
   it('documents every option parseCli accepts', () => {
-    for (const option of ['--target', '--report-dir', '--suite', '--seed', '--runs', '--allow-writes', '--allow-load', '--max-requests', '--strict', '--soak', '--quiet', '--help', '--load-segment', '--start-at', 'merge DIR']) {
+    for (const option of ['--target', '--report-dir', '--suite', '--seed', '--runs', '--allow-writes', '--allow-load', '--max-requests', '--strict', '--soak', '--quiet', '--help', '--load-segment', '--start-at', 'merge DIR', '--suite load', '--load-rate', '--load-windows']) {
       expect(HELP).toContain(option);
     }
   });
@@ -158,6 +158,26 @@ describe('--load-segment and --start-at', () => {
   it('name what is wrong with a value', () => {
     expect(() => parse(['--load-segment', '3/2', '--start-at', '2026-11-24T18:03:00Z'])).toThrow('I must be between 1 and N (2)');
     expect(() => parse(['--load-segment', '1/2', '--start-at', '2026-11-24T17:00:00Z'])).toThrow('in the past');
+  });
+});
+
+describe('--load-rate and --load-windows', () => {
+  it('set the paced load of the load suite', () => {
+    expect(parseCli(['--suite', 'load', '--load-rate', '0.5', '--load-windows', '3']).pace).toEqual({ fraction: 0.5, windows: 3 });
+    expect(parseCli(['--suite', 'auth,load', '--load-rate', '1']).pace).toEqual({ fraction: 1 });
+    expect(parseCli(['--suite', 'load', '--load-windows', '1']).pace).toEqual({ windows: 1 });
+    expect(parseCli(['--suite', 'load']).pace).toBeUndefined();
+  });
+  it('need the load suite named, which runs only then', () => {
+    expect(() => parseCli(['--load-rate', '0.5'])).toThrow('--load-rate sets the paced load of the load suite, which runs only when named: add --suite load');
+    expect(() => parseCli(['--suite', 'rate-limit', '--load-windows', '2'])).toThrow('add --suite load');
+  });
+  it.each([['0'], ['1.5'], ['-0.5'], ['90%'], ['abc'], ['']])('refuse --load-rate %j, naming the range', (value) => {
+    expect(() => parseCli(['--suite', 'load', `--load-rate=${value}`])).toThrow("--load-rate takes a fraction of each plan's per-minute quota, more than 0 and at most 1 (e.g. 0.9)");
+  });
+  it('refuse a --load-windows out of range, and either with --replay', () => {
+    expect(() => parseCli(['--suite', 'load', '--load-windows', '0'])).toThrow('--load-windows must be between 1 and 60, not 0');
+    expect(() => parseCli(['--replay', 'r.json', '--check', 'load.pacing', '--load-rate', '0.5'])).toThrow('--load-rate does not go with --replay');
   });
 });
 

@@ -114,6 +114,26 @@ describe('validateTarget: a valid config', () => {
   });
 });
 
+describe('validateTarget: load thresholds', () => {
+  it('are optional, and unset by default', () => {
+    expect(validateTarget(minimal(), SOURCE, {}).load.thresholds).toEqual({});
+  });
+
+  it('take numbers, and their decimal string forms from the environment', () => {
+    const t = validateTarget(minimal({ load: { thresholds: { p99Ms: '${UNIT_P99}', p95Ms: 100, p50Ms: 12.5, errorRate: '0.001' } } }), SOURCE, { UNIT_P99: '250' });
+    expect(t.load.thresholds).toEqual({ p99Ms: 250, p95Ms: 100, p50Ms: 12.5, errorRate: 0.001 });
+  });
+
+  it.each([
+    [{ p99Ms: 0 }, 'load.thresholds.p99Ms'],
+    [{ p95Ms: 'fast' }, 'load.thresholds.p95Ms'],
+    [{ errorRate: 2 }, 'load.thresholds.errorRate: is a fraction of the requests, from 0 to 1'],
+    [{ p90Ms: 100 }, 'load.thresholds'],
+  ])('name the field of a bad threshold %j', (thresholds, field) => {
+    expect(configError(() => validateTarget(minimal({ load: { thresholds } }), SOURCE, {})).message).toContain(field);
+  });
+});
+
 describe('validateTarget: environment substitution', () => {
   it('uses ${VAR:-default} when the variable is unset and when it is empty', () => {
     const raw = minimal({ http: { timeoutMs: '${TIMEOUT:-2500}' } });

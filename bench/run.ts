@@ -8,6 +8,7 @@ import { Report } from '../lib/result/model.ts';
 import { listSuites } from '../lib/runner/suites.ts';
 import { startReferenceServer } from '../targets/reference/server.ts';
 import { machine, runHarness, summary } from './measure.ts';
+import { pacing } from './pacing.ts';
 import { startup } from './startup.ts';
 import { throughput } from './throughput.ts';
 import { singleRun, splitRun } from './segments.ts';
@@ -169,6 +170,7 @@ const local = await fullVerdictLocal();
 const functional = await functionalOnly();
 const free = await singleFreeKey();
 const load = await throughput({ quick, say, outDir: OUT });
+const paced = await pacing({ quick, say });
 const segments = await mergeCorrectness();
 const real = quick ? undefined : await realWindows();
 const bench = {
@@ -177,9 +179,10 @@ const bench = {
   referenceToBareThroughput: load.ratio.median,
   generatedAt: new Date().toISOString(),
   mergeCorrectness: segments,
-  machine: { ...before, loadAverageAfter: machine().loadAverage }, startup: start, fullVerdictLocal: { ...local }, functionalOnly: functional, singleFreeKey: free, throughput: load, realWindows: real ?? 'skipped (--quick)' };
+  machine: { ...before, loadAverageAfter: machine().loadAverage }, startup: start, fullVerdictLocal: { ...local }, functionalOnly: functional, singleFreeKey: free, throughput: load, pacing: paced, realWindows: real ?? 'skipped (--quick)' };
 writeFileSync(path.join(OUT, 'bench.json'), `${JSON.stringify(bench, null, 2)}\n`);
 
+const signedPct = (x: number) => `${x > 0 ? '+' : ''}${x}%`;
 const rows: [string, string][] = [
   ['Built command start-up (median of 5)', `--help ${start.help.medianMs} ms, --version ${start.version.medianMs} ms, --list-checks ${start.listChecks.medianMs} ms; bare node ${start.bare.medianMs} ms (ratios ${Object.entries(start.ratioToBare).map(([n, r]) => `${n} ${r}`).join(', ')}); peak ${Math.max(start.help.peakMiB, start.version.peakMiB, start.listChecks.peakMiB)} MiB`],
   ['Full verdict, local target (median of runs)', `${local.wallSeconds.median} s (${local.wallSeconds.min}–${local.wallSeconds.max}), ${local.requests.median} requests, peak ${local.peakRssMiB.median} MiB`],
@@ -192,6 +195,11 @@ const rows: [string, string][] = [
   ['Harness vs server request counts', `${free.harnessCountedVsServer.harness} vs ${free.harnessCountedVsServer.server}`],
   ['Load segments merged vs one runner', `2 segments: ${segments.split.verdict}, ${segments.split.requests.merged} requests (segments ${segments.split.requests.sumOfSegments}, server ${segments.split.requests.server}); one runner: ${segments.single.verdict}, ${segments.single.requests.harness} (server ${segments.single.requests.server}); same verdict: ${segments.sameVerdict}; per-connection fault merged: ${segments.perConnectionFault.verdict} (${segments.perConnectionFault.failed.join(', ')})`],
   ['Reference / bare node:http throughput', `${load.ratio.median} (${load.referenceRps.median} vs ${load.bareRps.median} req/s)`],
+  ['Paced load accuracy (own vs overallRate)', `worst over ${paced.rates.length} rates of ${paced.seconds} s (per rate below: whole-run error, worst 1 s window, gap p50/p99): own scheduler ${paced.worst.pace.wholeRunErrorPct}% whole run, ${paced.worst.pace.worst1sErrorPct}% in a 1 s window; autocannon overallRate ${paced.worst.overallRate.wholeRunErrorPct}%, ${paced.worst.overallRate.worst1sErrorPct}% (connectionRate ${paced.worst.connectionRate.wholeRunErrorPct}%, ${paced.worst.connectionRate.worst1sErrorPct}%)`],
+  ...paced.rates.map((r): [string, string] => [
+    `  at ${r.asked}/s`,
+    `own ${signedPct(r.pace.wholeRunErrorPct)}, ${r.pace.worst1sErrorPct}%, ${r.pace.gapMs.p50.toFixed(2)}/${r.pace.gapMs.p99.toFixed(2)} ms; overallRate ${signedPct(r.overallRate.wholeRunErrorPct)}, ${r.overallRate.worst1sErrorPct}%, ${r.overallRate.gapMs.p50.toFixed(2)}/${r.overallRate.gapMs.p99.toFixed(2)} ms (a perfect schedule's worst 1 s: ${r.idealWorst1sErrorPct}%)`,
+  ]),
   ['Rate-limit suite, real 60 s windows', real ? `${real.wallSeconds.toFixed(1)} s = ${real.windows} windows (goal: 2); first 429 exact for ${real.loadAccuracy.filter((k) => k.exact).length} of ${real.loadAccuracy.length} keys` : 'skipped (--quick)'],
 ];
 say('');

@@ -60,15 +60,19 @@ interface Answer {
 function answers(run: PacedRun): Answer[] {
   const paced = run.requests.flatMap((r: PacedRequest, i) => (accepted(r.point) && r.point.remaining !== undefined ? [{ n: i + 1, sentAt: r.sentAt, point: r.point }] : []));
   const start = run.start;
-  const look = start && start.status >= 200 && start.status < 300 ? [{ n: 0, sentAt: start.t, point: timelinePoint(start.t, start.status, (name) => start.headers[name]) }] : [];
-  return [...look, ...paced];
+  const look = start && start.status >= 200 && start.status < 300 ? timelinePoint(start.t, start.status, (name) => start.headers[name]) : undefined;
+  return [...(look?.remaining !== undefined ? [{ n: 0, sentAt: look.t, point: look }] : []), ...paced];
 }
 
 /**
  * Fixed windows, told from the answers: Reset holds still for a stretch, then moves a whole window
  * at once (within two seconds of rounding noise), and no positive Remaining is given twice within
  * a stretch. Each answer's window, by index; undefined when the answers do not show fixed windows
- * (a token bucket's or a sliding log's Reset moves a little at a time).
+ * (a token bucket's or a sliding log's Reset moves a little at a time). A held Reset alone is not
+ * enough: a weighted sliding-window counter holds Reset at its sub-window's end while, under a
+ * steady pace, its Remaining stays level (the previous window's weight falls as fast as the
+ * current one's count grows). So a Remaining that does not fall under paced load is left to
+ * rate-limit.remaining, which sees it fall to 0 at the quota, or not.
  */
 export function fixedWindowsOf(points: readonly TimelinePoint[], windowSeconds: number): number[] | undefined {
   const resets = [...new Set(points.map((p) => p.reset).filter((r): r is number => r !== undefined))].sort((a, b) => a - b);
@@ -90,21 +94,26 @@ export function judgePacedRemaining(run: PacedRun): Finding {
   if (all.every((a) => a.n === 0)) return skip(`${run.label}: no accepted paced response carried an integer X-RateLimit-Remaining (headers.rate-limit-present judges the header)`);
   const limits = all.map((a) => a.point.limit).filter((l): l is number => l !== undefined);
   if (limits.length === 0) return skip(`${run.label}: no X-RateLimit-Limit to count Remaining against (headers.rate-limit-present judges the header)`);
-  // The window the headers describe: the day's when Limit names the day quota (its count holds requests from before the run).
-  const dayHeaders = limits.every((l) => l === run.quota.perDay) && run.quota.perDay !== run.quota.perMinute;
-  const windowSeconds = dayHeaders ? run.windows.day : run.windows.minute;
+  // Each answer's headers describe the minute window, or the day's when Limit names the day quota
+  // ("the applicable request limit": a server may show whichever binds); the day's count holds
+  // requests from before the run, so only its fall is judged.
+  const isDay = (p: TimelinePoint) => p.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute;
   const slack = arrivalSlackMs(run);
-  const windowOf = fixedWindowsOf(
-    all.map((a) => a.point),
-    windowSeconds,
-  );
-  for (const [i, a] of all.entries()) {
+  const windowsOf = (day: boolean): Map<Answer, number> => {
+    const group = all.filter((a) => isDay(a.point) === day);
+    const seconds = day ? run.windows.day : run.windows.minute;
+    const points = group.map((a) => a.point);
+    const of = fixedWindowsOf(points, seconds);
+    return new Map(of ? group.map((a, i) => [a, of[i]!]) : []);
+  };
+  const fixed = new Map([...windowsOf(false), ...windowsOf(true)]);
+  for (const a of all) {
     if (a.n === 0) continue;
     const { remaining: r, limit: l = limits[0]! } = a.point;
     const which = `paced request ${a.n}`;
     if (r! < 0) return fail(`${run.label}: X-RateLimit-Remaining ${r} at ${which}`, 'never below 0', `${r}`);
     if (r! > l - 1) return fail(`${run.label}: X-RateLimit-Remaining ${r} on the accepted ${which} with Limit ${l}: the request itself is not counted`, `at most ${l - 1}`, `${r}`);
-    if (!dayHeaders) {
+    if (!isDay(a.point)) {
       // The other requests the window holds against the key cannot be more than were sent in it.
       const counted = l - 1 - r!;
       const sent = sentWithin(run, a.sentAt, run.windows.minute * 1000 + slack) - 1;
@@ -117,16 +126,18 @@ export function judgePacedRemaining(run: PacedRun): Finding {
         );
       }
     }
-    if (windowOf) {
+    const window = fixed.get(a);
+    if (window !== undefined) {
       // In a fixed window, every request answered before this one was sent had been counted already.
-      const before = all.filter((b, j) => j !== i && windowOf[j] === windowOf[i] && b.point.t < a.sentAt).length;
+      const before = all.filter((b) => b !== a && fixed.get(b) === window && isDay(b.point) === isDay(a.point) && b.point.t < a.sentAt).length;
       if (r! > l - 1 - before) {
         return fail(`${run.label}: X-RateLimit-Remaining ${r} at ${which}, though ${before} requests of its window had been answered before it was sent`, `at most ${l - 1 - before}`, `${r}`);
       }
     }
   }
   const lowest = Math.min(...all.map((a) => a.point.remaining!));
-  return pass(`${run.label}: Remaining consistent over ${all.length - (all[0]?.n === 0 ? 1 : 0)} accepted paced requests (the headers describe the ${dayHeaders ? 'day' : 'minute'} window; ${windowOf ? 'fixed windows' : 'a refilling limiter'}; lowest ${lowest})`);
+  const described = [...new Set(all.map((a) => (isDay(a.point) ? 'day' : 'minute')))].join(' and the ');
+  return pass(`${run.label}: Remaining consistent over ${all.filter((a) => a.n > 0).length} accepted paced requests (the headers describe the ${described} window; ${fixed.size > 0 ? 'fixed windows' : 'a refilling limiter'}; lowest ${lowest})`);
 }
 
 /** What the paced run did: asked against achieved rate, gaps, answers, latency (recorded, never failed). */
@@ -134,6 +145,7 @@ export function describePacing(run: PacedRun): Finding {
   if (run.unavailable) return skip(run.unavailable);
   const f = pacedFigures(run);
   if (f.sent === 0) return skip(`${run.label}: no paced request was sent${run.stopped ? ` (${run.stopped})` : ''}`);
+  if (f.sent === 1) return pass(`${run.label}: a single paced request (${f.accepted ? '2xx' : f.rejected ? '429' : 'no 2xx'}): no rate to measure; latency ${f.latency.max} ms`);
   const off = rateError(run);
   const held = off <= 0.02 ? `${percent(off)} off` : `${percent(off)} off: the rate was not held${f.dropped > 0 ? ` (${f.dropped} arrivals dropped at the cap of requests in flight)` : ''}${run.stopped ? ` (${run.stopped})` : ''}`;
   const seconds = f.perSecond;

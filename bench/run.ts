@@ -6,6 +6,7 @@ import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../lib/config/load.ts';
 import { Report } from '../lib/result/model.ts';
 import { listSuites } from '../lib/runner/suites.ts';
+import { NAMED_ONLY } from '../lib/suite/vitest-settings.ts';
 import { startReferenceServer } from '../targets/reference/server.ts';
 import { machine, runHarness, summary } from './measure.ts';
 import { pacing } from './pacing.ts';
@@ -69,7 +70,8 @@ async function fullVerdictLocal() {
  * (which adds node, the sources' bundling and vitest starting up).
  */
 async function functionalOnly() {
-  const suites = listSuites().filter((s) => s !== 'rate-limit');
+  // The paced load runs only when named, and spends quotas as the rate-limit suite does: neither is functional.
+  const suites = listSuites().filter((s) => s !== 'rate-limit' && !NAMED_ONLY.includes(s));
   const runs = [];
   for (let i = 0; i < (quick ? 1 : 3); i++) {
     say(`functional verdict (${suites.join(', ')}), run ${i + 1}...`);

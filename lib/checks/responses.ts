@@ -5,6 +5,7 @@ import type { Exchange } from '../result/model.ts';
 import { errorBodyProblems, isJsonMediaType } from './bodies.ts';
 import { invalidPetProblems, readPage } from './pets.ts';
 import { defineCheck } from './define.ts';
+import { retryAfterObeyed } from './retry-after.ts';
 import { type Finding, type Seen, skip } from './types.ts';
 
 const suite = 'run';
@@ -157,7 +158,7 @@ export const no5xx = defineCheck({
 });
 
 /** Judged once, over every exchange of the run, after the suites. */
-export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders, petShape, no5xx] as const;
+export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders, petShape, no5xx, retryAfterObeyed] as const;
 
 export function rateLimitHeaderProblems(seen: Seen): string[] {
   const problems: string[] = [];

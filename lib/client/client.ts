@@ -8,7 +8,7 @@ import type { NearMissKey } from '../generators/near-miss-key.ts';
 import { RateLimitedError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
 import type { AuthUsed, Exchange } from '../result/model.ts';
 import { Budget } from './budget.ts';
-import { DEFAULT_RETRY, decideRetry, type RetryOptions } from './retry.ts';
+import { DEFAULT_RETRY, decideRetry, parseRetryAfter, type RetryOptions } from './retry.ts';
 import { Redactor } from './redact.ts';
 
 /** How a request authenticates: a configured key, none, or a credential made up by a check. */
@@ -36,6 +36,8 @@ export interface ApiRequest {
   headers?: Record<string, string>;
   /** Retry 429s per the retry policy (default true). Rate-limit checks turn it off. */
   retry?: boolean;
+  /** Sent after waiting out the Retry-After of the 429 answered to request `seq` (epoch ms `until`): recorded on the exchange. */
+  followsRetryAfter?: { seq: number; until: number };
 }
 
 export interface ApiResponse {
@@ -151,14 +153,19 @@ export class ApiClient {
     const retry = this.options.retry ?? DEFAULT_RETRY;
     const now = this.options.now ?? Date.now;
     const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    let next = req;
     for (let attempt = 0; ; attempt++) {
-      const response = await this.sendOnce(req);
+      const response = await this.sendOnce(next);
       if (req.retry === false) return response;
-      const decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: now(), random: this.options.random ?? Math.random, options: retry });
+      const at = now();
+      const decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: at, random: this.options.random ?? Math.random, options: retry });
       if (!decision.retry) {
         if (response.status === 429) throw new RateLimitedError(`${req.method} ${req.path} still rate-limited: ${decision.reason}`);
         return response;
       }
+      // A 429's Retry-After waited out: the retry is that 429's evidence (it named a time the key was let through again).
+      const named = response.status === 429 ? parseRetryAfter(response.headers['retry-after'], at, response.headers.date) : undefined;
+      next = named !== undefined ? { ...req, followsRetryAfter: { seq: response.exchange.seq, until: at + named } } : req;
       this.options.onWait?.(decision.delayMs, `${req.method} ${req.path}: ${decision.reason}`);
       await sleep(decision.delayMs);
     }
@@ -195,6 +202,7 @@ export class ApiClient {
       auth,
       requestHeaders: this.recordHeaders(headers),
       ...(req.body !== undefined ? { requestBody: this.redactor.scrub(req.body) } : {}),
+      ...(req.followsRetryAfter ? { followsRetryAfter: { seq: req.followsRetryAfter.seq, until: new Date(req.followsRetryAfter.until).toISOString() } } : {}),
       startedAt: new Date(started).toISOString(),
     };
     try {

@@ -6,6 +6,7 @@ import { RunTimeLimitError } from '../errors.ts';
 import { headerInt } from '../models.ts';
 import { parseRetryAfter } from '../client/retry.ts';
 import type { Target, TargetKey } from '../config/schema.ts';
+import type { Exchange } from '../result/model.ts';
 import { type BurstData, type DayData, headersOf, type KeyRun, type Observation, serverSecond, type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
 import { approach } from './approach.ts';
 import { lateByMs, type Segment } from './segment.ts';
@@ -21,6 +22,11 @@ export interface DriveContext {
   notBefore: Map<string, number>;
   /** Per key label: the first 429 it got in this run. */
   refusals: Map<string, Observation>;
+  /**
+   * Per key label: the 429 whose Retry-After the key is waiting out (its request's seq, and the
+   * moment it named). The next request sent with the key after that moment is its evidence.
+   */
+  obeying: Map<string, { seq: number; until: number }>;
   /** A load segment (runner I of N): its share, and when each key is driven (epoch ms, the same for every runner). */
   segment?: Segment & { slots: ReadonlyMap<string, number> };
 }
@@ -62,20 +68,27 @@ export async function observe(ctx: DriveContext, key: TargetKey, early = false):
     if (notBefore - Date.now() > waitCapMs(ctx)) throw new WaitTooLong(`${key.label} was told to wait ${Math.round((notBefore - Date.now()) / 1000)} s more, longer than two minute windows: not used again`);
     await waitUntil(ctx, notBefore, `${key.label}: the Retry-After it was given`);
   }
-  const res = await ctx.client.send({ method: 'GET', path: '/pets', query: { limit: 1 }, auth: { key }, retry: false });
+  // At most one request is the evidence of a 429's Retry-After: the first sent after it, unless sent early.
+  const obeyed = ctx.obeying.get(key.label);
+  ctx.obeying.delete(key.label);
+  const follows = !early && obeyed && Date.now() >= obeyed.until ? { followsRetryAfter: obeyed } : {};
+  const res = await ctx.client.send({ method: 'GET', path: '/pets', query: { limit: 1 }, auth: { key }, retry: false, ...follows });
   const obs = { t: Date.now(), status: res.status, headers: res.headers };
   if (obs.status === 429) {
-    noteRetryAfter(ctx, key, obs.t, obs.headers);
+    noteRetryAfter(ctx, key, obs.t, obs.headers, res.exchange.seq);
     if (!ctx.refusals.has(key.label)) ctx.refusals.set(key.label, obs);
   }
   return obs;
 }
 
-/** Remembers until when a 429 told the key to wait. */
-function noteRetryAfter(ctx: DriveContext, key: TargetKey, t: number, headers: Readonly<Record<string, string | undefined>>): void {
+/** Remembers until when a 429 (answered to request `seq`) told the key to wait. */
+function noteRetryAfter(ctx: DriveContext, key: TargetKey, t: number, headers: Readonly<Record<string, string | undefined>>, seq: number | undefined): void {
   const delay = parseRetryAfter(headers['retry-after'], t, headers.date);
   if (delay === undefined) return;
-  ctx.notBefore.set(key.label, Math.max(ctx.notBefore.get(key.label) ?? 0, t + delay));
+  const until = t + delay;
+  if (until < (ctx.notBefore.get(key.label) ?? 0)) return;
+  ctx.notBefore.set(key.label, until);
+  if (seq !== undefined) ctx.obeying.set(key.label, { seq, until });
 }
 
 /**
@@ -159,10 +172,10 @@ async function runBurst(ctx: DriveContext, key: TargetKey, expected: number, seg
     ...(segment ? { share: { of, crosses: segment.index === 1 } } : {}),
   });
   client.budget.refund(cap - result.sent);
-  recordBurst(ctx, key, result.points, result.sent);
+  const seqs = recordBurst(ctx, key, result.points, result.sent);
   const { points, sent, startedAt, durationMs, ended, latency, histogram, inFlightAtFirst429, pair } = result;
   const last429 = points.filter((p) => p.status === 429).at(-1);
-  if (last429) noteRetryAfter(ctx, key, last429.t, headersOf(last429));
+  if (last429) noteRetryAfter(ctx, key, last429.t, headersOf(last429), seqs.get(last429));
   return { points, sent, startedAt, durationMs, askedRate, ended, latency, latencyHistogram: histogram, ...(ended === 'first-429' ? { inFlightAtFirst429 } : {}), ...(pair ? { boundaryPair: pair } : {}) };
 }
 
@@ -184,9 +197,9 @@ export function loadRecorder(ctx: Pick<DriveContext, 'client' | 'target'>, key: 
     requestHeaders: { authorization: `Bearer [REDACTED:${key.label}]` },
   };
   return {
-    answered(p: TimelinePoint, sent: { at: number; durationMs: number } = { at: p.t, durationMs: 0 }): void {
+    answered(p: TimelinePoint, sent: { at: number; durationMs: number } = { at: p.t, durationMs: 0 }): Exchange {
       const body = p.body !== undefined ? { responseBody: p.body } : { responseBody: '', responseBodyTruncated: true };
-      ctx.client.record({ ...base, status: p.status, responseHeaders: headersOf(p), ...body, ...(p.afterStop ? { inFlightAtStop: true } : {}), startedAt: new Date(sent.at).toISOString(), durationMs: Math.round(sent.durationMs) });
+      return ctx.client.record({ ...base, status: p.status, responseHeaders: headersOf(p), ...body, ...(p.afterStop ? { inFlightAtStop: true } : {}), startedAt: new Date(sent.at).toISOString(), durationMs: Math.round(sent.durationMs) });
     },
     unanswered(transportError: string, at: number, inFlightAtStop = false): void {
       ctx.client.record({ ...base, responseHeaders: {}, transportError, ...(inFlightAtStop ? { inFlightAtStop: true } : {}), startedAt: new Date(at).toISOString(), durationMs: 0 });
@@ -194,11 +207,16 @@ export function loadRecorder(ctx: Pick<DriveContext, 'client' | 'target'>, key: 
   };
 }
 
-/** Each response becomes an exchange; requests still in flight at the stop are recorded without one. */
-function recordBurst(ctx: DriveContext, key: TargetKey, points: TimelinePoint[], sent: number): void {
+/**
+ * Each response becomes an exchange (its seq returned by point); requests still in flight at the
+ * stop are recorded without one, as sent by the first 429 at the latest.
+ */
+function recordBurst(ctx: DriveContext, key: TargetKey, points: TimelinePoint[], sent: number): Map<TimelinePoint, number> {
   const record = loadRecorder(ctx, key);
-  for (const p of points) record.answered(p);
-  for (let i = points.length; i < sent; i++) record.unanswered('NO_RESPONSE_AFTER_STOP', Date.now(), true);
+  const seqs = new Map(points.map((p) => [p, record.answered(p).seq] as const));
+  const stoppedAt = points.find((p) => p.status === 429)?.t ?? points.at(-1)?.t ?? Date.now();
+  for (let i = points.length; i < sent; i++) record.unanswered('NO_RESPONSE_AFTER_STOP', stoppedAt, true);
+  return seqs;
 }
 
 /**

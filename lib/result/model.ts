@@ -48,6 +48,10 @@ export const Exchange = z.object({
   responseBodyTruncated: z.boolean().optional(),
   transportError: z.string().optional().describe('Code of the failure when no complete response arrived'),
   inFlightAtStop: z.boolean().optional().describe('A load request already on the wire when the load stopped at its first 429'),
+  followsRetryAfter: z
+    .object({ seq: z.number().int(), until: z.string().describe('ISO 8601: the moment that 429 named') })
+    .optional()
+    .describe("Sent after waiting out the Retry-After of the 429 answered to request `seq`: that 429's evidence (rate-limit.retry-after-obeyed)"),
   startedAt: z.string().describe('ISO 8601'),
   durationMs: z.number(),
 });

@@ -52,6 +52,8 @@ export interface RateDecision {
   retryAfter?: number;
   /** Epoch ms from which a request would be let through again; set only when refused. */
   retryAtMs?: number;
+  /** Refused by the spent day: when the minute window (or bucket) lets a request through again, epoch ms (fault rate-day-retry-after-minute). */
+  minuteRetryAtMs?: number;
   /** Requests refused in a row for this client, this one included; 0 when let through. */
   refusedInARow: number;
   /** Refused because the client is banned (variations ban-after-ignoring-429, ban-after-3-early). */
@@ -81,6 +83,10 @@ export interface RateLimiterOptions {
   resetJitterMs?: number;
   /** Fault rate-one-too-many: requests accepted per minute window beyond the quota (headers still say the quota). */
   extraPerMinute?: number;
+  /** Fault rate-day-one-too-many: requests accepted per day window beyond the quota (headers still say the quota). */
+  extraPerDay?: number;
+  /** Variation headers-day-window: the headers always describe the day window (a refusal by the minute included). */
+  describeDay?: boolean;
   /** Fault rate-daily-not-enforced (false): the day window is neither counted, enforced nor reported. */
   enforceDay?: boolean;
   /** Fault rate-slow-refill: the minute limit is a token bucket refilled at this fraction of the plan's rate. */
@@ -199,26 +205,30 @@ export class RateLimiter {
       const retryAfter = Math.max(1, Math.ceil((retryAtMs - at) / 1000 - EPSILON));
       client.retryNotBefore = at + retryAfter * 1000;
       client.refusedInARow++;
+      const minute = views[0]!;
+      // headers-day-window: the day window is described even when the minute refuses (Retry-After still the minute's).
+      const described = this.options.describeDay && views[1] ? views[1] : blocker;
       return {
         at,
         earlyRetry,
         banned: false,
         banStarted: false,
         allowed: false,
-        limit: blocker.quota,
-        remaining: 0,
-        reset: this.reset(retryAtMs, at, blocker),
-        windowSeconds: blocker.seconds,
+        limit: described.quota,
+        remaining: described === blocker ? 0 : remainingOf(described, at),
+        reset: described === blocker ? this.reset(retryAtMs, at, blocker) : this.reset(described.meter.resetAt(at, described.quota), at, described),
+        windowSeconds: described.seconds,
         blockedBy: blocker.name,
         retryAfter,
         retryAtMs,
+        ...(blocker.name === 'day' ? { minuteRetryAtMs: minute.meter.resetAt(at, minute.quota) } : {}),
         refusedInARow: client.refusedInARow,
       };
     }
 
     for (const v of views) v.meter.consume(at, v.quota, -v.extra);
     client.refusedInARow = 0;
-    const described = binding(views, at);
+    const described = this.options.describeDay && views[1] ? views[1] : binding(views, at);
     return {
       at,
       earlyRetry,
@@ -324,7 +334,7 @@ export class RateLimiter {
       extra: this.options.extraPerMinute ?? 0,
     };
     if (this.options.enforceDay === false) return [minute];
-    return [minute, { name: 'day', meter: bucket.day, quota: quota.perDay, seconds: this.windows.day, extra: 0 }];
+    return [minute, { name: 'day', meter: bucket.day, quota: quota.perDay, seconds: this.windows.day, extra: this.options.extraPerDay ?? 0 }];
   }
 
   private meter(seconds: number): Meter {

@@ -89,6 +89,8 @@ export async function startReferenceServer(
     ...banOptions(variations),
     resetJitterMs: variations.has('reset-jitter') ? RESET_JITTER_MS : undefined,
     extraPerMinute: faults.has('rate-one-too-many') ? 1 : 0,
+    extraPerDay: faults.has('rate-day-one-too-many') ? 1 : 0,
+    describeDay: variations.has('headers-day-window'),
     enforceDay: !faults.has('rate-daily-not-enforced'),
     minuteRefill: faults.has('rate-slow-refill') ? SLOW_REFILL : undefined,
   });

@@ -119,6 +119,13 @@ export const VARIATION_CATALOGUE = [
       'which a 429\'s Retry-After waits for.',
   },
   {
+    id: 'headers-day-window',
+    allows:
+      'X-RateLimit-* give "the applicable request limit" and "requests remaining in the current window": they always describe ' +
+      'the day window (Limit the per-day quota, Remaining what is left of the day, Reset its end), a 429 of the minute quota ' +
+      'included, whose Retry-After is still when the minute lets a request through again.',
+  },
+  {
     id: 'reset-jitter',
     allows:
       'How Reset is rounded is not shown: it is rounded from a millisecond expiry read with up to ±600 ms of noise, so ' +

@@ -767,6 +767,35 @@ const checks = {
     clock.set(T0 + 120_000);
     expect(rateHeaders(await tiny(s))).toEqual({ limit: 3, remaining: 2, reset: T0_S + 180 });
   },
+  'rate-day-one-too-many': async (s, clock) => {
+    // The tiny plan: 3 a minute, 5 a day; 6 get through in the day.
+    expect(statuses(await tinies(s, 4))).toEqual([200, 200, 200, 429]);
+    clock.set(T0 + 60_000);
+    const second = await tinies(s, 4);
+    expect(statuses(second)).toEqual([200, 200, 200, 429]);
+    expect(second.slice(0, 3).map((r) => rateHeaders(r)?.remaining)).toEqual([1, 0, 0]);
+    expect(rateHeaders(second[3]!)).toEqual({ limit: 5, remaining: 0, reset: T0_S + 86_400 });
+    // The minute quota stays exact.
+    clock.set(T0 + 86_400_000);
+    expect(statuses(await tinies(s, 4))).toEqual([200, 200, 200, 429]);
+  },
+  'rate-day-retry-after-minute': async (s, clock) => {
+    expect(statuses(await tinies(s, 3))).toEqual([200, 200, 200]);
+    clock.set(T0 + 60_000);
+    const second = await tinies(s, 3);
+    expect(statuses(second)).toEqual([200, 200, 429]);
+    // Refused by the spent day, the headers describe the day, but Retry-After names the minute's end.
+    expect(rateHeaders(second[2]!)).toEqual({ limit: 5, remaining: 0, reset: T0_S + 86_400 });
+    expect(second[2]!.headers['retry-after']).toBe('60');
+    // Obeyed, it is refused again.
+    clock.set(T0 + 120_000);
+    const again = await tiny(s);
+    expect(again.status).toBe(429);
+    expect(again.headers['retry-after']).toBe('60');
+    // A minute refusal is unchanged: its Retry-After is the minute's.
+    clock.set(T0 + 86_400_000);
+    expect((await tinies(s, 4))[3]!.headers['retry-after']).toBe('60');
+  },
   'rate-slow-refill': async (s, clock) => {
     // The bucket holds the whole quota: 60 requests at once are let through, the 61st is refused.
     for (let i = 0; i < 60; i++) expect((await free(s)).status).toBe(200);

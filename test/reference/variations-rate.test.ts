@@ -282,3 +282,19 @@ describe('reset-jitter', () => {
     expect(plain.take('k', { perMinute: 1_000, perDay: 10_000 }).reset).toBe(T0_S + 60);
   });
 });
+
+describe('headers-day-window', () => {
+  it('describes the day window on every response, a minute refusal included, whose Retry-After stays the minute\'s', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['headers-day-window'], 3, 100, clock);
+    const accepted = [await tiny(s), await tiny(s), await tiny(s)];
+    expect(accepted.map(rateHeaders)).toEqual([99, 98, 97].map((remaining) => ({ limit: 100, remaining, reset: T0_S + 86_400 })));
+    // The minute refuses: the headers still say 97 of the day left; Retry-After is when the minute lets one through.
+    const refused = await tiny(s);
+    expectError(refused, 429, 'rate_limited');
+    expect(rateHeaders(refused)).toEqual({ limit: 100, remaining: 97, reset: T0_S + 86_400 });
+    expect(refused.headers['retry-after']).toBe('50');
+    clock.set(T0 + 60_000);
+    expect(rateHeaders(await tiny(s))).toEqual({ limit: 100, remaining: 96, reset: T0_S + 86_400 });
+  });
+});

@@ -76,6 +76,18 @@ export const RATE_LIMIT_FAULTS = [
     ),
   },
   {
+    id: 'rate-day-retry-after-minute',
+    breaks:
+      'The client retries only after the indicated time: once the day quota is spent, 429s name in Retry-After when the minute ' +
+      'window lets a request through again (as a minute limiter that counts refused requests and answers first would), while ' +
+      'the day stays closed; X-RateLimit-* still describe the day. A client that obeys retries into another 429.',
+    rewrite: onRefused((reply, { decision }) =>
+      decision.blockedBy !== 'day' || decision.minuteRetryAtMs === undefined
+        ? reply
+        : replaceHeader(reply, HEADER.retryAfter, String(Math.max(1, Math.ceil((decision.minuteRetryAtMs - decision.at) / 1000)))),
+    ),
+  },
+  {
     id: 'rate-no-reset',
     breaks: 'Every response carries X-RateLimit-Reset: it is never sent (Limit and Remaining are).',
     rewrite: (reply) => ({ ...reply, headers: withoutHeaders(reply.headers, [HEADER.reset]) }),
@@ -159,6 +171,10 @@ export const RATE_LIMIT_FAULTS = [
   {
     id: 'rate-per-connection',
     breaks: "Limits are per key: the limiter counts each of a key's connections on its own, so a client on four connections gets four quotas.",
+  },
+  {
+    id: 'rate-day-one-too-many',
+    breaks: 'Request rate by plan: perDay + 1 requests are accepted per day window (the extra one says Remaining 0, Limit the quota); the minute quota is exact.',
   },
   {
     id: 'rate-slow-refill',

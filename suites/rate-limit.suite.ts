@@ -68,7 +68,7 @@ describe('Limits', () => {
   prepare(async (ctx) => {
     if (!ctx.run.allowLoad) return;
     const stop = ctx.client.observe(evidence.add);
-    const drive: DriveContext = { client: ctx.client, target: ctx.run.target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, notBefore: new Map(), refusals: new Map() };
+    const drive: DriveContext = { client: ctx.client, target: ctx.run.target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, notBefore: new Map(), refusals: new Map(), obeying: new Map(), accepted: (label) => session().accepted.of(label) };
     // Plans run side by side, as many as the cap on concurrent requests leaves room for.
     const lanes = Math.max(1, Math.floor(ctx.run.target.http.maxConcurrency / burstConnections(ctx.run.target)));
     const segment = ctx.run.segment;

@@ -1,7 +1,7 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { headerInt } from '../models.ts';
-import { type KeyRun, limiterKind, loadFigures, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, serverSecond, type TimelinePoint } from '../result/rate-limits.ts';
+import { DAY_FOLLOW_UPS, type KeyRun, limiterKind, loadFigures, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, serverSecond, type TimelinePoint } from '../result/rate-limits.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
 
@@ -321,11 +321,26 @@ export function judgeIsolation(run: KeyRun): Finding {
   return pass(`${run.label} untouched by ${exhausted}: ${after.status}, Remaining ${r1}`);
 }
 
+/** When a 429's Retry-After lets the key back in, in the server's milliseconds (from its Date); undefined without a usable one. */
+function namedMs(p: TimelinePoint): number | undefined {
+  const wait = retryAfterSeconds(p);
+  return wait === undefined ? undefined : (sentAt(p) + wait) * 1000;
+}
+
 export function judgeDailyQuota(run: KeyRun): Finding {
   if (run.daySkipped) return skip(run.daySkipped);
   const day = run.day;
   if (!day) return skip('the daily quota was not driven');
-  if (day.ended !== 'day-block' || !day.block) {
+  const followUps = day.followUps ?? [];
+  if (day.ended === 'still-refused') {
+    const said = day.block?.retryAfter !== undefined ? ` (the last said Retry-After ${day.block.retryAfter})` : '';
+    return fail(
+      `${run.label}: after ${day.accepted} requests accepted, the key was refused again each time it waited out a 429's Retry-After${said}: the day is spent, but its 429s name times inside it`,
+      "a 429 of a spent day names the day's end",
+      `refused again after waiting out the Retry-After of ${DAY_FOLLOW_UPS} 429s in a row`,
+    );
+  }
+  if ((day.ended !== 'day-block' && day.ended !== 'reopened') || !day.block) {
     return fail(`${run.label}: ${day.accepted} requests accepted in ${Math.round(day.elapsedMs / 1000)} s without the day's quota stopping them`, `a 429 for the day after at most ${run.quota.perDay}`, `${day.accepted} accepted`);
   }
   const block = day.block;
@@ -337,14 +352,32 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   if ((!namesDay && block.reset <= now + run.windows.minute) || block.reset > now + run.windows.day + 1) {
     return fail(`${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not the end of the day window`, `after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
   }
+  // Every 429 of the spent day names, in Retry-After, a time at or after the day's reset; a
+  // refilling day may name a sooner one, if the request sent then is let through.
+  const refusals = [block, ...followUps.filter((p) => p.status === 429)];
+  for (const p of refusals) {
+    const named = namedMs(p);
+    if (named === undefined || named >= (block.reset - 2) * 1000) continue;
+    const next = followUps.find((f) => f.t > p.t);
+    if (next && next.status >= 200 && next.status < 300) continue;
+    const early = Math.round(block.reset - named / 1000);
+    const what = next ? `the request sent then was refused again (${next.status}${next.retryAfter !== undefined ? `, Retry-After ${next.retryAfter}` : ''})` : 'too far ahead for the harness to try';
+    return fail(
+      `${run.label}: a 429 of the spent day says Retry-After ${p.retryAfter}, ${early} s before the day's reset at ${block.reset}: ${what}`,
+      `Retry-After naming ${block.reset} (the day's reset) or later, or a time at which the key is let through`,
+      `Retry-After ${p.retryAfter} (until ${Math.round(named / 1000)})`,
+    );
+  }
   // Counted per day window, its edges taken from the server's Reset, never over our own span (a
-  // slow server's drive may straddle two day windows).
+  // slow server's drive may straddle two day windows); every suite's accepted requests count.
   const windowStart = block.reset - run.windows.day;
-  const inWindow = day.acceptedAt.filter((s) => s >= windowStart).length;
+  const reset = block.reset;
+  const inWindow = day.acceptedAt.filter((s) => s >= windowStart && s < reset).length;
   if (inWindow > run.quota.perDay) {
     return fail(`${run.label}: ${inWindow} requests accepted in the day window that ends at X-RateLimit-Reset ${block.reset}, more than the ${run.quota.perDay} a day`, `at most ${run.quota.perDay}`, `${inWindow}`);
   }
-  return pass(`day quota enforced: ${inWindow} accepted in the day window ending at Reset ${block.reset} (${day.accepted} over the whole drive); Reset ${block.reset - now} s ahead`);
+  const after = day.ended === 'reopened' ? `; let through again at ${Math.round((followUps.at(-1)!.t - block.t) / 1000)} s, when its Retry-After said` : followUps.length > 0 ? `; ${followUps.length} request(s) after its Retry-After, refused while the day lasted` : "; its Retry-After names the day's end";
+  return pass(`day quota enforced: ${inWindow} accepted in the day window ending at Reset ${block.reset} (every suite's requests counted)${after}; Reset ${block.reset - now} s ahead`);
 }
 
 export function describeBan(run: KeyRun): Finding {
@@ -387,7 +420,7 @@ export const retryAfterFormat = defineCheck({ id: 'rate-limit.retry-after-format
 export const retryAfterConsistent = defineCheck({ id: 'rate-limit.retry-after-consistent', explainedBy: ['rate-limit.reset-header', 'rate-limit.retry-after-format'], clause: exceeding, suite, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should', judge: driven(judgeRetryAfterConsistent) });
 export const retryAfterHonoured = defineCheck({ id: 'rate-limit.retry-after-honoured', explainedBy: ['rate-limit.retry-after-obeyed'], clause: exceeding, suite, title: 'After waiting exactly what Retry-After says, the next request succeeds', severity: 'must', judge: driven(judgeRetryAfterHonoured) });
 export const isolation = defineCheck({ id: 'rate-limit.isolation', clause, suite, title: 'Exhausting one key leaves another key of the same plan untouched', severity: 'must', judge: driven(judgeIsolation) });
-export const dailyQuota = defineCheck({ id: 'rate-limit.daily-quota', explainedBy: ['rate-limit.quota', 'rate-limit.reset-header', 'headers.rate-limit-present'], clause, suite, title: 'The per-day quota is enforced, and Reset then points at the end of the day window', severity: 'must', judge: driven(judgeDailyQuota) });
+export const dailyQuota = defineCheck({ id: 'rate-limit.daily-quota', explainedBy: ['rate-limit.retry-after-obeyed', 'rate-limit.quota', 'rate-limit.reset-header', 'headers.rate-limit-present'], clause, suite, title: 'The per-day quota is enforced, and Reset then points at the end of the day window', severity: 'must', judge: driven(judgeDailyQuota) });
 export const banProbe = defineCheck({ id: 'rate-limit.ban-probe', clause: exceeding, suite, title: 'What the server does to a key that keeps sending after a 429 (disposable keys only), recorded', severity: 'info', judge: describeBan });
 export const load = defineCheck({ id: 'rate-limit.load', clause, suite, title: 'Load above the plan rate: accepted, 429 and other responses, latency, achieved against asked rate, recorded', severity: 'info', judge: driven(describeLoad) });
 

@@ -7,7 +7,7 @@ import { headerInt } from '../models.ts';
 import { parseRetryAfter } from '../client/retry.ts';
 import type { Target, TargetKey } from '../config/schema.ts';
 import type { Exchange } from '../result/model.ts';
-import { type BurstData, type DayData, headersOf, type KeyRun, type Observation, serverSecond, type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
+import { type BurstData, DAY_FOLLOW_UPS, type DayData, headersOf, type KeyRun, type Observation, serverSecond, type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
 import { approach } from './approach.ts';
 import { lateByMs, type Segment } from './segment.ts';
 
@@ -27,6 +27,8 @@ export interface DriveContext {
    * moment it named). The next request sent with the key after that moment is its evidence.
    */
   obeying: Map<string, { seq: number; until: number }>;
+  /** The server seconds of the key's accepted requests in the whole run, every suite's (the day is counted from them). */
+  accepted?: (label: string) => number[];
   /** A load segment (runner I of N): its share, and when each key is driven (epoch ms, the same for every runner). */
   segment?: Segment & { slots: ReadonlyMap<string, number> };
 }
@@ -363,7 +365,13 @@ export async function probeBan(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   run.ban = { statuses, after: await observe(ctx, key) };
 }
 
-/** Spends the day's quota, minute window after minute window, until the day's 429. */
+/**
+ * Spends the day's quota, minute window after minute window, until the day's 429; then keeps the
+ * key as a polite client would: one request after each Retry-After (at most DAY_FOLLOW_UPS), each
+ * the evidence of the 429 before it. A Retry-After beyond what the harness waits ends it (its
+ * value is judged). The accepted requests of the key over the whole run, every suite's, are what
+ * the day is counted from.
+ */
 export async function driveDay(ctx: DriveContext, key: TargetKey, run: KeyRun): Promise<void> {
   const { windows } = ctx.target;
   const minuteWindows = Math.ceil(key.quota.perDay / key.quota.perMinute) + 1;
@@ -378,7 +386,7 @@ export async function driveDay(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   }
   const started = Date.now();
   const deadline = started + (windows.day + windows.minute) * 1000;
-  const day: DayData = { accepted: 0, acceptedAt: [], bursts: [], ended: 'time', elapsedMs: 0 };
+  const day: DayData = { accepted: 0, acceptedAt: [], bursts: [], ended: 'time', elapsedMs: 0, requests: 0, followUps: [] };
   ctx.progress(`${key.label}: spending the day's quota of ${key.quota.perDay} (about ${needed} s)`);
   try {
     await spendDay(ctx, key, day, started, deadline);
@@ -388,33 +396,60 @@ export async function driveDay(ctx: DriveContext, key: TargetKey, run: KeyRun): 
     return;
   }
   day.elapsedMs = Date.now() - started;
+  // Every accepted request of the key in the run counts in its day window, not the day test's alone.
+  if (ctx.accepted) day.acceptedAt = ctx.accepted(key.label);
   run.day = day;
 }
 
+const isAccepted = (status: number) => status >= 200 && status < 300;
+
 async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started: number, deadline: number): Promise<void> {
   const { windows } = ctx.target;
+  /** Looks refused in a row, each sent after waiting out the 429 before it. */
+  let refusedInARow = 0;
   while (Date.now() < deadline) {
     // Each burst starts from what the server says is left (the day's remainder may be the
     // smaller), so that it crosses the limit carefully.
     const obs = await observe(ctx, key);
-    const ok = (status: number) => status >= 200 && status < 300;
+    day.requests = (day.requests ?? 0) + 1;
+    const look = timelinePoint(obs.t, obs.status, (name) => obs.headers[name]);
+    if (day.block) {
+      // The day is spent: its key kept as a polite client keeps it.
+      day.followUps = [...(day.followUps ?? []), look];
+      if (isAccepted(obs.status)) {
+        day.accepted += 1;
+        day.acceptedAt.push(serverSecond(obs.t, obs.headers.date));
+        day.ended = 'reopened';
+        return;
+      }
+      if (day.followUps.length >= DAY_FOLLOW_UPS || !(await waitOutSpentDay(ctx, key, look))) return;
+      continue;
+    }
     let data: BurstData | undefined;
-    if (ok(obs.status)) {
+    if (isAccepted(obs.status)) {
+      refusedInARow = 0;
       day.accepted += 1;
       day.acceptedAt.push(serverSecond(obs.t, obs.headers.date));
       data = await runBurst(ctx, key, headerInt(obs.headers['x-ratelimit-remaining']) ?? key.quota.perMinute);
-      const accepted = data.points.filter((p) => !p.afterStop && ok(p.status));
+      day.requests += data.sent;
+      const accepted = data.points.filter((p) => !p.afterStop && isAccepted(p.status));
       day.accepted += accepted.length;
       day.bursts.push({ sent: data.sent, accepted: accepted.length, ...(data.inFlightAtFirst429 !== undefined ? { sentAfterFirst429: data.inFlightAtFirst429 } : {}) });
       day.acceptedAt.push(...accepted.map((p) => serverSecond(p.t, p.date)));
-    }
-    const block = obs.status === 429 ? timelinePoint(obs.t, obs.status, (name) => obs.headers[name]) : data?.points.filter((p) => p.status === 429).at(-1);
+    } else if (obs.status === 429) refusedInARow += 1;
+    const block = obs.status === 429 ? look : data?.points.filter((p) => p.status === 429).at(-1);
     const namesDay = block?.limit === key.quota.perDay && key.quota.perDay !== key.quota.perMinute;
     if (block && block.reset !== undefined && (namesDay || resetAtMs(block.reset, block.t, block.date) > block.t + windows.minute * 1000 + 1000)) {
       day.block = block;
       day.ended = 'day-block';
-      // The key is not used again in this run, so its day's block need not be waited out.
-      break;
+      if (!(await waitOutSpentDay(ctx, key, block, data ? inFlightMargin(data) : 0))) return;
+      continue;
+    }
+    // Refused again and again after waiting out each 429: the key is closed, whatever the headers say.
+    if (refusedInARow >= DAY_FOLLOW_UPS) {
+      day.block = block;
+      day.ended = 'still-refused';
+      return;
     }
     // The test may straddle a day boundary (twice the quota), and a refilling day adds its rate.
     const refill = ((Date.now() - started) / 1000 / windows.day) * key.quota.perDay;
@@ -424,5 +459,16 @@ async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started
     }
     if (!block) continue;
     await waitOut(ctx, block, `${key.label}: the minute window (spending the day's quota)`, data ? inFlightMargin(data) : 0);
+  }
+}
+
+/** Waits out a spent day's 429; false when it asks for longer than the harness waits (its value is judged, not waited out). */
+async function waitOutSpentDay(ctx: DriveContext, key: TargetKey, p: TimelinePoint, marginMs = 0): Promise<boolean> {
+  try {
+    await waitOut(ctx, p, `${key.label}: the spent day's Retry-After (one request after each, as a polite client)`, marginMs);
+    return true;
+  } catch (err) {
+    if (err instanceof WaitTooLong) return false;
+    throw err;
   }
 }

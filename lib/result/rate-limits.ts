@@ -100,6 +100,9 @@ const BurstData = z.object({
 });
 export type BurstData = z.infer<typeof BurstData>;
 
+/** Requests a polite client sends with a spent day's key: one after each Retry-After, this many. */
+export const DAY_FOLLOW_UPS = 2;
+
 const DayData = z.object({
   /** Accepted requests from the first burst of the day test to the day block. */
   accepted: z.number().int(),
@@ -109,9 +112,17 @@ const DayData = z.object({
   block: TimelinePoint.optional(),
   /** Each burst of the loop (one per minute window). */
   bursts: z.array(DayBurst),
-  /** Why the loop ended. */
-  ended: z.enum(['day-block', 'over-quota', 'time']),
+  /**
+   * Why the loop ended: the day's 429 (followed as far as the harness waits), the key let through
+   * again after it (a new or refilling day), refused again after waiting out each 429, more
+   * accepted than two days allow, or the time.
+   */
+  ended: z.enum(['day-block', 'reopened', 'still-refused', 'over-quota', 'time']),
   elapsedMs: z.number(),
+  /** Requests the day test sent: its looks, bursts and follow-ups. */
+  requests: z.number().int().optional(),
+  /** After the day's 429: one request after each Retry-After, each the evidence of the 429 before it. */
+  followUps: z.array(TimelinePoint).optional(),
 });
 export type DayData = z.infer<typeof DayData>;
 

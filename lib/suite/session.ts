@@ -8,6 +8,7 @@ import { ApiClient } from '../client/client.ts';
 import { Budget } from '../client/budget.ts';
 import { targetClientOptions } from '../client/for-target.ts';
 import { EVENTS_ARTIFACT, type HarnessEvent } from './events.ts';
+import { AcceptedLedger } from './ledger.ts';
 import type { RunContext } from './run-context.ts';
 
 /** Exchanges are sent in batches of at most this many; anything else is sent at once. */
@@ -57,6 +58,8 @@ export class EventChannel {
 export class Session {
   readonly client: ApiClient;
   readonly channel: EventChannel;
+  /** Every key's accepted requests of the run, whichever suite sent them (the day is counted from it). */
+  readonly accepted = new AcceptedLedger();
 
   constructor(readonly run: RunContext) {
     this.channel = new EventChannel(run.echoProgress ? (line) => console.info(line) : undefined);
@@ -65,7 +68,10 @@ export class Session {
       budget: new Budget(run.maxRequests, run.requestsBefore),
       deadline: run.deadline,
       seqStart: run.requestsBefore,
-      onExchange: (exchange) => this.channel.emit({ kind: 'exchange', exchange }),
+      onExchange: (exchange) => {
+        this.accepted.add(exchange);
+        this.channel.emit({ kind: 'exchange', exchange });
+      },
       onWait: (ms, reason) => this.progress(`waiting ${Math.ceil(ms / 1000)} s: ${reason}`),
     });
   }

@@ -118,6 +118,10 @@ const CAUGHT: Caught[] = [
   { fault: 'rate-no-remaining', check: 'headers.rate-limit-present', suites: ['rate-limit'] },
   { fault: 'rate-day-reset-negative', check: 'rate-limit.daily-quota', suites: ['rate-limit'] },
   { fault: 'rate-draft-headers', check: 'headers.rate-limit-present', suites: ['rate-limit'] },
+  // Counted over the day window from every accepted request of the key, the main burst's included.
+  { fault: 'rate-day-one-too-many', check: 'rate-limit.daily-quota', suites: ['rate-limit'] },
+  // The spent day's 429 says the minute's Retry-After: the request sent then is refused again.
+  { fault: 'rate-day-retry-after-minute', check: 'rate-limit.retry-after-obeyed', suites: ['rate-limit'] },
   // Bursts cannot see a bucket that holds the quota but refills slowly: a client pacing itself at 90% of its quota does.
   { fault: 'rate-slow-refill', check: 'load.paced-no-429', suites: ['load'] },
   // No rule of the interface: caught by the target's own thresholds (the reference meets the same, in the variations below).

@@ -37,6 +37,33 @@ function windowOf(run: KeyRun, p: TimelinePoint): number {
   return p.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute ? run.windows.day : run.windows.minute;
 }
 
+/** The window a response's headers describe: the day's when Limit names the day quota, else the minute's. */
+function describes(run: KeyRun, p: Pick<TimelinePoint, 'limit'>): 'minute' | 'day' {
+  return p.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute ? 'day' : 'minute';
+}
+
+/**
+ * A 429 of the day's quota: its Retry-After lies beyond one minute window; without one, its
+ * headers describe the day with nothing left, or the minute's with a Reset beyond the minute.
+ */
+function isDayRefusal(run: KeyRun, p: TimelinePoint): boolean {
+  if (p.status !== 429) return false;
+  const beyond = run.windows.minute + 2;
+  const wait = retryAfterSeconds(p);
+  if (wait !== undefined) return wait > beyond;
+  if (describes(run, p) === 'day') return p.remaining === undefined || p.remaining <= 0;
+  return p.reset !== undefined && p.reset - sentAt(p) > beyond;
+}
+
+/** The main burst's first 429, and what the headers said before it. */
+function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; start: number; startWindow: 'minute' | 'day' } | undefined {
+  const refusal = run.burst?.points.find((p) => p.status === 429);
+  const start = run.start ? headerInt(run.start.headers['x-ratelimit-remaining']) : undefined;
+  if (!refusal || !run.start || start === undefined) return undefined;
+  const limit = headerInt(run.start.headers['x-ratelimit-limit']);
+  return { refusal, accepted: quotaWindow(run).points.filter(accepted).length, start, startWindow: describes(run, limit === undefined ? {} : { limit }) };
+}
+
 /**
  * A 429 whose Retry-After, too, lies beyond one window: a ban (the interface allows one, its
  * length not shown), so its Reset may name the ban's end.
@@ -154,6 +181,17 @@ export function judgeQuota(run: KeyRun): Finding {
       };
     }
     return fail(`${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at its ${run.burst.ended === 'max-requests' ? 'request' : 'time'} cap)`, `a 429 after ${start} accepted requests`, `${ok.length} accepted, no 429`);
+  }
+  const first = firstRefusal(run);
+  if (first?.startWindow === 'day' && !isDayRefusal(run, first.refusal)) {
+    // The headers count the day; the minute refuses first, from a count they do not show.
+    const most = run.quota.perMinute + refillAllowance(run);
+    if (ok.length > most) return fail(`${run.label}: ${ok.length} accepted before the first 429, more than the ${run.quota.perMinute} a minute of plan ${run.plan} (plus ${most - run.quota.perMinute} a refilling limiter may give back meanwhile)`, `at most ${most}`, `${ok.length}`);
+    return pass(`the headers describe the day window (Remaining ${start} of ${run.quota.perDay}); the minute's quota refused after ${ok.length} accepted, within the ${run.quota.perMinute} a minute (rate-limit.binding-headers judges what the headers show)`);
+  }
+  if (first && first.startWindow === 'minute' && isDayRefusal(run, first.refusal) && ok.length < start) {
+    // The day's remainder was the smaller: it refused first, while the headers counted the minute.
+    return pass(`the day's quota refused after ${ok.length} accepted, before the minute's Remaining ${start} was spent (rate-limit.binding-headers judges what the headers show; rate-limit.daily-quota the day)`);
   }
   const kind = limiterKind(ok, refillPerSecond(run));
   if (kind === 'fixed') {
@@ -327,6 +365,17 @@ function namedMs(p: TimelinePoint): number | undefined {
   return wait === undefined ? undefined : (sentAt(p) + wait) * 1000;
 }
 
+/**
+ * The day's limiter, from the accepted answers whose headers describe the day: a fixed day holds
+ * one Reset (within two seconds of rounding noise); a refilling one moves it; too few to tell is
+ * judged as refilling.
+ */
+function dayKind(run: KeyRun): 'fixed' | 'refilling' {
+  const block = run.day?.block;
+  const resets = [...(run.day?.dayResets ?? []), ...(block && describes(run, block) === 'day' && block.reset !== undefined ? [block.reset] : [])];
+  return resets.length >= 2 && Math.max(...resets) - Math.min(...resets) <= 2 ? 'fixed' : 'refilling';
+}
+
 export function judgeDailyQuota(run: KeyRun): Finding {
   if (run.daySkipped) return skip(run.daySkipped);
   const day = run.day;
@@ -369,15 +418,56 @@ export function judgeDailyQuota(run: KeyRun): Finding {
     );
   }
   // Counted per day window, its edges taken from the server's Reset, never over our own span (a
-  // slow server's drive may straddle two day windows); every suite's accepted requests count.
+  // slow server's drive may straddle two day windows); every suite's accepted requests count. A
+  // fixed day lets exactly the quota through; a refilling one (a token bucket or a log of the
+  // day) also what it gave back over the span counted.
   const windowStart = block.reset - run.windows.day;
   const reset = block.reset;
-  const inWindow = day.acceptedAt.filter((s) => s >= windowStart && s < reset).length;
-  if (inWindow > run.quota.perDay) {
-    return fail(`${run.label}: ${inWindow} requests accepted in the day window that ends at X-RateLimit-Reset ${block.reset}, more than the ${run.quota.perDay} a day`, `at most ${run.quota.perDay}`, `${inWindow}`);
+  const inWindow = day.acceptedAt.filter((s) => s >= windowStart && s < reset);
+  const fixedDay = dayKind(run) === 'fixed';
+  const refill = fixedDay || inWindow.length === 0 ? 0 : Math.ceil(((Math.max(...inWindow) - Math.min(...inWindow) + 1) / run.windows.day) * run.quota.perDay);
+  if (inWindow.length > run.quota.perDay + refill) {
+    return fail(
+      `${run.label}: ${inWindow.length} requests accepted in the day window that ends at X-RateLimit-Reset ${block.reset}, more than the ${run.quota.perDay} a day${refill ? ` (plus ${refill} a refilling day gives back over their ${Math.max(...inWindow) - Math.min(...inWindow) + 1} s)` : ''}`,
+      `at most ${run.quota.perDay + refill}`,
+      `${inWindow.length}`,
+    );
   }
   const after = day.ended === 'reopened' ? `; let through again at ${Math.round((followUps.at(-1)!.t - block.t) / 1000)} s, when its Retry-After said` : followUps.length > 0 ? `; ${followUps.length} request(s) after its Retry-After, refused while the day lasted` : "; its Retry-After names the day's end";
   return pass(`day quota enforced: ${inWindow} accepted in the day window ending at Reset ${block.reset} (every suite's requests counted)${after}; Reset ${block.reset - now} s ahead`);
+}
+
+/** Which window the X-RateLimit-* headers describe ("the applicable request limit": either is a reading), recorded. */
+export function describeHeadersWindow(run: KeyRun): Finding {
+  const points = pointsOf(run).filter((p) => p.limit !== undefined);
+  if (points.length === 0) return skip(`no response of ${run.label} carried an integer X-RateLimit-Limit (headers.rate-limit-present judges the header)`);
+  const day = points.filter((p) => describes(run, p) === 'day').length;
+  const minute = points.length - day;
+  if (day === 0) return pass(`${run.label}: the minute window (Limit ${run.quota.perMinute}) on all ${minute} responses`);
+  if (minute === 0) return pass(`${run.label}: the day window (Limit ${run.quota.perDay}) on all ${day} responses`);
+  return pass(`${run.label}: the minute window (Limit ${run.quota.perMinute}) on ${minute} responses, the day window (Limit ${run.quota.perDay}) on ${day} (the one that binds, say)`);
+}
+
+/**
+ * When the headers describe one window and the other refuses first, a client counting down
+ * Remaining is refused with requests left: a `should` failure with the figures (both windows are
+ * readings of "the applicable request limit", so never a `must`).
+ */
+export function judgeBindingHeaders(run: KeyRun): Finding {
+  const first = firstRefusal(run);
+  if (!first) return skip(`${run.label}: no 429 came after a response stating Remaining: nothing to compare`);
+  const { refusal, accepted: k, start, startWindow } = first;
+  const refusedBy = isDayRefusal(run, refusal) ? 'day' : 'minute';
+  const leftover = refusal.remaining !== undefined && refusal.remaining > 0 ? `, and the 429 itself says Remaining ${refusal.remaining}` : '';
+  if (startWindow !== refusedBy && k + 1 < start) {
+    return fail(
+      `${run.label}: the headers do not show the limit that binds: they describe the ${startWindow} window (Remaining said ${start}), but the ${refusedBy}'s quota refused after ${k} accepted${leftover}`,
+      `X-RateLimit-* of the limit that refuses first (Remaining ${k} at the start)`,
+      `Remaining ${start}, refused after ${k}`,
+    );
+  }
+  if (leftover) return fail(`${run.label}: a 429 says X-RateLimit-Remaining ${refusal.remaining}: the headers do not show the limit that refused`, 'Remaining 0 on a 429 of the limit described', `Remaining ${refusal.remaining}`);
+  return pass(`${run.label}: the headers describe the ${startWindow} window, whose quota refused first (after ${k} accepted, Remaining said ${start})`);
 }
 
 export function describeBan(run: KeyRun): Finding {
@@ -417,12 +507,14 @@ export const boundaryRace = defineCheck({ id: 'rate-limit.boundary-race', clause
 export const perConnection = defineCheck({ id: 'rate-limit.per-connection', clause, suite, title: "A key's requests spread over several connections share one quota (no limiter per connection or per instance)", severity: 'must', judge: driven(judgePerConnection) });
 export const retryAfterPresent = defineCheck({ id: 'rate-limit.retry-after-present', clause: exceeding, suite, title: 'A 429 carries Retry-After', severity: 'must', judge: driven(judgeRetryAfterPresent) });
 export const retryAfterFormat = defineCheck({ id: 'rate-limit.retry-after-format', clause: exceeding, suite, title: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3)', severity: 'should', judge: driven(judgeRetryAfterFormat) });
-export const retryAfterConsistent = defineCheck({ id: 'rate-limit.retry-after-consistent', explainedBy: ['rate-limit.reset-header', 'rate-limit.retry-after-format'], clause: exceeding, suite, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should', judge: driven(judgeRetryAfterConsistent) });
+export const retryAfterConsistent = defineCheck({ id: 'rate-limit.retry-after-consistent', explainedBy: ['rate-limit.binding-headers', 'rate-limit.reset-header', 'rate-limit.retry-after-format'], clause: exceeding, suite, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should', judge: driven(judgeRetryAfterConsistent) });
 export const retryAfterHonoured = defineCheck({ id: 'rate-limit.retry-after-honoured', explainedBy: ['rate-limit.retry-after-obeyed'], clause: exceeding, suite, title: 'After waiting exactly what Retry-After says, the next request succeeds', severity: 'must', judge: driven(judgeRetryAfterHonoured) });
 export const isolation = defineCheck({ id: 'rate-limit.isolation', clause, suite, title: 'Exhausting one key leaves another key of the same plan untouched', severity: 'must', judge: driven(judgeIsolation) });
 export const dailyQuota = defineCheck({ id: 'rate-limit.daily-quota', explainedBy: ['rate-limit.retry-after-obeyed', 'rate-limit.quota', 'rate-limit.reset-header', 'headers.rate-limit-present'], clause, suite, title: 'The per-day quota is enforced, and Reset then points at the end of the day window', severity: 'must', judge: driven(judgeDailyQuota) });
+export const headersWindow = defineCheck({ id: 'rate-limit.headers-window', clause: headersClause, suite, title: 'Which window X-RateLimit-* describe, the minute or the day (either reads "the applicable request limit"), recorded', severity: 'info', judge: driven(describeHeadersWindow) });
+export const bindingHeaders = defineCheck({ id: 'rate-limit.binding-headers', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-* show the limit that binds: Remaining is not left over when a 429 comes', severity: 'should', judge: driven(judgeBindingHeaders) });
 export const banProbe = defineCheck({ id: 'rate-limit.ban-probe', clause: exceeding, suite, title: 'What the server does to a key that keeps sending after a 429 (disposable keys only), recorded', severity: 'info', judge: describeBan });
 export const load = defineCheck({ id: 'rate-limit.load', clause, suite, title: 'Load above the plan rate: accepted, 429 and other responses, latency, achieved against asked rate, recorded', severity: 'info', judge: driven(describeLoad) });
 
 /** Judged once per configured key, from what that key's run recorded. */
-export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, boundaryRace, perConnection, retryAfterPresent, retryAfterFormat, retryAfterConsistent, retryAfterHonoured, isolation, dailyQuota, banProbe, load] as const;
+export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, boundaryRace, perConnection, retryAfterPresent, retryAfterFormat, retryAfterConsistent, retryAfterHonoured, isolation, dailyQuota, headersWindow, bindingHeaders, banProbe, load] as const;

@@ -22,6 +22,8 @@ export interface ApproachOptions extends Omit<BurstOptions, 'connections' | 'max
    * at a time, so that no more requests are in flight at the crossing than one runner would have.
    */
   share?: { of: number; crosses: boolean };
+  /** An X-RateLimit-Limit naming the day's quota: answers carrying it are counted down, their Remaining (the day's) not followed. */
+  dayLimit?: number;
 }
 
 export interface ApproachResult extends BurstResult {
@@ -40,9 +42,13 @@ export function carefulMargin(connections: number): number {
 
 const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
 
-/** Requests left after a phase: the lowest Remaining an accepted response showed, else a count down. */
-function leftAfter(points: readonly TimelinePoint[], before: number): number {
-  const remainings = points.filter(accepted).map((p) => p.remaining).filter((r): r is number => r !== undefined);
+/**
+ * Requests left after a phase: the lowest Remaining an accepted response showed, else a count
+ * down. Answers whose headers describe the day (`dayLimit`) are counted down: the day's Remaining
+ * says nothing of the minute's room.
+ */
+function leftAfter(points: readonly TimelinePoint[], before: number, dayLimit?: number): number {
+  const remainings = points.filter((p) => accepted(p) && p.limit !== dayLimit).map((p) => p.remaining).filter((r): r is number => r !== undefined);
   return remainings.length > 0 ? Math.min(...remainings) : before - points.filter(accepted).length;
 }
 
@@ -107,7 +113,7 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
       ended = r.ended;
       break;
     }
-    left = Math.floor(leftAfter(r.points, left * of) / of);
+    left = Math.floor(leftAfter(r.points, left * of, options.dayLimit) / of);
   }
   const histogram = mergeHistograms(histograms);
   return { points, sent, startedAt, durationMs: Date.now() - startedAt, latency: percentilesOf(histogram), histogram, errors, timeouts, ended, inFlightAtFirst429, phases: done, ...(pair ? { pair } : {}) };

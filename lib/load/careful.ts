@@ -15,6 +15,11 @@ export interface CarefulOptions extends Omit<BurstOptions, 'connections'> {
   roomAbove: number;
   /** Send the two requests together at Remaining 1 (needs two connections). */
   pairAtLastOne?: boolean;
+  /**
+   * An X-RateLimit-Limit naming the day's quota: answers that carry it count the day, and their
+   * Remaining says nothing of the minute's room (neither the pair nor the hand-back follow it).
+   */
+  dayLimit?: number;
 }
 
 /** Two requests released together at Remaining 1, and the accepted response that said 1 was left. */
@@ -51,7 +56,7 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
       }
       await sleep(startedAt + sent * gapMs - Date.now());
       const last = points.at(-1);
-      const together = options.pairAtLastOne && !pair && last !== undefined && last.remaining === 1 && last.status < 300 && sent + 2 <= options.maxRequests;
+      const together = options.pairAtLastOne && !pair && last !== undefined && last.limit !== options.dayLimit && last.remaining === 1 && last.status < 300 && sent + 2 <= options.maxRequests;
       const batch = together ? clients : [clients[sent % clients.length]!];
       sent += batch.length;
       const answers = await Promise.all(batch.map((client) => send(client, clients.indexOf(client) + 1)));
@@ -68,7 +73,7 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
         break;
       }
       const point = got.at(-1);
-      if (point?.remaining !== undefined && point.remaining > options.roomAbove && point.status < 300) {
+      if (point?.remaining !== undefined && point.limit !== options.dayLimit && point.remaining > options.roomAbove && point.status < 300) {
         room = true;
         break;
       }

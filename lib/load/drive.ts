@@ -158,6 +158,10 @@ async function runBurst(ctx: DriveContext, key: TargetKey, expected: number, seg
   const { client, target } = ctx;
   const of = segment?.count ?? 1;
   const windowMs = target.windows.minute * 1000;
+  // Headers that describe the day (Limit the day's quota) state the day's Remaining: the minute
+  // binds first, from a count they do not show, at most the plan's per-minute quota.
+  const dayLimit = key.quota.perDay !== key.quota.perMinute ? key.quota.perDay : undefined;
+  expected = Math.min(expected, key.quota.perMinute);
   // Room for a limiter that lets a whole plan's quota through, bounded either way.
   const cap = Math.max(expected, key.quota.perMinute) + key.quota.perMinute + CONNECTIONS;
   client.budget.reserve(cap);
@@ -172,6 +176,7 @@ async function runBurst(ctx: DriveContext, key: TargetKey, expected: number, seg
     maxDurationMs: Math.max(1, Math.min(windowMs, ctx.deadline - Date.now())),
     timeoutS: Math.ceil(target.http.timeoutMs / 1000),
     ...(segment ? { share: { of, crosses: segment.index === 1 } } : {}),
+    ...(dayLimit !== undefined ? { dayLimit } : {}),
   });
   client.budget.refund(cap - result.sent);
   const seqs = recordBurst(ctx, key, result.points, result.sent);
@@ -436,6 +441,8 @@ async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started
       day.accepted += accepted.length;
       day.bursts.push({ sent: data.sent, accepted: accepted.length, ...(data.inFlightAtFirst429 !== undefined ? { sentAfterFirst429: data.inFlightAtFirst429 } : {}) });
       day.acceptedAt.push(...accepted.map((p) => serverSecond(p.t, p.date)));
+      const describeDay = [look, ...accepted].filter((p) => p.limit === key.quota.perDay && key.quota.perDay !== key.quota.perMinute && p.reset !== undefined);
+      day.dayResets = [...(day.dayResets ?? []), ...describeDay.map((p) => p.reset!)];
     } else if (obs.status === 429) refusedInARow += 1;
     const block = obs.status === 429 ? look : data?.points.filter((p) => p.status === 429).at(-1);
     const namesDay = block?.limit === key.quota.perDay && key.quota.perDay !== key.quota.perMinute;

@@ -123,6 +123,8 @@ const DayData = z.object({
   requests: z.number().int().optional(),
   /** After the day's 429: one request after each Retry-After, each the evidence of the 429 before it. */
   followUps: z.array(TimelinePoint).optional(),
+  /** X-RateLimit-Reset of the accepted answers whose headers describe the day: one value (give or take rounding) for a fixed day. */
+  dayResets: z.array(z.number().int()).optional(),
 });
 export type DayData = z.infer<typeof DayData>;
 

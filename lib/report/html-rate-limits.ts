@@ -28,7 +28,24 @@ export function rateLimitSection(report: Report): Html {
 ${keys.map((k) => timelineChart(k))}
 <h3>Load</h3>
 ${load ? html`${load}${loadTable(keys)}` : html`<p class="muted">No key was driven under load.</p>`}
+${dayTable(keys)}
 </section>`;
+}
+
+/** The day test of each key that spent its day, apart from the rest: what it sent, its 429, the requests after it. */
+function dayTable(keys: readonly RateLimitKey[]): Html {
+  const days = keys.filter((k): k is RateLimitKey & { day: NonNullable<RateLimitKey['day']> } => k.day !== undefined);
+  if (days.length === 0) return html``;
+  const block = (p: RateLimitKey['timeline'][number] | undefined) =>
+    p ? `${p.status}${p.retryAfter !== undefined ? `, Retry-After ${p.retryAfter}` : ''}${p.reset !== undefined ? `, Reset ${p.reset}` : ''}${p.limit !== undefined ? `, Limit ${p.limit}` : ''}` : 'none';
+  return html`<h3>Daily quota</h3>
+<div class="table-wrap"><table class="day-figures" aria-label="The day test of each key">
+<thead><tr><th scope="col">Key</th><th scope="col" class="num">Requests</th><th scope="col" class="num">Accepted</th><th scope="col">Ended</th><th scope="col" class="num">Duration</th><th scope="col">The day's 429</th><th scope="col">After its Retry-After</th></tr></thead>
+<tbody>${days.map(
+    (k) =>
+      html`<tr data-day-key="${k.label}" data-day-requests="${k.day.requests}"><th scope="row">${k.label}</th><td class="num">${num(k.day.requests)}</td><td class="num">${num(k.day.accepted)}</td><td>${k.day.ended}</td><td class="num">${formatDuration(k.day.elapsedMs)}</td><td>${block(k.day.block)}</td><td>${k.day.followUps.length > 0 ? k.day.followUps.map((p) => block(p)).join('; ') : 'none sent'}</td></tr>`,
+  )}</tbody>
+</table></div>`;
 }
 
 /** The main burst's figure, and the most any of the daily quota's bursts let through after a 429. */

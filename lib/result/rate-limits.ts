@@ -195,6 +195,17 @@ export const RateLimitKey = z.object({
     .array(DayBurst)
     .optional()
     .describe("Spending the daily quota: one burst per minute window, each with what reached the server after its first 429"),
+  day: z
+    .object({
+      requests: z.number().int().describe('Requests the day test sent (its looks, bursts and the requests after the day\'s 429), apart from the rest of the suite'),
+      accepted: z.number().int(),
+      ended: z.string().describe("day-block (its 429 followed as far as the harness waits), reopened (let through again after it), still-refused, over-quota or time"),
+      elapsedMs: z.number(),
+      block: TimelinePoint.optional().describe("The day's first 429"),
+      followUps: z.array(TimelinePoint).describe("One request after each of the spent day's Retry-Afters"),
+    })
+    .optional()
+    .describe('The day test of the key (the day quota spent and followed to its end), shown apart'),
   raw: KeyRunRecord.optional().describe('Load segments only (--load-segment): everything the key\'s run saw, for `merge` to judge the segments as one run'),
 });
 export type RateLimitKey = z.infer<typeof RateLimitKey>;
@@ -399,5 +410,17 @@ export function summariseKey(run: KeyRun): RateLimitKey {
     timeline: pointsOf(run),
     ...(b ? { load: loadFigures(b) } : {}),
     ...(run.day && run.day.bursts.length > 0 ? { dayBursts: run.day.bursts } : {}),
+    ...(run.day
+      ? {
+          day: {
+            requests: run.day.requests ?? 0,
+            accepted: run.day.accepted,
+            ended: run.day.ended,
+            elapsedMs: run.day.elapsedMs,
+            ...(run.day.block ? { block: run.day.block } : {}),
+            followUps: run.day.followUps ?? [],
+          },
+        }
+      : {}),
   };
 }

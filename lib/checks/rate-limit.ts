@@ -373,7 +373,12 @@ function namedMs(p: TimelinePoint): number | undefined {
 function dayKind(run: KeyRun): 'fixed' | 'refilling' {
   const block = run.day?.block;
   const resets = [...(run.day?.dayResets ?? []), ...(block && describes(run, block) === 'day' && block.reset !== undefined ? [block.reset] : [])];
-  return resets.length >= 2 && Math.max(...resets) - Math.min(...resets) <= 2 ? 'fixed' : 'refilling';
+  if (resets.length >= 2 && Math.max(...resets) - Math.min(...resets) > 2) return 'refilling';
+  // A refilling day gives a request back every day / perDay seconds: its 429 asks to wait about
+  // that long. A fixed day (or a log of the day: any day-long span holds the quota at most) asks
+  // for longer, up to the day's end.
+  const wait = block ? (retryAfterSeconds(block) ?? (block.reset !== undefined ? block.reset - sentAt(block) : undefined)) : undefined;
+  return wait !== undefined && wait <= (2 * run.windows.day) / run.quota.perDay + 2 ? 'refilling' : 'fixed';
 }
 
 export function judgeDailyQuota(run: KeyRun): Finding {
@@ -410,7 +415,9 @@ export function judgeDailyQuota(run: KeyRun): Finding {
     const next = followUps.find((f) => f.t > p.t);
     if (next && next.status >= 200 && next.status < 300) continue;
     const early = Math.round(block.reset - named / 1000);
-    const what = next ? `the request sent then was refused again (${next.status}${next.retryAfter !== undefined ? `, Retry-After ${next.retryAfter}` : ''})` : 'too far ahead for the harness to try';
+    const what = next
+      ? `the request sent then was refused again (${next.status}${next.retryAfter !== undefined ? `, Retry-After ${next.retryAfter}` : ''})`
+      : `no request was sent then (the harness waits at most two minute windows, and sends at most ${DAY_FOLLOW_UPS} after the day's 429), so nothing showed the key let through before the day's reset`;
     return fail(
       `${run.label}: a 429 of the spent day says Retry-After ${p.retryAfter}, ${early} s before the day's reset at ${block.reset}: ${what}`,
       `Retry-After naming ${block.reset} (the day's reset) or later, or a time at which the key is let through`,
@@ -434,7 +441,7 @@ export function judgeDailyQuota(run: KeyRun): Finding {
     );
   }
   const after = day.ended === 'reopened' ? `; let through again at ${Math.round((followUps.at(-1)!.t - block.t) / 1000)} s, when its Retry-After said` : followUps.length > 0 ? `; ${followUps.length} request(s) after its Retry-After, refused while the day lasted` : "; its Retry-After names the day's end";
-  return pass(`day quota enforced: ${inWindow} accepted in the day window ending at Reset ${block.reset} (every suite's requests counted)${after}; Reset ${block.reset - now} s ahead`);
+  return pass(`day quota enforced: ${inWindow.length} accepted in the day window ending at Reset ${block.reset} (every suite's requests counted)${after}; Reset ${block.reset - now} s ahead`);
 }
 
 /** Which window the X-RateLimit-* headers describe ("the applicable request limit": either is a reading), recorded. */
@@ -467,7 +474,9 @@ export function judgeBindingHeaders(run: KeyRun): Finding {
     );
   }
   if (leftover) return fail(`${run.label}: a 429 says X-RateLimit-Remaining ${refusal.remaining}: the headers do not show the limit that refused`, 'Remaining 0 on a 429 of the limit described', `Remaining ${refusal.remaining}`);
-  return pass(`${run.label}: the headers describe the ${startWindow} window, whose quota refused first (after ${k} accepted, Remaining said ${start})`);
+  return startWindow === refusedBy
+    ? pass(`${run.label}: the headers describe the ${startWindow} window, whose quota refused first (after ${k} accepted, Remaining said ${start})`)
+    : pass(`${run.label}: the headers describe the ${startWindow} window and the ${refusedBy}'s quota refused, after ${k} accepted as Remaining ${start} said: nothing was left over`);
 }
 
 export function describeBan(run: KeyRun): Finding {

@@ -30,7 +30,7 @@ export function judgeObeyedRetryAfters(exchanges: readonly Exchange[]): Finding 
     const follows = next.followsRetryAfter;
     const refusal = follows ? bySeq.get(follows.seq) : undefined;
     // Without an answer there is nothing to judge.
-    if (!refusal || next.status === undefined || !quiet(exchanges, refusal, next)) continue;
+    if (!refusal || next.status === undefined || keyOf(next) === undefined || !quiet(exchanges, refusal, next)) continue;
     judged += 1;
     if (next.status === 429) broken.push({ refusal, next });
   }

@@ -164,7 +164,8 @@ export class ApiClient {
         return response;
       }
       // A 429's Retry-After waited out: the retry is that 429's evidence (it named a time the key was let through again).
-      const named = response.status === 429 ? parseRetryAfter(response.headers['retry-after'], at, response.headers.date) : undefined;
+      const keyed = 'key' in req.auth || 'keyInQuery' in req.auth;
+      const named = response.status === 429 && keyed ? parseRetryAfter(response.headers['retry-after'], at, response.headers.date) : undefined;
       next = named !== undefined ? { ...req, followsRetryAfter: { seq: response.exchange.seq, until: at + named } } : req;
       this.options.onWait?.(decision.delayMs, `${req.method} ${req.path}: ${decision.reason}`);
       await sleep(decision.delayMs);

@@ -48,7 +48,7 @@ const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
  * says nothing of the minute's room.
  */
 function leftAfter(points: readonly TimelinePoint[], before: number, dayLimit?: number): number {
-  const remainings = points.filter((p) => accepted(p) && p.limit !== dayLimit).map((p) => p.remaining).filter((r): r is number => r !== undefined);
+  const remainings = points.filter((p) => accepted(p) && !(dayLimit !== undefined && p.limit === dayLimit)).map((p) => p.remaining).filter((r): r is number => r !== undefined);
   return remainings.length > 0 ? Math.min(...remainings) : before - points.filter(accepted).length;
 }
 

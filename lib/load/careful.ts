@@ -28,6 +28,9 @@ export interface BoundaryPair {
   together: TimelinePoint[];
 }
 
+/** An answer whose headers count the day (its Limit is `dayLimit`): its Remaining says nothing of the minute's room. */
+const countsDay = (p: TimelinePoint, dayLimit: number | undefined) => dayLimit !== undefined && p.limit === dayLimit;
+
 /** Requests in a row without a response after which the burst ends. */
 const GIVE_UP_AFTER = 5;
 
@@ -56,7 +59,7 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
       }
       await sleep(startedAt + sent * gapMs - Date.now());
       const last = points.at(-1);
-      const together = options.pairAtLastOne && !pair && last !== undefined && last.limit !== options.dayLimit && last.remaining === 1 && last.status < 300 && sent + 2 <= options.maxRequests;
+      const together = options.pairAtLastOne && !pair && last !== undefined && !countsDay(last, options.dayLimit) && last.remaining === 1 && last.status < 300 && sent + 2 <= options.maxRequests;
       const batch = together ? clients : [clients[sent % clients.length]!];
       sent += batch.length;
       const answers = await Promise.all(batch.map((client) => send(client, clients.indexOf(client) + 1)));
@@ -73,7 +76,7 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
         break;
       }
       const point = got.at(-1);
-      if (point?.remaining !== undefined && point.limit !== options.dayLimit && point.remaining > options.roomAbove && point.status < 300) {
+      if (point?.remaining !== undefined && !countsDay(point, options.dayLimit) && point.remaining > options.roomAbove && point.status < 300) {
         room = true;
         break;
       }

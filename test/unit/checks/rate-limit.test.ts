@@ -2,8 +2,13 @@
 // here is built by hand from a fixed base time: no clock, no server, no load.
 import { describe, expect, it } from 'vitest';
 import {
+  bindingHeaders,
+  dailyQuota,
   describeBan,
+  describeHeadersWindow,
   describeLoad,
+  headersWindow,
+  judgeBindingHeaders,
   judgeBoundaryRace,
   judgePerConnection,
   judgeDailyQuota,
@@ -16,10 +21,11 @@ import {
   judgeRetryAfterFormat,
   judgeRetryAfterHonoured,
   judgeRetryAfterPresent,
+  quota,
   RATE_LIMIT_CHECKS,
 } from '../../../lib/checks/rate-limit.ts';
 import type { Finding } from '../../../lib/checks/types.ts';
-import { type BurstData, type DayData, type KeyRun, limiterKind, type Observation, pointsOf, resetJitter, summariseKey, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { type BurstData, DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, type Observation, pointsOf, resetJitter, summariseKey, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
 import { expectFinding, type Outcome } from './_seen.ts';
 
 /** Monday 6 January 2025, 12:00:00 UTC: every run starts here. */
@@ -434,16 +440,19 @@ describe('judgeDailyQuota', () => {
   const block = (changes: Partial<TimelinePoint> = {}): TimelinePoint => ({ t: T0, status: 429, limit: QUOTA.perDay, remaining: 0, reset: S0 + 3600, retryAfter: '3600', date: httpDate(T0), ...changes });
   const dayRun = (day: Partial<DayData>) => () => keyRun({ day: { accepted: 940, acceptedAt: Array(940).fill(S0 - 60), bursts: [], ended: 'day-block', elapsedMs: 1_020_000, block: block(), ...day } });
   it.each<Case>([
-    { title: 'a day block with Reset an hour ahead passes', run: dayRun({}), outcome: 'pass', mentions: ['940 accepted in the day window', 'Reset 3600 s ahead'] },
+    { title: 'a day block with Reset an hour ahead passes', run: dayRun({}), outcome: 'pass', mentions: ['940 accepted in the day window ending at Reset', 'Reset 3600 s ahead'] },
     // Counted per day window from the server's Reset: a drive that straddled two day windows is fine.
     {
       title: 'more accepted over the drive than a day allows passes when the day window holds no more than the quota',
       run: dayRun({ accepted: 1900, acceptedAt: [...Array(950).fill(S0 + 3600 - 86_400 - 10), ...Array(950).fill(S0 - 60)] }),
       outcome: 'pass',
-      mentions: ['950 accepted in the day window', '1900 over the whole drive'],
+      // Every suite's accepted requests count now, not the drive's alone (no "over the whole drive").
+      mentions: ["(every suite's requests counted)"],
     },
-    { title: 'more accepted within the day window than the quota fails', run: dayRun({ accepted: 1001, acceptedAt: Array(1001).fill(S0 - 60) }), outcome: 'fail', mentions: ['1001 requests accepted in the day window', 'more than the 1000 a day'] },
-    { title: 'a day block with Reset one day window ahead passes', run: dayRun({ block: block({ reset: S0 + 86_400 }) }), outcome: 'pass' },
+    // A fixed day (the day's answers hold one Reset) is counted exactly; a refilling one is judged in 'judgeDailyQuota: counting the day window'.
+    { title: 'more accepted within the day window than the quota fails', run: dayRun({ accepted: 1001, acceptedAt: Array(1001).fill(S0 - 60), dayResets: [S0 + 3600, S0 + 3600] }), outcome: 'fail', mentions: ['1001 requests accepted in the day window', 'more than the 1000 a day'] },
+    // Its Retry-After names the same moment: one that named an earlier one fails (see 'judgeDailyQuota: the spent day').
+    { title: 'a day block with Reset one day window ahead passes', run: dayRun({ block: block({ reset: S0 + 86_400, retryAfter: '86400' }) }), outcome: 'pass' },
     { title: 'a day block with Reset just beyond the minute window passes', run: dayRun({ block: block({ reset: S0 + 61 }) }), outcome: 'pass' },
     { title: 'a block naming the minute limit with Reset only the minute window ahead fails', run: dayRun({ block: block({ reset: S0 + 60, limit: QUOTA.perMinute }) }), outcome: 'fail', mentions: [`X-RateLimit-Reset ${S0 + 60}`, 'not the end of the day window'] },
     // A refilling day (token bucket) names its next token, which may be seconds away.
@@ -656,5 +665,272 @@ describe('every finding', () => {
       judgeRetryAfterConsistent(rejectedRun({ retryAfter: '44000' })),
     ];
     for (const f of failing) expectFinding(f, 'fail');
+  });
+});
+
+/** Where the day window of the examples ends: an hour after T0. */
+const DAY_RESET = S0 + 3600;
+/** Where that day window started. */
+const DAY_START = DAY_RESET - WINDOWS.day;
+
+/** The probe before a burst, its headers describing the day: Remaining `remaining` of 1000. */
+const dayStart = (remaining: number) => startAt(remaining, DAY_RESET, QUOTA.perDay);
+
+/**
+ * A burst whose accepted answers describe the day (Limit 1000, Reset an hour ahead) from Remaining
+ * `start`, then a 429 whose Retry-After (`retryAfter`) tells which window refused.
+ */
+const dayHeadersBurst = (start: number, n: number, o: Omit<FixedOptions, 'limit' | 'reset'> = {}) => fixedBurst(start, n, { limit: QUOTA.perDay, reset: DAY_RESET, ...o });
+
+describe('describeHeadersWindow', () => {
+  it.each<Case>([
+    { title: 'the minute only', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10) }), outcome: 'pass', mentions: ['free-a: the minute window (Limit 60) on all 12 responses'] },
+    { title: 'the day only', run: () => keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 5, { retryAfter: '15' }) }), outcome: 'pass', mentions: ['free-a: the day window (Limit 1000) on all 7 responses'] },
+    {
+      title: 'both: the minute, then the day',
+      run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10), retry: { waitedMs: 44_000, next: observation(T0 + 45_000, 200, { limit: QUOTA.perDay, remaining: 30, reset: DAY_RESET }) } }),
+      outcome: 'pass',
+      mentions: ['the minute window (Limit 60) on 12 responses, the day window (Limit 1000) on 1'],
+    },
+    { title: 'responses without X-RateLimit-Limit are not counted', run: () => keyRun({ start: observation(T0, 200, { remaining: 10, reset: RESET }), burst: fixedBurst(10, 3) }), outcome: 'pass', mentions: ['on all 4 responses'] },
+    { title: 'no X-RateLimit-Limit anywhere: skip', run: () => keyRun({ start: observation(T0, 200, { remaining: 10, reset: RESET }) }), outcome: 'skip', mentions: ['no response of free-a carried an integer X-RateLimit-Limit'] },
+    { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip' },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(describeHeadersWindow(run()), outcome, mentions);
+  });
+
+  it('reads a Limit that is both quotas (a plan whose day is its minute) as the minute', () => {
+    const run = keyRun({ quota: { perMinute: 60, perDay: 60 }, start: startAt(10), burst: fixedBurst(10, 10) });
+    expectFinding(describeHeadersWindow(run), 'pass', ['the minute window (Limit 60) on all 12 responses']);
+  });
+
+  it('is recorded as info', () => {
+    expect(headersWindow.id).toBe('rate-limit.headers-window');
+    expect(headersWindow.severity).toBe('info');
+    expect(RATE_LIMIT_CHECKS).toContain(headersWindow);
+  });
+});
+
+describe('judgeBindingHeaders', () => {
+  /** Minute headers from Remaining 39; after 20 accepted, a 429 whose Reset (no Retry-After) lies an hour ahead. */
+  function dayRefusalByReset(): KeyRun {
+    const burst = fixedBurst(39, 20, { retryAfter: null });
+    burst.points.at(-1)!.reset = DAY_RESET;
+    return keyRun({ start: startAt(39), burst });
+  }
+
+  it.each<Case>([
+    { title: "the minute's headers, and the minute refuses first, passes", run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10) }), outcome: 'pass', mentions: ['the headers describe the minute window, whose quota refused first (after 10 accepted, Remaining said 10)'] },
+    { title: "the day's headers, and the day refuses first, passes", run: () => keyRun({ start: dayStart(5), burst: dayHeadersBurst(5, 5, { retryAfter: '3600' }) }), outcome: 'pass', mentions: ['describe the day window, whose quota refused first (after 5 accepted, Remaining said 5)'] },
+    {
+      title: "the day's headers, refused by the minute (Retry-After within a minute), fails",
+      run: () => keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 45, { retryAfter: '15', rejectedRemaining: 843 }) }),
+      outcome: 'fail',
+      mentions: ["free-a: the headers do not show the limit that binds: they describe the day window (Remaining said 888), but the minute's quota refused after 45 accepted", ', and the 429 itself says Remaining 843'],
+    },
+    {
+      title: "the minute's headers, refused by the day (Retry-After beyond a minute), fails",
+      run: () => keyRun({ start: startAt(39), burst: fixedBurst(39, 20, { retryAfter: '3600' }) }),
+      outcome: 'fail',
+      mentions: ["they describe the minute window (Remaining said 39), but the day's quota refused after 20 accepted"],
+    },
+    { title: "the minute's headers, refused by the day (no Retry-After, Reset beyond a minute), fails", run: dayRefusalByReset, outcome: 'fail', mentions: ["the day's quota refused after 20 accepted"] },
+    // Remaining said 21, 20 accepted: one off is not judged a mismatch.
+    { title: 'a mismatch of one request is not judged', run: () => keyRun({ start: startAt(21), burst: fixedBurst(21, 20, { retryAfter: '3600' }) }), outcome: 'pass' },
+    {
+      title: 'a 429 that says Remaining > 0 fails',
+      run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { rejectedRemaining: 3 }) }),
+      outcome: 'fail',
+      mentions: ['free-a: a 429 says X-RateLimit-Remaining 3: the headers do not show the limit that refused'],
+    },
+    { title: 'no 429: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { no429: true }) }), outcome: 'skip', mentions: ['no 429 came after a response stating Remaining'] },
+    { title: 'no probe before the burst: skip', run: () => keyRun({ burst: fixedBurst(10, 10) }), outcome: 'skip' },
+    { title: 'a probe without Remaining: skip', run: () => keyRun({ start: observation(T0, 200, { limit: 60, reset: RESET }), burst: fixedBurst(10, 10) }), outcome: 'skip' },
+    { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip' },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgeBindingHeaders(run()), outcome, mentions);
+  });
+
+  it('says what the headers should have shown, and what they did', () => {
+    const dayHeaders = judgeBindingHeaders(keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 45, { retryAfter: '15', rejectedRemaining: 843 }) }));
+    expect(dayHeaders.outcome === 'fail' && [dayHeaders.expected, dayHeaders.actual]).toEqual(['X-RateLimit-* of the limit that refuses first (Remaining 45 at the start)', 'Remaining 888, refused after 45']);
+    const minuteHeaders = judgeBindingHeaders(keyRun({ start: startAt(39), burst: fixedBurst(39, 20, { retryAfter: '3600' }) }));
+    expect(minuteHeaders.outcome === 'fail' && [minuteHeaders.expected, minuteHeaders.actual]).toEqual(['X-RateLimit-* of the limit that refuses first (Remaining 20 at the start)', 'Remaining 39, refused after 20']);
+    const leftover = judgeBindingHeaders(keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { rejectedRemaining: 3 }) }));
+    expect(leftover.outcome === 'fail' && [leftover.expected, leftover.actual]).toEqual(['Remaining 0 on a 429 of the limit described', 'Remaining 3']);
+  });
+
+  it('is a should: either window reads "the applicable request limit"', () => {
+    expect(bindingHeaders.id).toBe('rate-limit.binding-headers');
+    expect(bindingHeaders.severity).toBe('should');
+    expect(RATE_LIMIT_CHECKS).toContain(bindingHeaders);
+  });
+});
+
+describe('judgeQuota: headers that describe the day', () => {
+  it.each<Case>([
+    {
+      title: "the minute refusing within its quota passes, naming the day's headers",
+      run: () => keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 45, { retryAfter: '15' }) }),
+      outcome: 'pass',
+      mentions: ['the headers describe the day window (Remaining 888 of 1000)', "the minute's quota refused after 45 accepted, within the 60 a minute", 'rate-limit.binding-headers'],
+    },
+    { title: 'exactly the minute quota passes', run: () => keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 60, { retryAfter: '15', stepMs: 10 }) }), outcome: 'pass', mentions: ['refused after 60 accepted'] },
+    // 61 accepted over 670 ms: a refilling limiter gives back floor(0.67) + 1 = 1 meanwhile.
+    { title: 'one more than the minute quota, within a refill, passes', run: () => keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 61, { retryAfter: '15', stepMs: 10 }) }), outcome: 'pass', mentions: ['refused after 61 accepted'] },
+    {
+      title: 'more than the minute quota plus the refill fails',
+      run: () => keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 62, { retryAfter: '15', stepMs: 10 }) }),
+      outcome: 'fail',
+      mentions: ['free-a: 62 accepted before the first 429, more than the 60 a minute of plan free (plus 1 a refilling limiter may give back meanwhile)'],
+    },
+    // 70 accepted over 7,150 ms: floor(7.15) + 1 = 8 may come back.
+    { title: 'a long burst far beyond the minute quota fails', run: () => keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 70, { retryAfter: '15' }) }), outcome: 'fail', mentions: ['70 accepted', '(plus 8 a refilling'] },
+    // The minute's headers and the day refusing first (its remainder was the smaller).
+    {
+      title: "the day refusing before the minute's Remaining was spent passes, naming it",
+      run: () => keyRun({ start: startAt(39), burst: fixedBurst(39, 20, { retryAfter: '3600' }) }),
+      outcome: 'pass',
+      mentions: ["the day's quota refused after 20 accepted, before the minute's Remaining 39 was spent", 'rate-limit.daily-quota'],
+    },
+    { title: "the minute refusing before the minute's Remaining was spent still fails", run: () => keyRun({ start: startAt(39), burst: fixedBurst(39, 20) }), outcome: 'fail', mentions: ['20 requests accepted in the window before the first 429, but Remaining said 39'] },
+    // Day headers and a day refusal: counted from the day's Remaining, as for the minute.
+    { title: "the day's headers and the day refusing at its Remaining pass as a fixed window", run: () => keyRun({ start: dayStart(5), burst: dayHeadersBurst(5, 5, { retryAfter: '3600' }) }), outcome: 'pass', mentions: ['exactly 5'] },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgeQuota(run()), outcome, mentions);
+  });
+
+  it('fails as a must, with the most it allows', () => {
+    const finding = judgeQuota(keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 62, { retryAfter: '15', stepMs: 10 }) }));
+    expect(quota.severity).toBe('must');
+    expect(finding.outcome === 'fail' && [finding.expected, finding.actual]).toEqual(['at most 61', '62']);
+  });
+});
+
+describe('judgeDailyQuota: the spent day', () => {
+  const at = (ms: number) => ({ t: T0 + ms, date: httpDate(T0 + ms) });
+  /** The day's 429 at T0: Limit 1000, Remaining 0, Reset an hour ahead, Retry-After naming it. */
+  const dayBlock = (changes: Partial<TimelinePoint> = {}): TimelinePoint => ({ ...at(0), status: 429, limit: QUOTA.perDay, remaining: 0, reset: DAY_RESET, retryAfter: '3600', ...changes });
+  /** A request after the block, `ms` after T0. */
+  const followUp = (ms: number, status: number, retryAfter?: string): TimelinePoint => ({ ...at(ms), status, limit: QUOTA.perDay, remaining: 0, reset: DAY_RESET, ...(retryAfter !== undefined ? { retryAfter } : {}) });
+  const spent = (day: Partial<DayData>) => () => keyRun({ day: { accepted: 1000, acceptedAt: Array(1000).fill(S0 - 60), bursts: [], ended: 'day-block', elapsedMs: 900_000, block: dayBlock(), followUps: [], ...day } });
+
+  it.each<Case>([
+    {
+      title: "ended 'still-refused' fails, naming the last Retry-After",
+      run: spent({ ended: 'still-refused', block: { ...at(120_000), status: 429, limit: 60, remaining: 0, reset: S0 + 180, retryAfter: '60' }, followUps: [] }),
+      outcome: 'fail',
+      mentions: ["free-a: after 1000 requests accepted, the key was refused again each time it waited out a 429's Retry-After (the last said Retry-After 60)", 'its 429s name times inside it'],
+    },
+    { title: "ended 'still-refused' without a block fails too", run: spent({ ended: 'still-refused', block: undefined }), outcome: 'fail', mentions: ["waited out a 429's Retry-After: the day is spent"] },
+    {
+      title: "a block whose Retry-After names a time before the day's reset fails when the request sent then is refused",
+      run: spent({ block: dayBlock({ retryAfter: '60' }), followUps: [followUp(60_000, 429, '3540'), followUp(3_600_000, 429, '1')] }),
+      outcome: 'fail',
+      mentions: [`free-a: a 429 of the spent day says Retry-After 60, 3540 s before the day's reset at ${DAY_RESET}: the request sent then was refused again (429, Retry-After 3540)`],
+    },
+    { title: 'with no request sent after it, it fails too', run: spent({ block: dayBlock({ retryAfter: '60' }) }), outcome: 'fail', mentions: ["Retry-After 60, 3540 s before the day's reset", 'no request was sent then'] },
+    {
+      title: "a follow-up's 429 naming a time before the reset fails the same way",
+      run: spent({ followUps: [followUp(1_000, 429, '60'), followUp(61_000, 429, '3539')] }),
+      outcome: 'fail',
+      mentions: ["says Retry-After 60, 3539 s before the day's reset", 'refused again (429, Retry-After 3539)'],
+    },
+    // The reset rounds: two seconds early are let pass.
+    { title: "a Retry-After two seconds short of the reset passes", run: spent({ block: dayBlock({ retryAfter: '3598' }) }), outcome: 'pass' },
+    { title: "a Retry-After three seconds short of the reset fails", run: spent({ block: dayBlock({ retryAfter: '3597' }) }), outcome: 'fail', mentions: ['3 s before'] },
+    { title: 'an HTTP-date Retry-After naming the reset passes', run: spent({ block: dayBlock({ retryAfter: httpDate(DAY_RESET * 1000) }) }), outcome: 'pass' },
+    { title: 'an HTTP-date Retry-After a minute ahead fails', run: spent({ block: dayBlock({ retryAfter: httpDate((S0 + 60) * 1000) }) }), outcome: 'fail', mentions: ['3540 s before'] },
+    {
+      title: 'a refilling day whose early Retry-After let the key through again passes, naming when',
+      run: spent({ ended: 'reopened', block: dayBlock({ retryAfter: '60' }), followUps: [followUp(60_000, 200)] }),
+      outcome: 'pass',
+      mentions: ['; let through again at 60 s, when its Retry-After said'],
+    },
+    { title: "'reopened' after the day's reset passes, naming when", run: spent({ ended: 'reopened', followUps: [followUp(3_600_000, 200)] }), outcome: 'pass', mentions: ['let through again at 3600 s'] },
+    {
+      title: 'follow-ups refused while the day lasted, each Retry-After naming the reset, pass',
+      run: spent({ followUps: [followUp(1_000, 429, '3599'), followUp(3_600_000, 429, '1')] }),
+      outcome: 'pass',
+      mentions: ['; 2 request(s) after its Retry-After, refused while the day lasted'],
+    },
+    { title: "a block whose Retry-After names the day's end passes", run: spent({}), outcome: 'pass', mentions: ["; its Retry-After names the day's end", 'Reset 3600 s ahead'] },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgeDailyQuota(run()), outcome, mentions);
+  });
+
+  it("says what a spent day's 429 should name, and what it named", () => {
+    const finding = judgeDailyQuota(spent({ block: dayBlock({ retryAfter: '60' }) })());
+    expect(finding.outcome === 'fail' && [finding.expected, finding.actual]).toEqual([`Retry-After naming ${DAY_RESET} (the day's reset) or later, or a time at which the key is let through`, `Retry-After 60 (until ${S0 + 60})`]);
+    const still = judgeDailyQuota(spent({ ended: 'still-refused' })());
+    expect(still.outcome === 'fail' && [still.expected, still.actual]).toEqual(["a 429 of a spent day names the day's end", `refused again after waiting out the Retry-After of ${DAY_FOLLOW_UPS} 429s in a row`]);
+  });
+
+  it('is a must, explained by rate-limit.retry-after-obeyed first', () => {
+    expect(dailyQuota.severity).toBe('must');
+    expect(dailyQuota.explainedBy?.[0]).toBe('rate-limit.retry-after-obeyed');
+  });
+});
+
+describe('judgeDailyQuota: counting the day window', () => {
+  /** The day's 429 at T0 (Limit 1000, Reset DAY_RESET, Retry-After naming it). */
+  const dayBlock: TimelinePoint = { t: T0, status: 429, limit: QUOTA.perDay, remaining: 0, reset: DAY_RESET, retryAfter: '3600', date: httpDate(T0) };
+  /** A fixed day: its answers held one Reset. */
+  const FIXED = [DAY_RESET, DAY_RESET, DAY_RESET];
+  /** A refilling day: Reset moved along. */
+  const REFILLING = [DAY_RESET - 600, DAY_RESET - 300, DAY_RESET];
+  /** `n` accepted seconds spread evenly over [from, to]. */
+  const spread = (n: number, from: number, to: number) => Array.from({ length: n }, (_, i) => from + Math.floor(n === 1 ? 0 : (i * (to - from)) / (n - 1)));
+  /** `n` accepted over the hour before the block (3600 s counted). */
+  const lastHour = (n: number) => spread(n, S0 - 3600, S0 - 1);
+  const counted = (acceptedAt: number[], dayResets?: number[]) => () =>
+    keyRun({ day: { accepted: acceptedAt.length, acceptedAt, bursts: [], ended: 'day-block', elapsedMs: 900_000, block: dayBlock, followUps: [], ...(dayResets ? { dayResets } : {}) } });
+
+  it.each<Case>([
+    { title: 'a fixed day: the quota accepted in the window passes', run: counted(lastHour(1000), FIXED), outcome: 'pass' },
+    { title: 'a fixed day: one more than the quota fails', run: counted(lastHour(1001), FIXED), outcome: 'fail', mentions: [`free-a: 1001 requests accepted in the day window that ends at X-RateLimit-Reset ${DAY_RESET}, more than the 1000 a day`] },
+    { title: 'a fixed day whose Resets differ by rounding (2 s) is still fixed', run: counted(lastHour(1001), [DAY_RESET - 2, DAY_RESET - 1, DAY_RESET]), outcome: 'fail', mentions: ['1001 requests accepted'] },
+    { title: 'the whole window counts: from its first second', run: counted([DAY_START, ...lastHour(1000)], FIXED), outcome: 'fail', mentions: ['1001 requests accepted'] },
+    { title: 'the whole window counts: to its last second', run: counted([...lastHour(1000), DAY_RESET - 1], FIXED), outcome: 'fail', mentions: ['1001 requests accepted'] },
+    {
+      title: 'seconds before the window or from its reset on are not counted',
+      run: counted([DAY_START - 1, DAY_START - 1, DAY_START - 86_400, ...lastHour(1000), DAY_RESET, DAY_RESET, DAY_RESET + 30], FIXED),
+      outcome: 'pass',
+    },
+    // 3600 s counted: a refilling day gives back ceil(3600 / 86400 × 1000) = 42 meanwhile.
+    { title: 'a refilling day (Reset moving): the same quota + 1 passes, within what it gives back', run: counted(lastHour(1001), REFILLING), outcome: 'pass' },
+    { title: 'a refilling day: up to its allowance passes', run: counted(lastHour(1042), REFILLING), outcome: 'pass' },
+    {
+      title: 'a refilling day: beyond its allowance fails, naming it',
+      run: counted(lastHour(1043), REFILLING),
+      outcome: 'fail',
+      mentions: ['1043 requests accepted in the day window', 'more than the 1000 a day (plus 42 a refilling day gives back over their 3600 s)'],
+    },
+    // Too few Resets of the day to tell: the day's 429 tells. Asked to wait an hour (to the day's end), the day is fixed.
+    { title: 'too few Resets, the 429 asking for the day\'s end: a fixed day, perDay + 1 fails', run: counted(Array(1001).fill(S0 - 60)), outcome: 'fail', mentions: ['1001 requests accepted', 'more than the 1000 a day'] },
+    // Asked to wait about one request's worth of a day (86.4 s at 1000 a day): a refilling day, whose one second gives back 1.
+    {
+      title: 'too few Resets, the 429 asking for one refill: judged as refilling',
+      run: () => ({ ...counted(Array(1001).fill(S0 - 60))(), day: { ...counted(Array(1001).fill(S0 - 60))().day!, block: { ...dayBlock, retryAfter: '87', reset: S0 + 87 } } }),
+      outcome: 'pass',
+    },
+  ])('$title', ({ run, outcome, mentions }) => {
+    expectFinding(judgeDailyQuota(run()), outcome, mentions);
+  });
+
+  it('says the most it allows, and what it counted', () => {
+    const fixed = judgeDailyQuota(counted(lastHour(1001), FIXED)());
+    expect(fixed.outcome === 'fail' && [fixed.expected, fixed.actual]).toEqual(['at most 1000', '1001']);
+    expect(fixed.message).not.toContain('plus');
+    const refilling = judgeDailyQuota(counted(lastHour(1043), REFILLING)());
+    expect(refilling.outcome === 'fail' && [refilling.expected, refilling.actual]).toEqual(['at most 1042', '1043']);
+  });
+
+  it('counts in the pass message', () => {
+    expectFinding(judgeDailyQuota(counted(lastHour(1000), FIXED)()), 'pass', [`accepted in the day window ending at Reset ${DAY_RESET} (every suite's requests counted)`]);
+  });
+
+  it('names the number accepted in the day window in its pass message', () => {
+    expectFinding(judgeDailyQuota(counted(lastHour(1000), FIXED)()), 'pass', ['day quota enforced: 1000 accepted in the day window']);
   });
 });

@@ -310,6 +310,101 @@ describe('ApiClient: 429 and retries', () => {
   });
 });
 
+describe('ApiClient: a retry after a Retry-After records the 429 it follows', () => {
+  /** The client's clock when each answer is read (Retry-After is measured from it). */
+  const NOW = Date.UTC(2025, 0, 6, 12, 0, 0);
+
+  it("marks the retry after `Retry-After: 1` with the 429's seq and the moment it named", async () => {
+    let n = 0;
+    routes.set('/v1/follows-once', (_req, res) => (n++ === 0 ? json(res, 429, { code: 'rate_limited' }, { 'Retry-After': '1' }) : json(res, 200, [])));
+    const { api, exchanges } = client({ now: () => NOW, seqStart: 40 });
+    const response = await api.send({ method: 'GET', path: '/follows-once', auth: { key: FREE } });
+    expect(response.status).toBe(200);
+    expect(exchanges.map((e) => [e.seq, e.status])).toEqual([
+      [40, 429],
+      [41, 200],
+    ]);
+    // The first attempt follows nothing; the retry follows the 429 and names when it let the key back in.
+    expect(exchanges[0]!.followsRetryAfter).toBeUndefined();
+    expect(exchanges[1]!.followsRetryAfter).toEqual({ seq: 40, until: new Date(NOW + 1_000).toISOString() });
+    expect(response.exchange.followsRetryAfter).toEqual({ seq: 40, until: new Date(NOW + 1_000).toISOString() });
+  });
+
+  it('names a moment about one second after the 429 came, on the real clock', async () => {
+    let n = 0;
+    routes.set('/v1/follows-real-clock', (_req, res) => (n++ === 0 ? json(res, 429, {}, { 'Retry-After': '1' }) : json(res, 200, [])));
+    const { api, exchanges } = client();
+    await api.send({ method: 'GET', path: '/follows-real-clock', auth: { key: FREE } });
+    const [refusal, retry] = exchanges;
+    const answered = Date.parse(refusal!.startedAt) + refusal!.durationMs;
+    expect(retry!.followsRetryAfter?.seq).toBe(refusal!.seq);
+    const until = Date.parse(retry!.followsRetryAfter!.until);
+    expect(until).toBeGreaterThanOrEqual(answered + 1_000 - 5);
+    expect(until).toBeLessThanOrEqual(answered + 1_000 + 250);
+  });
+
+  it('measures an HTTP-date Retry-After from the client clock', async () => {
+    let n = 0;
+    routes.set('/v1/follows-date', (_req, res) => (n++ === 0 ? json(res, 429, {}, { 'Retry-After': new Date(NOW + 3_000).toUTCString() }) : json(res, 200, [])));
+    const { api, exchanges } = client({ now: () => NOW });
+    await api.send({ method: 'GET', path: '/follows-date', auth: { key: FREE } });
+    expect(exchanges[1]!.followsRetryAfter).toEqual({ seq: exchanges[0]!.seq, until: new Date(NOW + 3_000).toISOString() });
+  });
+
+  it('records none on a retry after a 429 that named no time (X-RateLimit-Reset only)', async () => {
+    let n = 0;
+    const reset = String(NOW / 1000 + 2);
+    routes.set('/v1/follows-reset-only', (_req, res) => (n++ === 0 ? json(res, 429, {}, { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset }) : json(res, 200, [])));
+    const { api, delays, exchanges } = client({ now: () => NOW });
+    expect((await api.send({ method: 'GET', path: '/follows-reset-only', auth: { key: FREE } })).status).toBe(200);
+    // It did wait for the Reset, but no Retry-After was waited out.
+    expect(delays[0]).toBeGreaterThanOrEqual(2_000);
+    expect(exchanges.map((e) => e.status)).toEqual([429, 200]);
+    expect(exchanges.map((e) => e.followsRetryAfter)).toEqual([undefined, undefined]);
+  });
+
+  it('follows only the 429 just before: a retry after a Reset-only 429 follows nothing', async () => {
+    let n = 0;
+    const reset = String(NOW / 1000 + 2);
+    routes.set('/v1/follows-chain', (_req, res) => {
+      n += 1;
+      if (n === 1) json(res, 429, {}, { 'Retry-After': '1' });
+      else if (n === 2) json(res, 429, {}, { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset });
+      else json(res, 200, []);
+    });
+    const { api, exchanges } = client({ now: () => NOW });
+    await api.send({ method: 'GET', path: '/follows-chain', auth: { key: FREE } });
+    expect(exchanges.map((e) => e.status)).toEqual([429, 429, 200]);
+    expect(exchanges.map((e) => e.followsRetryAfter?.seq)).toEqual([undefined, exchanges[0]!.seq, undefined]);
+  });
+
+  it('records none on a retry after a 503, whatever its Retry-After', async () => {
+    let n = 0;
+    routes.set('/v1/follows-503', (_req, res) => (n++ === 0 ? json(res, 503, {}, { 'Retry-After': '1' }) : json(res, 200, [])));
+    const { api, exchanges } = client({ now: () => NOW });
+    await api.send({ method: 'GET', path: '/follows-503', auth: { key: FREE } });
+    expect(exchanges.map((e) => [e.status, e.followsRetryAfter])).toEqual([
+      [503, undefined],
+      [200, undefined],
+    ]);
+  });
+
+  it('records none when retry is false', async () => {
+    routes.set('/v1/follows-no-retry', (_req, res) => json(res, 429, {}, { 'Retry-After': '1' }));
+    const { api, exchanges } = client({ now: () => NOW });
+    await api.send({ method: 'GET', path: '/follows-no-retry', auth: { key: FREE }, retry: false });
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]!.followsRetryAfter).toBeUndefined();
+  });
+
+  it('records the followsRetryAfter a caller passes (the rate-limit driver), as an ISO time', async () => {
+    routes.set('/v1/follows-given', (_req, res) => json(res, 200, []));
+    const { api } = client();
+    const { exchange } = await api.send({ method: 'GET', path: '/follows-given', auth: { key: FREE }, retry: false, followsRetryAfter: { seq: 3, until: NOW } });
+    expect(exchange.followsRetryAfter).toEqual({ seq: 3, until: '2025-01-06T12:00:00.000Z' });
+  });
+});
+
 describe('ApiClient: transport errors', () => {
   it('throws TransportError ECONNREFUSED for a closed port and records the exchange', async () => {
     const closed = http.createServer();

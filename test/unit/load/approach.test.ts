@@ -150,3 +150,119 @@ describe('approach: the pair at Remaining 1', () => {
     expect(r.pair).toBeUndefined();
   });
 });
+
+describe('approach: headers that describe the day (dayLimit)', () => {
+  const PER_MINUTE = 60;
+  const PER_DAY = 1_000;
+  type Window = 'minute' | 'day';
+
+  /**
+   * A limiter with a minute's quota of 60 and a day with `dayLeft` left; its answers state the
+   * window `describe` picks for each accepted answer (by its place in the run). The careful parts
+   * it is given are recorded, to see what they were asked.
+   */
+  function twoWindows(o: { dayLeft?: number; describe?: (n: number) => Window; inFlight?: number } = {}) {
+    let minute = PER_MINUTE;
+    let day = o.dayLeft ?? 900;
+    let n = 0;
+    const describe = o.describe ?? (() => 'day');
+    const carefulAsked: { maxRequests: number; dayLimit?: number }[] = [];
+    const answer = (): TimelinePoint => {
+      if (minute > 0 && day > 0) {
+        minute -= 1;
+        day -= 1;
+        const window = describe(n++);
+        return { t: Date.now(), status: 200, limit: window === 'day' ? PER_DAY : PER_MINUTE, remaining: window === 'day' ? day : minute };
+      }
+      return { t: Date.now(), status: 429, limit: PER_MINUTE, remaining: 0, retryAfter: '30' };
+    };
+    const result = (points: TimelinePoint[], sent: number, ended: BurstResult['ended']): BurstResult => ({ points, sent, startedAt: Date.now(), durationMs: 1, latency: LATENCY, histogram: histogramFor(points.length), errors: 0, timeouts: 0, ended });
+    const phases: Phases = {
+      fast: async ({ maxRequests }) => {
+        const points: TimelinePoint[] = [];
+        for (let i = 0; i < maxRequests; i++) {
+          const p = answer();
+          points.push(p);
+          if (p.status === 429) {
+            const late = Math.min(o.inFlight ?? 3, maxRequests - i - 1);
+            for (let k = 0; k < late; k++) points.push({ ...answer(), afterStop: true });
+            return result(points, i + 1 + late, 'first-429');
+          }
+        }
+        return result(points, maxRequests, 'max-requests');
+      },
+      careful: async (options) => {
+        carefulAsked.push({ maxRequests: options.maxRequests, ...('dayLimit' in options && options.dayLimit !== undefined ? { dayLimit: options.dayLimit } : {}) });
+        const points: TimelinePoint[] = [];
+        for (let i = 0; i < options.maxRequests; i++) {
+          const p = answer();
+          points.push(p);
+          if (p.status === 429) return { ...result(points, i + 1, 'first-429'), room: false };
+        }
+        return { ...result(points, options.maxRequests, 'max-requests'), room: false };
+      },
+    };
+    return { phases, carefulAsked };
+  }
+
+  it("counts down answers that carry the day's Limit: the fast part does not go on by the day's Remaining", async () => {
+    const { phases, carefulAsked } = twoWindows();
+    const r = await approach({ ...options, remaining: PER_MINUTE, maxRequests: 200, dayLimit: PER_DAY }, phases);
+    // 52 accepted, the day's Remaining then 848: counted down, 8 of the minute are left, below the margin.
+    expect(r.phases).toEqual([`fast ${PER_MINUTE - carefulMargin(4)}`, `careful ${carefulMargin(4) + 1}`]);
+    expect(r.ended).toBe('first-429');
+    expect(r.inFlightAtFirst429).toBe(0);
+    expect(r.points.filter((p) => p.status === 200)).toHaveLength(PER_MINUTE);
+    expect(r.points.filter((p) => p.afterStop)).toEqual([]);
+    expect(carefulAsked).toEqual([{ maxRequests: 200 - (PER_MINUTE - carefulMargin(4)), dayLimit: PER_DAY }]);
+  });
+
+  it("without dayLimit the same answers are followed by the day's Remaining, and the fast part runs into the minute's 429", async () => {
+    const { phases, carefulAsked } = twoWindows();
+    const r = await approach({ ...options, remaining: PER_MINUTE, maxRequests: 200 }, phases);
+    expect(r.phases[0]).toBe(`fast ${PER_MINUTE - carefulMargin(4)}`);
+    expect(r.phases).toHaveLength(2);
+    expect(r.phases[1]).toMatch(/^fast /);
+    expect(r.inFlightAtFirst429).toBe(3);
+    expect(carefulAsked).toEqual([]);
+  });
+
+  it('still follows the Remaining of answers that state the minute', async () => {
+    // The last answer of the first fast part (its 32nd) states the minute; the ones before it, the day.
+    const { phases } = twoWindows({ describe: (n) => (n === 31 ? 'minute' : 'day') });
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500, dayLimit: PER_DAY }, phases);
+    // Told 40 were left: the fast part's 32 would leave 8 counted down, but its last answer says
+    // the minute has 28 left (the quota is 60), so the fast part goes on.
+    expect(r.phases).toEqual(['fast 32', 'fast 20', 'careful 9']);
+    expect(r.points.filter((p) => p.status === 200)).toHaveLength(PER_MINUTE);
+    expect(r.inFlightAtFirst429).toBe(0);
+  });
+
+  it("takes the lowest Remaining of the minute's answers, whatever the day's say", async () => {
+    // The first ten answers state the minute (Remaining 59 … 50), the rest the day (899 … 868).
+    const { phases } = twoWindows({ describe: (n) => (n < 10 ? 'minute' : 'day') });
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500, dayLimit: PER_DAY }, phases);
+    // Lowest minute Remaining 50: fast again for 42, which the minute refuses at 28.
+    expect(r.phases).toEqual(['fast 32', 'fast 32']);
+    expect(r.ended).toBe('first-429');
+  });
+
+  it('follows answers that carry no X-RateLimit-Limit when the day is given', async () => {
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500, dayLimit: PER_DAY }, model(40, { refill: 100 }));
+    expect(r.phases).toEqual(['fast 32', 'careful 1', 'fast 99', 'careful 9']);
+  });
+
+  // Answers without an X-RateLimit-Limit are followed whether a day limit is given or not.
+  it('follows answers that carry no X-RateLimit-Limit when no day is given', async () => {
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500 }, model(40, { refill: 100 }));
+    expect(r.phases).toEqual(['fast 32', 'careful 1', 'fast 99', 'careful 9']);
+  });
+
+  it('follows minute answers with the day given, as it does without it', async () => {
+    const { phases } = twoWindows({ describe: () => 'minute' });
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500, dayLimit: PER_DAY }, phases);
+    // A stated 40 (lower than the minute's 60): the fast part's 32 leave Remaining 28, so fast again.
+    expect(r.phases).toEqual(['fast 32', 'fast 20', 'careful 9']);
+    expect(r.ended).toBe('first-429');
+  });
+});

@@ -1,0 +1,95 @@
+// lib/suite/ledger.ts: the accepted requests of every key over the whole run, as server seconds.
+// Exchanges built by hand on a fixed clock: no client, no server.
+import { describe, expect, it } from 'vitest';
+import type { AuthUsed, Exchange } from '../../../lib/result/model.ts';
+import { AcceptedLedger } from '../../../lib/suite/ledger.ts';
+
+/** Monday 6 January 2025, 12:00:00 UTC. */
+const T0 = Date.UTC(2025, 0, 6, 12, 0, 0);
+const S0 = T0 / 1000;
+
+const FREE: AuthUsed = { kind: 'key', label: 'free#1', env: 'FREE_KEY', header: 'Bearer $FREE_KEY' };
+const PRO_IN_QUERY: AuthUsed = { kind: 'key-in-query', label: 'pro#1', env: 'PRO_KEY', param: 'api_key' };
+
+let seq = 0;
+
+/** One exchange sent `at` ms after T0 and answered `durationMs` later; `status` undefined: no response. */
+function exchange(status: number | undefined, o: { auth?: AuthUsed; at?: number; durationMs?: number; date?: string } = {}): Exchange {
+  const base: Exchange = {
+    seq: seq++,
+    suite: 'list-pets',
+    method: 'GET',
+    url: 'http://127.0.0.1:8080/v1/pets',
+    auth: o.auth ?? FREE,
+    requestHeaders: { accept: 'application/json' },
+    responseHeaders: status === undefined ? {} : { 'content-type': 'application/json', ...(o.date !== undefined ? { date: o.date } : {}) },
+    startedAt: new Date(T0 + (o.at ?? 0)).toISOString(),
+    durationMs: o.durationMs ?? 10,
+  };
+  return status === undefined ? { ...base, transportError: 'ECONNRESET' } : { ...base, status, responseBody: '[]' };
+}
+
+const ledgerOf = (exchanges: Exchange[]): AcceptedLedger => {
+  const ledger = new AcceptedLedger();
+  for (const e of exchanges) ledger.add(e);
+  return ledger;
+};
+
+describe('AcceptedLedger', () => {
+  it('keeps only the accepted (2xx) exchanges', () => {
+    const ledger = ledgerOf([200, 201, 204, 299, 199, 300, 304, 400, 401, 404, 429, 500, 503, undefined].map((s, i) => exchange(s, { at: i * 1000 })));
+    expect(ledger.of('free#1')).toEqual([S0, S0 + 1, S0 + 2, S0 + 3]);
+  });
+
+  it('keys them by label, whether the key went in the header or the query string', () => {
+    const ledger = ledgerOf([exchange(200, { at: 0 }), exchange(200, { auth: PRO_IN_QUERY, at: 5_000 }), exchange(200, { at: 7_000 }), exchange(200, { auth: { ...FREE, label: 'free#2' }, at: 9_000 })]);
+    expect(ledger.of('free#1')).toEqual([S0, S0 + 7]);
+    expect(ledger.of('pro#1')).toEqual([S0 + 5]);
+    expect(ledger.of('free#2')).toEqual([S0 + 9]);
+  });
+
+  it('ignores requests sent without a key, or with a credential the harness made up', () => {
+    const ledger = ledgerOf([exchange(200, { auth: { kind: 'none' } }), exchange(200, { auth: { kind: 'literal', header: 'Bearer free#1', where: 'header' } }), exchange(200, { auth: { kind: 'literal', header: 'free#1', where: 'query' } })]);
+    expect(ledger.of('free#1')).toEqual([]);
+    expect(ledger.of('Bearer free#1')).toEqual([]);
+    expect(ledger.of('none')).toEqual([]);
+  });
+
+  it("takes the second of the server's Date header when there is one", () => {
+    // Our clock says 12:00:00.990 + 30 ms; the server says 11:59:58.
+    const ledger = ledgerOf([exchange(200, { at: 990, durationMs: 30, date: new Date(T0 - 2_000).toUTCString() })]);
+    expect(ledger.of('free#1')).toEqual([S0 - 2]);
+  });
+
+  it('takes when the answer came (startedAt + durationMs) without a Date, or with one it cannot read', () => {
+    const ledger = ledgerOf([exchange(200, { at: 990, durationMs: 30 }), exchange(200, { at: 990, durationMs: 5 }), exchange(200, { at: 1_500, durationMs: 600, date: 'not a date' })]);
+    expect(ledger.of('free#1')).toEqual([S0 + 1, S0, S0 + 2]);
+  });
+
+  it('keeps the seconds in the order the exchanges came, repeats included', () => {
+    const ledger = ledgerOf([exchange(200, { at: 3_000 }), exchange(200, { at: 1_000 }), exchange(200, { at: 1_200 })]);
+    expect(ledger.of('free#1')).toEqual([S0 + 3, S0 + 1, S0 + 1]);
+  });
+
+  it('is empty for a label it never saw', () => {
+    expect(new AcceptedLedger().of('free#1')).toEqual([]);
+  });
+
+  it('hands out a copy: changing it changes nothing in the ledger', () => {
+    const ledger = ledgerOf([exchange(200)]);
+    const seconds = ledger.of('free#1');
+    seconds.push(1, 2, 3);
+    seconds[0] = 0;
+    expect(ledger.of('free#1')).toEqual([S0]);
+    const none = ledger.of('pro#1');
+    none.push(5);
+    expect(ledger.of('pro#1')).toEqual([]);
+  });
+
+  it('has an `add` that may be passed around unbound (as an exchange observer)', () => {
+    const ledger = new AcceptedLedger();
+    const { add } = ledger;
+    [exchange(200), exchange(429)].forEach(add);
+    expect(ledger.of('free#1')).toEqual([S0]);
+  });
+});

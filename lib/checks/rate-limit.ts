@@ -1,7 +1,7 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { headerInt } from '../models.ts';
-import { DAY_FOLLOW_UPS, type KeyRun, limiterKind, loadFigures, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, serverSecond, type TimelinePoint } from '../result/rate-limits.ts';
+import { DAY_FOLLOW_UPS, isDayRefusal as isDayRefusalOf, type KeyRun, retryAfterSeconds, windowDescribed, limiterKind, loadFigures, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, serverSecond, type TimelinePoint } from '../result/rate-limits.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
 
@@ -24,36 +24,13 @@ export function judgeLimitHeader(run: KeyRun): Finding {
 /** The second a response was sent: its Date header, else when it arrived. */
 const sentAt = (p: TimelinePoint): number => serverSecond(p.t, p.date);
 
-/** Seconds a 429's Retry-After asks to wait, from the second it was sent; undefined without a usable one. */
-function retryAfterSeconds(p: TimelinePoint): number | undefined {
-  if (p.retryAfter === undefined) return undefined;
-  if (/^[0-9]+$/.test(p.retryAfter)) return Number(p.retryAfter);
-  const at = Date.parse(p.retryAfter);
-  return Number.isNaN(at) ? undefined : at / 1000 - sentAt(p);
-}
-
 /** The window a response's headers describe: the day's when Limit names the day quota. */
 function windowOf(run: KeyRun, p: TimelinePoint): number {
   return p.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute ? run.windows.day : run.windows.minute;
 }
 
-/** The window a response's headers describe: the day's when Limit names the day quota, else the minute's. */
-function describes(run: KeyRun, p: Pick<TimelinePoint, 'limit'>): 'minute' | 'day' {
-  return p.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute ? 'day' : 'minute';
-}
-
-/**
- * A 429 of the day's quota: its Retry-After lies beyond one minute window; without one, its
- * headers describe the day with nothing left, or the minute's with a Reset beyond the minute.
- */
-function isDayRefusal(run: KeyRun, p: TimelinePoint): boolean {
-  if (p.status !== 429) return false;
-  const beyond = run.windows.minute + 2;
-  const wait = retryAfterSeconds(p);
-  if (wait !== undefined) return wait > beyond;
-  if (describes(run, p) === 'day') return p.remaining === undefined || p.remaining <= 0;
-  return p.reset !== undefined && p.reset - sentAt(p) > beyond;
-}
+const describes = (run: KeyRun, p: Pick<TimelinePoint, 'limit'>) => windowDescribed(run.quota, p);
+const isDayRefusal = (run: KeyRun, p: TimelinePoint) => isDayRefusalOf(run.quota, run.windows, p);
 
 /** The main burst's first 429, and what the headers said before it. */
 function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; start: number; startWindow: 'minute' | 'day' } | undefined {

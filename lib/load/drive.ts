@@ -7,7 +7,7 @@ import { headerInt } from '../models.ts';
 import { parseRetryAfter } from '../client/retry.ts';
 import type { Target, TargetKey } from '../config/schema.ts';
 import type { Exchange } from '../result/model.ts';
-import { type BurstData, DAY_FOLLOW_UPS, type DayData, headersOf, type KeyRun, type Observation, serverSecond, type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
+import { type BurstData, DAY_FOLLOW_UPS, type DayData, headersOf, isDayRefusal, type KeyRun, type Observation, serverSecond, type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
 import { approach } from './approach.ts';
 import { lateByMs, type Segment } from './segment.ts';
 
@@ -445,8 +445,7 @@ async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started
       day.dayResets = [...(day.dayResets ?? []), ...describeDay.map((p) => p.reset!)];
     } else if (obs.status === 429) refusedInARow += 1;
     const block = obs.status === 429 ? look : data?.points.filter((p) => p.status === 429).at(-1);
-    const namesDay = block?.limit === key.quota.perDay && key.quota.perDay !== key.quota.perMinute;
-    if (block && block.reset !== undefined && (namesDay || resetAtMs(block.reset, block.t, block.date) > block.t + windows.minute * 1000 + 1000)) {
+    if (block && isDayRefusal(key.quota, windows, block)) {
       day.block = block;
       day.ended = 'day-block';
       if (!(await waitOutSpentDay(ctx, key, block, data ? inFlightMargin(data) : 0))) return;

@@ -243,6 +243,33 @@ export function serverSecond(t: number, date: string | undefined): number {
   return Math.floor((Number.isNaN(at) ? t : at) / 1000);
 }
 
+/** Seconds a 429's Retry-After asks to wait, from the second it was sent (its Date); undefined without a usable one. */
+export function retryAfterSeconds(p: TimelinePoint): number | undefined {
+  if (p.retryAfter === undefined) return undefined;
+  if (/^[0-9]+$/.test(p.retryAfter)) return Number(p.retryAfter);
+  const at = Date.parse(p.retryAfter);
+  return Number.isNaN(at) ? undefined : at / 1000 - serverSecond(p.t, p.date);
+}
+
+/** The window a response's headers describe: the day's when Limit names the day quota, else the minute's. */
+export function windowDescribed(quota: Quota, p: Pick<TimelinePoint, 'limit'>): 'minute' | 'day' {
+  return p.limit === quota.perDay && quota.perDay !== quota.perMinute ? 'day' : 'minute';
+}
+
+/**
+ * A 429 of the day's quota: its Retry-After lies beyond one minute window; without one, its
+ * headers describe the day with nothing left, or the minute's with a Reset beyond the minute.
+ * (Headers may describe the day on a 429 of the minute: its Retry-After tells them apart.)
+ */
+export function isDayRefusal(quota: Quota, windows: { minute: number }, p: TimelinePoint): boolean {
+  if (p.status !== 429) return false;
+  const beyond = windows.minute + 2;
+  const wait = retryAfterSeconds(p);
+  if (wait !== undefined) return wait > beyond;
+  if (windowDescribed(quota, p) === 'day') return p.remaining === undefined || p.remaining <= 0;
+  return p.reset !== undefined && p.reset - serverSecond(p.t, p.date) > beyond;
+}
+
 /** The headers a timeline point keeps, as a response would carry them (lower-case names). */
 export function headersOf(p: TimelinePoint): Record<string, string> {
   const headers: Record<string, string> = {};

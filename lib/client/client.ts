@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
 import type { TargetKey } from '../config/schema.ts';
 import type { NearMissKey } from '../generators/near-miss-key.ts';
+import { headerInt } from '../models.ts';
 import { RateLimitedError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
 import type { AuthUsed, Exchange } from '../result/model.ts';
 import { Budget } from './budget.ts';
@@ -158,7 +159,13 @@ export class ApiClient {
       const response = await this.sendOnce(next);
       if (req.retry === false) return response;
       const at = now();
-      const decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: at, random: this.options.random ?? Math.random, options: retry });
+      let decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: at, random: this.options.random ?? Math.random, options: retry });
+      // Refused again at the time a 429 named: its next Retry-After is not trusted alone, but the later of it and Reset.
+      const reset = headerInt(response.headers['x-ratelimit-reset']);
+      if (decision.retry && next.followsRetryAfter && response.status === 429 && reset !== undefined && reset * 1000 - at > decision.delayMs) {
+        const delayMs = reset * 1000 - at;
+        decision = delayMs > retry.maxWaitMs ? { retry: false, reason: `refused again after waiting out a Retry-After, and X-RateLimit-Reset is ${Math.ceil(delayMs / 1000)} s away` } : { ...decision, delayMs, reason: `${decision.reason}; refused again after waiting out a Retry-After, so until X-RateLimit-Reset` };
+      }
       if (!decision.retry) {
         if (response.status === 429) throw new RateLimitedError(`${req.method} ${req.path} still rate-limited: ${decision.reason}`);
         return response;

@@ -143,11 +143,14 @@ export async function waitUntil(ctx: DriveContext, at: number, what: string): Pr
  * covers 429s we never saw: requests in flight when a burst stopped drew 429s a little later, with
  * Retry-Afters that end a little later, and their connections were closed before the answers came.
  */
-async function waitOut(ctx: DriveContext, p: TimelinePoint | Observation, label: string, marginMs = 0): Promise<number> {
+async function waitOut(ctx: DriveContext, p: TimelinePoint | Observation, label: string, marginMs = 0, laterOfReset = false): Promise<number> {
   const headers: Readonly<Record<string, string | undefined>> = 'headers' in p ? p.headers : headersOf(p);
   const delay = parseRetryAfter(headers['retry-after'], p.t, headers.date);
   const reset = headerInt(headers['x-ratelimit-reset']);
-  const until = marginMs + (delay !== undefined ? p.t + delay : reset !== undefined ? resetAtMs(reset, p.t, headers.date) + 100 : p.t + ctx.target.windows.minute * 1000 + 100);
+  const resetAt = reset !== undefined ? resetAtMs(reset, p.t, headers.date) + 100 : undefined;
+  // A Retry-After already found wrong once is not trusted alone: the later of it and Reset.
+  const named = delay !== undefined ? p.t + delay : undefined;
+  const until = marginMs + (named !== undefined && resetAt !== undefined && laterOfReset ? Math.max(named, resetAt) : (named ?? resetAt ?? p.t + ctx.target.windows.minute * 1000 + 100));
   // Waits are bounded: a longer one is not waited out, and the key is not used again.
   if (until - p.t > waitCapMs(ctx)) throw new WaitTooLong(`${label}: asked to wait ${Math.round((until - p.t) / 1000)} s (Retry-After "${headers['retry-after'] ?? ''}"), more than two minute windows`);
   await waitUntil(ctx, until, `${label}: ${delay !== undefined ? `Retry-After ${headers['retry-after']}` : 'the window to reset (no usable Retry-After)'}`);
@@ -412,6 +415,8 @@ async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started
   const { windows } = ctx.target;
   /** Looks refused in a row, each sent after waiting out the 429 before it. */
   let refusedInARow = 0;
+  /** The last 429 waited out. */
+  let waitedOut: TimelinePoint | undefined;
   while (Date.now() < deadline) {
     // Each burst starts from what the server says is left (the day's remainder may be the
     // smaller), so that it crosses the limit carefully.
@@ -427,7 +432,8 @@ async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started
         day.ended = 'reopened';
         return;
       }
-      if (day.followUps.length >= DAY_FOLLOW_UPS || !(await waitOutSpentDay(ctx, key, look))) return;
+      // Refused again at the time the last 429 named: the later of the new Retry-After and Reset, or stop.
+      if (day.followUps.length >= DAY_FOLLOW_UPS || !(await waitOutSpentDay(ctx, key, look, 0, true))) return;
       continue;
     }
     let data: BurstData | undefined;
@@ -445,18 +451,29 @@ async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started
       day.dayResets = [...(day.dayResets ?? []), ...describeDay.map((p) => p.reset!)];
     } else if (obs.status === 429) refusedInARow += 1;
     const block = obs.status === 429 ? look : data?.points.filter((p) => p.status === 429).at(-1);
+    if (obs.status === 429 && waitedOut && endsDay(key, windows, waitedOut)) {
+      // Refused at the time a 429 named, though its headers name the day's end: the day is spent
+      // and that 429 its first; this look follows it.
+      day.block = waitedOut;
+      day.ended = 'day-block';
+      day.followUps = [look];
+      if (day.followUps.length >= DAY_FOLLOW_UPS || !(await waitOutSpentDay(ctx, key, look, 0, true))) return;
+      continue;
+    }
     if (block && isDayRefusal(key.quota, windows, block)) {
       day.block = block;
       day.ended = 'day-block';
       if (!(await waitOutSpentDay(ctx, key, block, data ? inFlightMargin(data) : 0))) return;
       continue;
     }
-    // Refused again and again after waiting out each 429: the key is closed, whatever the headers say.
-    if (refusedInARow >= DAY_FOLLOW_UPS) {
+    // Refused again after waiting out a 429, and again after the later of the next Retry-After and
+    // Reset (or not waited, that being too far): the key is closed, whatever the headers say.
+    if (block && refusedInARow > 0 && (refusedInARow >= DAY_FOLLOW_UPS || !(await waitOutSpentDay(ctx, key, block, 0, true)))) {
       day.block = block;
       day.ended = 'still-refused';
       return;
     }
+    if (block && refusedInARow > 0) continue;
     // The test may straddle a day boundary (twice the quota), and a refilling day adds its rate.
     const refill = ((Date.now() - started) / 1000 / windows.day) * key.quota.perDay;
     if (day.accepted > 2 * key.quota.perDay + refill) {
@@ -465,13 +482,20 @@ async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started
     }
     if (!block) continue;
     await waitOut(ctx, block, `${key.label}: the minute window (spending the day's quota)`, data ? inFlightMargin(data) : 0);
+    waitedOut = block;
   }
 }
 
+/** A 429 whose headers name the day's end (Limit the day's quota with none left, or Reset beyond the minute), whatever its Retry-After says. */
+function endsDay(key: TargetKey, windows: Target['windows'], p: TimelinePoint): boolean {
+  const dayHeaders = p.limit === key.quota.perDay && key.quota.perDay !== key.quota.perMinute && (p.remaining ?? 0) <= 0;
+  return dayHeaders || (p.reset !== undefined && resetAtMs(p.reset, p.t, p.date) > p.t + (windows.minute + 2) * 1000);
+}
+
 /** Waits out a spent day's 429; false when it asks for longer than the harness waits (its value is judged, not waited out). */
-async function waitOutSpentDay(ctx: DriveContext, key: TargetKey, p: TimelinePoint, marginMs = 0): Promise<boolean> {
+async function waitOutSpentDay(ctx: DriveContext, key: TargetKey, p: TimelinePoint, marginMs = 0, laterOfReset = false): Promise<boolean> {
   try {
-    await waitOut(ctx, p, `${key.label}: the spent day's Retry-After (one request after each, as a polite client)`, marginMs);
+    await waitOut(ctx, p, `${key.label}: the spent day's Retry-After (one request after each, as a polite client)`, marginMs, laterOfReset);
     return true;
   } catch (err) {
     if (err instanceof WaitTooLong) return false;

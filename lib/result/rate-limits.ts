@@ -257,16 +257,17 @@ export function windowDescribed(quota: Quota, p: Pick<TimelinePoint, 'limit'>): 
 }
 
 /**
- * A 429 of the day's quota: its Retry-After lies beyond one minute window; without one, its
- * headers describe the day with nothing left, or the minute's with a Reset beyond the minute.
- * (Headers may describe the day on a 429 of the minute: its Retry-After tells them apart.)
+ * A 429 of the day's quota: its headers describe the day with nothing left (a refilling day's
+ * Retry-After may still be short: its next request's worth); headers of the day with some left are
+ * a minute's 429 described by the day. Otherwise its Retry-After lies beyond one minute window, or,
+ * without one, its Reset.
  */
 export function isDayRefusal(quota: Quota, windows: { minute: number }, p: TimelinePoint): boolean {
   if (p.status !== 429) return false;
+  if (windowDescribed(quota, p) === 'day') return p.remaining === undefined || p.remaining <= 0;
   const beyond = windows.minute + 2;
   const wait = retryAfterSeconds(p);
   if (wait !== undefined) return wait > beyond;
-  if (windowDescribed(quota, p) === 'day') return p.remaining === undefined || p.remaining <= 0;
   return p.reset !== undefined && p.reset - serverSecond(p.t, p.date) > beyond;
 }
 

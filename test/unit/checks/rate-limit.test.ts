@@ -680,7 +680,8 @@ const dayStart = (remaining: number) => startAt(remaining, DAY_RESET, QUOTA.perD
  * A burst whose accepted answers describe the day (Limit 1000, Reset an hour ahead) from Remaining
  * `start`, then a 429 whose Retry-After (`retryAfter`) tells which window refused.
  */
-const dayHeadersBurst = (start: number, n: number, o: Omit<FixedOptions, 'limit' | 'reset'> = {}) => fixedBurst(start, n, { limit: QUOTA.perDay, reset: DAY_RESET, ...o });
+/** Headers of the day window: its 429 says what the day still has (a minute's 429 described by the day), unless told otherwise. */
+const dayHeadersBurst = (start: number, n: number, o: Omit<FixedOptions, 'limit' | 'reset'> = {}) => fixedBurst(start, n, { limit: QUOTA.perDay, reset: DAY_RESET, rejectedRemaining: Math.max(0, start - n), ...o });
 
 describe('describeHeadersWindow', () => {
   it.each<Case>([

@@ -397,6 +397,25 @@ describe('ApiClient: a retry after a Retry-After records the 429 it follows', ()
     expect(exchanges[0]!.followsRetryAfter).toBeUndefined();
   });
 
+  it('refused again at the time a 429 named, waits for the later of the next Retry-After and Reset', async () => {
+    let n = 0;
+    const reset = String(NOW / 1000 + 30);
+    routes.set('/v1/follows-distrust', (_req, res) => (n++ < 2 ? json(res, 429, {}, { 'Retry-After': '1', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset }) : json(res, 200, [])));
+    const { api, delays, exchanges } = client({ now: () => NOW });
+    expect((await api.send({ method: 'GET', path: '/follows-distrust', auth: { key: FREE } })).status).toBe(200);
+    // The first Retry-After is trusted (1 s and jitter); once it proved wrong, the next wait is until Reset.
+    expect(delays[0]).toBeLessThan(2_000);
+    expect(delays[1]).toBe(30_000);
+    expect(exchanges.map((e) => e.status)).toEqual([429, 429, 200]);
+  });
+
+  it('refused again, gives up when Reset is further away than the client waits', async () => {
+    routes.set('/v1/follows-distrust-far', (_req, res) => json(res, 429, {}, { 'Retry-After': '1', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(NOW / 1000 + 86_400) }));
+    const { api, exchanges } = client({ now: () => NOW });
+    await expect(api.send({ method: 'GET', path: '/follows-distrust-far', auth: { key: FREE } })).rejects.toThrow(/refused again after waiting out a Retry-After, and X-RateLimit-Reset is 86400 s away/);
+    expect(exchanges).toHaveLength(2);
+  });
+
   it('records the followsRetryAfter a caller passes (the rate-limit driver), as an ISO time', async () => {
     routes.set('/v1/follows-given', (_req, res) => json(res, 200, []));
     const { api } = client();

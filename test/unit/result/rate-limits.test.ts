@@ -106,7 +106,7 @@ describe('summariseKey: the rest', () => {
   });
 });
 
-describe('isDayRefusal: a 429 of the day, told by its Retry-After first', () => {
+describe('isDayRefusal: a 429 of the day, told by headers of the day with nothing left, else by its Retry-After', () => {
   const quota = { perMinute: 60, perDay: 1000 };
   const windows = { minute: 60 };
   const date = new Date(T0).toUTCString();
@@ -115,7 +115,7 @@ describe('isDayRefusal: a 429 of the day, told by its Retry-After first', () => 
     ['Retry-After beyond a minute window', { retryAfter: '3600', limit: 60, remaining: 0, reset: S0 + 30 }, true],
     ['Retry-After as an HTTP-date an hour ahead', { retryAfter: new Date(T0 + 3_600_000).toUTCString() }, true],
     ["Retry-After within the minute, headers of the day with Remaining left (headers-day-window's minute 429)", { retryAfter: '30', limit: 1000, remaining: 940, reset: S0 + 3600 }, false],
-    ["Retry-After within the minute, headers of the spent day (rate-day-retry-after-minute)", { retryAfter: '30', limit: 1000, remaining: 0, reset: S0 + 3600 }, false],
+    ["Retry-After within the minute, headers of the spent day (rate-day-retry-after-minute, or a refilling day's next request)", { retryAfter: '30', limit: 1000, remaining: 0, reset: S0 + 3600 }, true],
     ['no Retry-After, headers of the day with nothing left', { limit: 1000, remaining: 0, reset: S0 + 3600 }, true],
     ['no Retry-After, headers of the day with some left', { limit: 1000, remaining: 5, reset: S0 + 3600 }, false],
     ["no Retry-After, the minute's headers, Reset beyond the minute", { limit: 60, remaining: 0, reset: S0 + 3600 }, true],

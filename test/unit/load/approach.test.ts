@@ -9,6 +9,26 @@ const LATENCY = { p50: 1, p90: 2, p99: 3, max: 4 };
 /** Each answer took (its index within the part mod 5) + 1 ms. */
 const histogramFor = (n: number) => histogramOf(Array.from({ length: n }, (_, i) => (i % 5) + 1));
 
+/** A part's result over its answers. */
+const result = (points: TimelinePoint[], sent: number, ended: BurstResult['ended']): BurstResult => ({ points, sent, startedAt: Date.now(), durationMs: 1, latency: LATENCY, histogram: histogramFor(points.length), errors: 0, timeouts: 0, ended });
+
+/** The fast part over a model's answers: several connections, so at the first 429 `inFlight` more requests were already sent. */
+function fastPhase(answer: () => TimelinePoint, inFlight = 3): Phases['fast'] {
+  return async ({ maxRequests }) => {
+    const points: TimelinePoint[] = [];
+    for (let i = 0; i < maxRequests; i++) {
+      const p = answer();
+      points.push(p);
+      if (p.status === 429) {
+        const late = Math.min(inFlight, maxRequests - i - 1);
+        for (let k = 0; k < late; k++) points.push({ ...answer(), afterStop: true });
+        return result(points, i + 1 + late, 'first-429');
+      }
+    }
+    return result(points, maxRequests, 'max-requests');
+  };
+}
+
 /** A limiter that lets `quota` requests through, then refuses; `refill` more come back once, before the first careful part. */
 function model(quota: number, o: { refill?: number; lies?: number; inFlight?: number } = {}) {
   let left = quota;
@@ -20,22 +40,8 @@ function model(quota: number, o: { refill?: number; lies?: number; inFlight?: nu
     }
     return { t: Date.now(), status: 429, remaining: 0, retryAfter: '1' };
   };
-  const result = (points: TimelinePoint[], sent: number, ended: BurstResult['ended']): BurstResult => ({ points, sent, startedAt: Date.now(), durationMs: 1, latency: LATENCY, histogram: histogramFor(points.length), errors: 0, timeouts: 0, ended });
   const phases: Phases = {
-    // Several connections: at the first 429, `inFlight` more requests were already sent.
-    fast: async ({ maxRequests }) => {
-      const points: TimelinePoint[] = [];
-      for (let i = 0; i < maxRequests; i++) {
-        const p = answer();
-        points.push(p);
-        if (p.status === 429) {
-          const late = Math.min(o.inFlight ?? 3, maxRequests - i - 1);
-          for (let k = 0; k < late; k++) points.push({ ...answer(), afterStop: true });
-          return result(points, i + 1 + late, 'first-429');
-        }
-      }
-      return result(points, maxRequests, 'max-requests');
-    },
+    fast: fastPhase(answer, o.inFlight),
     careful: async ({ maxRequests, roomAbove }) => {
       left += refill;
       refill = 0;
@@ -176,21 +182,8 @@ describe('approach: headers that describe the day (dayLimit)', () => {
       }
       return { t: Date.now(), status: 429, limit: PER_MINUTE, remaining: 0, retryAfter: '30' };
     };
-    const result = (points: TimelinePoint[], sent: number, ended: BurstResult['ended']): BurstResult => ({ points, sent, startedAt: Date.now(), durationMs: 1, latency: LATENCY, histogram: histogramFor(points.length), errors: 0, timeouts: 0, ended });
     const phases: Phases = {
-      fast: async ({ maxRequests }) => {
-        const points: TimelinePoint[] = [];
-        for (let i = 0; i < maxRequests; i++) {
-          const p = answer();
-          points.push(p);
-          if (p.status === 429) {
-            const late = Math.min(o.inFlight ?? 3, maxRequests - i - 1);
-            for (let k = 0; k < late; k++) points.push({ ...answer(), afterStop: true });
-            return result(points, i + 1 + late, 'first-429');
-          }
-        }
-        return result(points, maxRequests, 'max-requests');
-      },
+      fast: fastPhase(answer, o.inFlight),
       careful: async (options) => {
         carefulAsked.push({ maxRequests: options.maxRequests, ...('dayLimit' in options && options.dayLimit !== undefined ? { dayLimit: options.dayLimit } : {}) });
         const points: TimelinePoint[] = [];

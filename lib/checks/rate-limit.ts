@@ -350,7 +350,7 @@ function namedMs(p: TimelinePoint): number | undefined {
 function dayKind(run: KeyRun): 'fixed' | 'refilling' {
   const block = run.day?.block;
   const resets = [...(run.day?.dayResets ?? []), ...(block && describes(run, block) === 'day' && block.reset !== undefined ? [block.reset] : [])];
-  if (resets.length >= 2 && Math.max(...resets) - Math.min(...resets) > 2) return 'refilling';
+  if (resets.length >= 2) return Math.max(...resets) - Math.min(...resets) <= 2 ? 'fixed' : 'refilling';
   // A refilling day gives a request back every day / perDay seconds: its 429 asks to wait about
   // that long. A fixed day (or a log of the day: any day-long span holds the quota at most) asks
   // for longer, up to the day's end.
@@ -391,6 +391,9 @@ export function judgeDailyQuota(run: KeyRun): Finding {
     if (named === undefined || named >= (block.reset - 2) * 1000) continue;
     const next = followUps.find((f) => f.t > p.t);
     if (next && next.status >= 200 && next.status < 300) continue;
+    // Nothing sent then (too far to wait): a refilling day may name its next request's worth; a
+    // fixed day names its end, or names a time at which the key is still refused.
+    if (!next && dayKind(run) === 'refilling') continue;
     const early = Math.round(block.reset - named / 1000);
     const what = next
       ? `the request sent then was refused again (${next.status}${next.retryAfter !== undefined ? `, Retry-After ${next.retryAfter}` : ''})`

@@ -264,20 +264,26 @@ describe('judgePacedRemaining', () => {
     expect(log.requests[3]?.point?.remaining).toBe(59 - 4);
   });
 
-  it('fails on Remaining equal to Limit on an accepted response: the request itself is not counted', () => {
-    // A token bucket that reports the tokens before taking one.
-    const run = changed(pacedRun(tokenBucket({ perSecond: 12 })), (p) => ({ ...p, remaining: p.remaining! + 1 }));
-    const f = judgePacedRemaining(run);
-    expectFinding(f, 'fail', ['free#1: X-RateLimit-Remaining 60 on the accepted paced request 1 with Limit 60: the request itself is not counted']);
-    expect(f).toMatchObject({ expected: 'at most 59', actual: '60' });
+  it('accepts a Remaining that does not count the request it answers (Limit on the first: one reading)', () => {
+    // A token bucket that reports the tokens before taking one, and a fixed window that counts after answering.
+    expectFinding(judgePacedRemaining(changed(pacedRun(tokenBucket({ perSecond: 12 })), (p) => ({ ...p, remaining: p.remaining! + 1 }))), 'pass');
+    const run = pacedRun(fixedWindow());
+    expectFinding(judgePacedRemaining(changed({ ...run, start: { ...run.start!, headers: { ...run.start!.headers, 'x-ratelimit-remaining': '60' } } }, (p) => ({ ...p, remaining: p.remaining! + 1 }))), 'pass');
   });
 
-  it('fails on a fixed window that gives Remaining before counting the request (one too many, from the look on)', () => {
+  it('fails on Remaining above Limit on an accepted response', () => {
+    const run = changed(pacedRun(tokenBucket({ perSecond: 12 })), (p) => ({ ...p, remaining: p.remaining! + 2 }));
+    const f = judgePacedRemaining(run);
+    expectFinding(f, 'fail', ['free#1: X-RateLimit-Remaining 61 on the accepted paced request 1, more than its Limit 60']);
+    expect(f).toMatchObject({ expected: 'at most 60', actual: '61' });
+  });
+
+  it('fails on a fixed window whose Remaining lags two behind what it answered', () => {
     const run = pacedRun(fixedWindow());
-    const late = changed({ ...run, start: { ...run.start!, headers: { ...run.start!.headers, 'x-ratelimit-remaining': '60' } } }, (p) => ({ ...p, remaining: p.remaining! + 1 }));
+    const late = changed({ ...run, start: { ...run.start!, headers: { ...run.start!.headers, 'x-ratelimit-remaining': '61' } } }, (p) => ({ ...p, remaining: p.remaining! + 2 }));
     const f = judgePacedRemaining(late);
-    expectFinding(f, 'fail', ['free#1: X-RateLimit-Remaining 59 at paced request 1, though 1 requests of its window had been answered before it was sent']);
-    expect(f).toMatchObject({ expected: 'at most 58', actual: '59' });
+    expectFinding(f, 'fail', ['free#1: X-RateLimit-Remaining 60 at paced request 1, though 1 requests of its window had been answered before it was sent']);
+    expect(f).toMatchObject({ expected: 'at most 59', actual: '60' });
   });
 
   it('fails on Remaining far lower than the requests sent allow (a bucket shared with another key)', () => {
@@ -304,11 +310,11 @@ describe('judgePacedRemaining', () => {
   });
 
   it('fails on Remaining going back up within a fixed window, after earlier requests were answered', () => {
-    // Paced requests 3 and 4 get each other's Remaining: 55 then 56, though request 3 was answered before 4 was sent.
-    const run = changed(pacedRun(fixedWindow()), (p, i) => (i === 2 ? { ...p, remaining: 55 } : i === 3 ? { ...p, remaining: 56 } : p));
+    // Paced request 4 says 60, though the look and requests 1 to 3 were answered before it was sent (and 3 said 56).
+    const run = changed(pacedRun(fixedWindow()), (p, i) => (i === 3 ? { ...p, remaining: 60 } : p));
     const f = judgePacedRemaining(run);
-    expectFinding(f, 'fail', ['free#1: X-RateLimit-Remaining 56 at paced request 4, though 4 requests of its window had been answered before it was sent']);
-    expect(f).toMatchObject({ expected: 'at most 55', actual: '56' });
+    expectFinding(f, 'fail', ['free#1: X-RateLimit-Remaining 60 at paced request 4, though 4 requests of its window had been answered before it was sent']);
+    expect(f).toMatchObject({ expected: 'at most 56', actual: '60' });
   });
 
   it('fails on a negative Remaining', () => {

@@ -26,7 +26,7 @@ describe('Paced load', () => {
     if (!ctx.run.allowLoad) return;
     const { target, pace } = ctx.run;
     const stop = ctx.client.observe(evidence.add);
-    const drive: DriveContext = { client: ctx.client, target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, notBefore: new Map(), refusals: new Map(), obeying: new Map() };
+    const drive: DriveContext = { client: ctx.client, target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, notBefore: new Map(), refusals: new Map(), obeying: new Map(), accepted: (label) => session().accepted.of(label) };
     const plans = planPacedLoad(target, pace, ctx.client.budget.remaining);
     const paced = plans.filter((p) => !p.skip);
     const total = paced.reduce((n, p) => n + p.count, 0);

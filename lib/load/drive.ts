@@ -7,7 +7,7 @@ import { headerInt } from '../models.ts';
 import { parseRetryAfter } from '../client/retry.ts';
 import type { Target, TargetKey } from '../config/schema.ts';
 import type { Exchange } from '../result/model.ts';
-import { type BurstData, DAY_FOLLOW_UPS, type DayData, headersOf, isDayRefusal, type KeyRun, type Observation, serverSecond, type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
+import { type BurstData, DAY_FOLLOW_UPS, type DayData, headersOf, isDayRefusal, type KeyRun, type Observation, type TimelinePoint, timelinePoint, windowDescribed } from '../result/rate-limits.ts';
 import { approach } from './approach.ts';
 import { lateByMs, type Segment } from './segment.ts';
 
@@ -28,7 +28,7 @@ export interface DriveContext {
    */
   obeying: Map<string, { seq: number; until: number }>;
   /** The server seconds of the key's accepted requests in the whole run, every suite's (the day is counted from them). */
-  accepted?: (label: string) => number[];
+  accepted: (label: string) => number[];
   /** A load segment (runner I of N): its share, and when each key is driven (epoch ms, the same for every runner). */
   segment?: Segment & { slots: ReadonlyMap<string, number> };
 }
@@ -394,7 +394,7 @@ export async function driveDay(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   }
   const started = Date.now();
   const deadline = started + (windows.day + windows.minute) * 1000;
-  const day: DayData = { accepted: 0, acceptedAt: [], bursts: [], ended: 'time', elapsedMs: 0, requests: 0, followUps: [] };
+  const day: DayData = { accepted: 0, acceptedAt: [], bursts: [], ended: 'time', elapsedMs: 0, requests: 0, followUps: [], dayResets: [] };
   ctx.progress(`${key.label}: spending the day's quota of ${key.quota.perDay} (about ${needed} s)`);
   try {
     await spendDay(ctx, key, day, started, deadline);
@@ -405,7 +405,7 @@ export async function driveDay(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   }
   day.elapsedMs = Date.now() - started;
   // Every accepted request of the key in the run counts in its day window, not the day test's alone.
-  if (ctx.accepted) day.acceptedAt = ctx.accepted(key.label);
+  day.acceptedAt = ctx.accepted(key.label);
   run.day = day;
 }
 
@@ -421,37 +421,34 @@ async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started
     // Each burst starts from what the server says is left (the day's remainder may be the
     // smaller), so that it crosses the limit carefully.
     const obs = await observe(ctx, key);
-    day.requests = (day.requests ?? 0) + 1;
+    day.requests! += 1;
     const look = timelinePoint(obs.t, obs.status, (name) => obs.headers[name]);
     if (day.block) {
       // The day is spent: its key kept as a polite client keeps it.
-      day.followUps = [...(day.followUps ?? []), look];
+      day.followUps!.push(look);
       if (isAccepted(obs.status)) {
         day.accepted += 1;
-        day.acceptedAt.push(serverSecond(obs.t, obs.headers.date));
         day.ended = 'reopened';
         return;
       }
       // Refused again at the time the last 429 named: the later of the new Retry-After and Reset, or stop.
-      if (day.followUps.length >= DAY_FOLLOW_UPS || !(await waitOutSpentDay(ctx, key, look, 0, true))) return;
+      if (day.followUps!.length >= DAY_FOLLOW_UPS || !(await waitOutSpentDay(ctx, key, look, 0, true))) return;
       continue;
     }
     let data: BurstData | undefined;
     if (isAccepted(obs.status)) {
       refusedInARow = 0;
       day.accepted += 1;
-      day.acceptedAt.push(serverSecond(obs.t, obs.headers.date));
       data = await runBurst(ctx, key, headerInt(obs.headers['x-ratelimit-remaining']) ?? key.quota.perMinute);
-      day.requests += data.sent;
+      day.requests! += data.sent;
       const accepted = data.points.filter((p) => !p.afterStop && isAccepted(p.status));
       day.accepted += accepted.length;
       day.bursts.push({ sent: data.sent, accepted: accepted.length, ...(data.inFlightAtFirst429 !== undefined ? { sentAfterFirst429: data.inFlightAtFirst429 } : {}) });
-      day.acceptedAt.push(...accepted.map((p) => serverSecond(p.t, p.date)));
-      const describeDay = [look, ...accepted].filter((p) => p.limit === key.quota.perDay && key.quota.perDay !== key.quota.perMinute && p.reset !== undefined);
-      day.dayResets = [...(day.dayResets ?? []), ...describeDay.map((p) => p.reset!)];
+      for (const p of [look, ...accepted]) if (windowDescribed(key.quota, p) === 'day' && p.reset !== undefined) day.dayResets!.push(p.reset);
     } else if (obs.status === 429) refusedInARow += 1;
     const block = obs.status === 429 ? look : data?.points.filter((p) => p.status === 429).at(-1);
-    if (obs.status === 429 && waitedOut && endsDay(key, windows, waitedOut)) {
+    // Whatever its Retry-After said, did its headers name the day's end?
+    if (obs.status === 429 && waitedOut && isDayRefusal(key.quota, windows, { ...waitedOut, retryAfter: undefined })) {
       // Refused at the time a 429 named, though its headers name the day's end: the day is spent
       // and that 429 its first; this look follows it.
       day.block = waitedOut;
@@ -484,12 +481,6 @@ async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started
     await waitOut(ctx, block, `${key.label}: the minute window (spending the day's quota)`, data ? inFlightMargin(data) : 0);
     waitedOut = block;
   }
-}
-
-/** A 429 whose headers name the day's end (Limit the day's quota with none left, or Reset beyond the minute), whatever its Retry-After says. */
-function endsDay(key: TargetKey, windows: Target['windows'], p: TimelinePoint): boolean {
-  const dayHeaders = p.limit === key.quota.perDay && key.quota.perDay !== key.quota.perMinute && (p.remaining ?? 0) <= 0;
-  return dayHeaders || (p.reset !== undefined && resetAtMs(p.reset, p.t, p.date) > p.t + (windows.minute + 2) * 1000);
 }
 
 /** Waits out a spent day's 429; false when it asks for longer than the harness waits (its value is judged, not waited out). */

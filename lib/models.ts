@@ -39,8 +39,6 @@ export const ApiError = z.object({
 });
 export type ApiError = z.infer<typeof ApiError>;
 
-export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
-
 /**
  * A header's integer value as sent, negative ones included (a limiter that reports Remaining -1 is
  * wrong, and the checks must see it to say so); anything that is not a safe integer gives undefined.

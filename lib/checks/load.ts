@@ -1,9 +1,9 @@
 // Paced load (the `load` suite): a client that holds a constant rate within its plan's quota gets
 // every request it paid for, X-RateLimit-Remaining counts what it sent, the rate was held, and the
 // thresholds a target config sets hold. Pure: each check judges one key's paced run, or all of them.
-import { parseRetryAfter } from '../client/retry.ts';
 import { arrivalSlackMs, first429, type LoadThresholds, overallFigures, type PacedLoadKey, type PacedRequest, type PacedRun, pacedFigures, rateError, sentWithin } from '../result/paced-load.ts';
 import { type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
+import { classifyRefusal, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
 
@@ -20,12 +20,17 @@ function rateText(run: PacedRun): string {
   return `${Math.round(run.askedRate * 100) / 100} req/s (${percent(run.fraction)} of ${run.plan}'s ${run.quota.perMinute} per ${run.windows.minute} s)`;
 }
 
-/** Why a 429 may be legal although the paced client kept within its minute quota: the day, or a block beyond one window. */
+/** Why a 429 may be legal although the paced client kept within its minute quota: the day's, or a ban (the vocabulary's one reading of a 429). */
 function blockedBeyondMinute(run: PacedRun, p: TimelinePoint): string | undefined {
-  if (p.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute) return `its X-RateLimit-Limit is the day's quota (${p.limit}): the key's day is spent`;
-  const wait = parseRetryAfter(p.retryAfter, p.t, p.date);
-  if (wait !== undefined && wait > (run.windows.minute + 2) * 1000) return `its Retry-After (${p.retryAfter}) lies beyond one minute window: the key's day is spent, or it is banned`;
-  return undefined;
+  const kind = classifyRefusal({ quota: run.quota, windows: run.windows }, p);
+  if (kind === 'minute') return undefined;
+  const why =
+    windowDescribed(run.quota, p) === 'day' && kind === 'day'
+      ? `its X-RateLimit-Limit is the day's quota (${p.limit}) with nothing left`
+      : p.retryAfter !== undefined
+        ? `its Retry-After (${p.retryAfter}) lies beyond one ${kind === 'ban' ? 'day' : 'minute'} window`
+        : `its X-RateLimit-Reset (${p.reset}) lies beyond one ${kind === 'ban' ? 'day' : 'minute'} window`;
+  return `${why}: ${kind === 'day' ? "the key's day is spent" : 'the key is banned'}`;
 }
 
 export function judgePacedNo429(run: PacedRun): Finding {
@@ -97,7 +102,7 @@ export function judgePacedRemaining(run: PacedRun): Finding {
   // Each answer's headers describe the minute window, or the day's when Limit names the day quota
   // ("the applicable request limit": a server may show whichever binds); the day's count holds
   // requests from before the run, so only its fall is judged.
-  const isDay = (p: TimelinePoint) => p.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute;
+  const isDay = (p: TimelinePoint) => windowDescribed(run.quota, p) === 'day';
   const slack = arrivalSlackMs(run);
   const windowsOf = (day: boolean): Map<Answer, number> => {
     const group = all.filter((a) => isDay(a.point) === day);

@@ -1,7 +1,8 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { headerInt } from '../models.ts';
-import { DAY_FOLLOW_UPS, isDayRefusal as isDayRefusalOf, type KeyRun, retryAfterSeconds, windowDescribed, limiterKind, loadFigures, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, serverSecond, type TimelinePoint } from '../result/rate-limits.ts';
+import { DAY_FOLLOW_UPS, type KeyRun, limiterKind, loadFigures, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
+import { classifyRefusal, describedSeconds, type RefusalKind, readRetryAfter, refusalSeconds, resetMillisecondsHint, resetRelativeHint, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
 
@@ -24,13 +25,10 @@ export function judgeLimitHeader(run: KeyRun): Finding {
 /** The second a response was sent: its Date header, else when it arrived. */
 const sentAt = (p: TimelinePoint): number => serverSecond(p.t, p.date);
 
-/** The window a response's headers describe: the day's when Limit names the day quota. */
-function windowOf(run: KeyRun, p: TimelinePoint): number {
-  return p.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute ? run.windows.day : run.windows.minute;
-}
-
 const describes = (run: KeyRun, p: Pick<TimelinePoint, 'limit'>) => windowDescribed(run.quota, p);
-const isDayRefusal = (run: KeyRun, p: TimelinePoint) => isDayRefusalOf(run.quota, run.windows, p);
+/** What a 429 of the key's run is (the driver never sends a polite key's requests early): the minute's, the day's or a ban. */
+const refusalKind = (run: KeyRun, p: TimelinePoint): RefusalKind => classifyRefusal(run, p);
+const isDayRefusal = (run: KeyRun, p: TimelinePoint) => refusalKind(run, p) === 'day';
 
 /** The main burst's first 429, and what the headers said before it. */
 function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; start: number; startWindow: 'minute' | 'day' } | undefined {
@@ -41,22 +39,21 @@ function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; 
   return { refusal, accepted: quotaWindow(run).points.filter(accepted).length, start, startWindow: describes(run, limit === undefined ? {} : { limit }) };
 }
 
-/**
- * A 429 whose Retry-After, too, lies beyond one window: a ban (the interface allows one, its
- * length not shown), so its Reset may name the ban's end.
- */
-export function isBanRefusal(run: KeyRun, p: TimelinePoint): boolean {
-  const wait = retryAfterSeconds(p);
-  return p.status === 429 && wait !== undefined && wait > windowOf(run, p) + 2;
+/** A 429 that is a ban (the interface allows one, its length not shown): its Reset may name the ban's end. */
+const isBan = (run: KeyRun, p: TimelinePoint) => p.status === 429 && refusalKind(run, p) === 'ban';
+
+/** The window a response's Reset names the end of: the day's for the day's 429, else the one its headers describe. */
+function windowOf(run: KeyRun, p: TimelinePoint): number {
+  return p.status === 429 && refusalKind(run, p) === 'day' ? run.windows.day : describedSeconds(run.quota, run.windows, p);
 }
 
 export function judgeResetHeader(run: KeyRun): Finding {
   const all = pointsOf(run);
   if (all.length === 0) return skip(`${run.label} was not driven: no response to judge`);
   if (all.every((p) => p.reset === undefined)) return skip(`no response of ${run.label} carried an integer X-RateLimit-Reset (headers.rate-limit-present judges the header)`);
-  const bans = all.filter((p) => p.reset !== undefined && isBanRefusal(run, p));
+  const bans = all.filter((p) => p.reset !== undefined && isBan(run, p));
   const points = all.filter((p) => !bans.includes(p));
-  if (points.every((p) => p.reset === undefined)) return skip(`${run.label}'s only X-RateLimit-Resets came with a ban (Retry-After beyond one window), whose length is not shown`);
+  if (points.every((p) => p.reset === undefined)) return skip(`${run.label}'s only X-RateLimit-Resets came with a ban (a 429 keeping the key out beyond the day window), whose length is not shown`);
   for (const p of points) {
     if (p.reset === undefined) continue;
     const now = sentAt(p);
@@ -68,11 +65,11 @@ export function judgeResetHeader(run: KeyRun): Finding {
     // Reset rounds up to the next second, and a busy node:http server writes a Date cached up to a
     // second or more stale: two seconds of slack past one window.
     if (p.reset < now - (full ? 1 : 0)) {
-      const hint = p.reset >= 0 && p.reset <= window + 1 ? ': it looks like seconds until the reset, not a Unix time' : '';
+      const hint = resetRelativeHint(p.reset, window);
       return fail(`${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }
     if (p.reset > now + window + 2) {
-      const hint = p.reset > now * 100 ? ': it looks like a Unix time in milliseconds, not seconds' : '';
+      const hint = resetMillisecondsHint(p.reset, now);
       return fail(`${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }
   }
@@ -276,13 +273,13 @@ export function judgeRetryAfterPresent(run: KeyRun): Finding {
   return p.retryAfter === undefined ? fail(`${run.label}: the 429 has no Retry-After`, 'Retry-After', 'absent') : pass(`Retry-After: ${p.retryAfter}`);
 }
 
-const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
-
 export function judgeRetryAfterFormat(run: KeyRun): Finding {
-  const value = first429(run)?.retryAfter;
-  if (value === undefined) return skip('no Retry-After to judge');
-  if (/^[0-9]+$/.test(value) || IMF_FIXDATE.test(value)) return pass(`Retry-After: ${value}`);
-  return fail(`${run.label}: Retry-After "${value}" is neither delta-seconds nor an IMF-fixdate`, 'delta-seconds (e.g. 30) or an HTTP-date', value);
+  const p = first429(run);
+  const reading = p && readRetryAfter(p.retryAfter, p.t, p.date);
+  if (!reading) return skip('no Retry-After to judge');
+  if (reading.legal) return pass(`Retry-After: ${reading.value} (${reading.form})`);
+  const read = reading.seconds === undefined ? 'it names no moment' : `read as ${reading.form}, ${Math.round(reading.seconds * 10) / 10} s, and waited out so`;
+  return fail(`${run.label}: Retry-After "${reading.value}" is neither delta-seconds nor an IMF-fixdate (${read})`, 'delta-seconds (e.g. 30) or an IMF-fixdate (RFC 9110 §10.2.3, §5.6.7)', reading.value);
 }
 
 export function judgeRetryAfterConsistent(run: KeyRun): Finding {
@@ -291,26 +288,20 @@ export function judgeRetryAfterConsistent(run: KeyRun): Finding {
   if (p.retryAfter === undefined) return skip(`${run.label}'s 429 had no Retry-After (rate-limit.retry-after-present judges that)`);
   if (p.reset === undefined) return skip(`${run.label}'s 429 had no integer X-RateLimit-Reset (headers.rate-limit-present judges that)`);
   const sent = sentAt(p);
-  const wait = /^[0-9]+$/.test(p.retryAfter) ? Number(p.retryAfter) : undefined;
-  const until = wait !== undefined ? sent + wait : Date.parse(p.retryAfter) / 1000;
-  if (Number.isNaN(until)) return fail(`${run.label}: Retry-After "${p.retryAfter}" names no moment`, `X-RateLimit-Reset ${p.reset}`, p.retryAfter);
+  const reading = readRetryAfter(p.retryAfter, p.t, p.date)!;
+  const until = retryAfterNamedSecond(p);
+  if (until === undefined) return fail(`${run.label}: Retry-After "${p.retryAfter}" names no moment`, `X-RateLimit-Reset ${p.reset}`, p.retryAfter);
+  const hint = retryAfterMillisecondsHint(reading, p.reset - sent);
   if (limiterKind(beforeStop(run), refillPerSecond(run)) !== 'fixed') {
     // A refilling limiter may name the next token in Retry-After and the full bucket in Reset.
     return until >= sent - 1 && until <= p.reset + 1
       ? pass(`refilling limiter: Retry-After ${p.retryAfter} within X-RateLimit-Reset ${p.reset}`)
-      : fail(`${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, beyond X-RateLimit-Reset ${p.reset}${millisecondsHint(wait, p.reset - sent)}`, `no later than ${p.reset}`, `${Math.round(until - p.reset)} s after`);
+      : fail(`${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, beyond X-RateLimit-Reset ${p.reset}${hint}`, `no later than ${p.reset}`, `${Math.round(until - p.reset)} s after`);
   }
   // A Reset rounded with noise (resetJitter) may be that much off the window's true end.
   return Math.abs(until - p.reset) <= 1 + resetJitter(beforeStop(run))
     ? pass()
-    : fail(`${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, X-RateLimit-Reset at ${p.reset}${millisecondsHint(wait, p.reset - sent)}`, 'the same moment within 1 s', `${Math.round(until - p.reset)} s apart`);
-}
-
-/** A Retry-After that is about a thousand times the seconds left until Reset was meant in milliseconds. */
-function millisecondsHint(wait: number | undefined, secondsLeft: number): string {
-  if (wait === undefined || wait < 1000) return '';
-  const seconds = wait / 1000;
-  return Math.abs(seconds - secondsLeft) <= 1.5 ? `: Retry-After ${wait} looks like milliseconds (${seconds} s would match Reset)` : '';
+    : fail(`${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, X-RateLimit-Reset at ${p.reset}${hint}`, 'the same moment within 1 s', `${Math.round(until - p.reset)} s apart`);
 }
 
 export function judgeRetryAfterHonoured(run: KeyRun): Finding {
@@ -338,8 +329,8 @@ export function judgeIsolation(run: KeyRun): Finding {
 
 /** When a 429's Retry-After lets the key back in, in the server's milliseconds (from its Date); undefined without a usable one. */
 function namedMs(p: TimelinePoint): number | undefined {
-  const wait = retryAfterSeconds(p);
-  return wait === undefined ? undefined : (sentAt(p) + wait) * 1000;
+  const second = retryAfterNamedSecond(p);
+  return second === undefined ? undefined : second * 1000;
 }
 
 /**
@@ -354,7 +345,7 @@ function dayKind(run: KeyRun): 'fixed' | 'refilling' {
   // A refilling day gives a request back every day / perDay seconds: its 429 asks to wait about
   // that long. A fixed day (or a log of the day: any day-long span holds the quota at most) asks
   // for longer, up to the day's end.
-  const wait = block ? (retryAfterSeconds(block) ?? (block.reset !== undefined ? block.reset - sentAt(block) : undefined)) : undefined;
+  const wait = block ? refusalSeconds(block) : undefined;
   return wait !== undefined && wait <= (2 * run.windows.day) / run.quota.perDay + 2 ? 'refilling' : 'fixed';
 }
 
@@ -467,8 +458,8 @@ export function describeBan(run: KeyRun): Finding {
     const what = refusal.status === 429 ? `429 with Retry-After ${refusal.headers['retry-after'] ?? '(none)'}${resetAhead}, beyond what the harness waits; it looks banned (e.g. by an earlier run)` : `${refusal.status}${refusal.status === 403 ? '; it looks banned (e.g. by an earlier run)' : ''}`;
     return pass(`${run.label} was refused from its first request: ${what}, so it was not driven and another key of plan ${run.plan} was used if there was one`);
   }
-  const bans = pointsOf(run).filter((p) => isBanRefusal(run, p));
-  if (!run.ban && bans.length > 0) return pass(`${run.label} got ${bans.length} 429(s) with Retry-After beyond one window (${bans[0]!.retryAfter}): a ban, whose length is not shown`);
+  const bans = pointsOf(run).filter((p) => isBan(run, p));
+  if (!run.ban && bans.length > 0) return pass(`${run.label} got ${bans.length} 429(s) keeping the key out beyond the day window (Retry-After ${bans[0]!.retryAfter ?? 'none'}): a ban, whose length is not shown`);
   if (!run.ban) return skip('only keys marked disposable are probed');
   const still = run.ban.after.status === 429 ? `still 429 after waiting Retry-After: the key looks banned (${run.ban.after.headers['retry-after'] ?? 'no Retry-After'})` : `${run.ban.after.status} after waiting Retry-After: no ban`;
   return pass(`kept sending after a 429: ${run.ban.statuses.join(', ')}; ${still}`);

@@ -1,7 +1,7 @@
 // Rules that hold for every response of the run, whichever suite caused it: judged once, over the
 // whole exchange log, after the suites. Pure: exchanges in, findings out.
-import { headerInt, RATE_LIMIT_HEADERS } from '../models.ts';
 import type { Exchange } from '../result/model.ts';
+import { rateLimitHeaderProblems } from '../rate-limit/vocabulary.ts';
 import { errorBodyProblems, isJsonMediaType } from './bodies.ts';
 import { invalidPetProblems, readPage } from './pets.ts';
 import { defineCheck } from './define.ts';
@@ -115,7 +115,7 @@ export const rateLimitHeaders = defineCheck({
   severity: 'must',
   judge: judgeAll({
     applies: () => true,
-    problemsOf: rateLimitHeaderProblems,
+    problemsOf: (s) => rateLimitHeaderProblems(s.headers),
     expected: 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',
     readsBody: false,
   }),
@@ -159,20 +159,3 @@ export const no5xx = defineCheck({
 
 /** Judged once, over every exchange of the run, after the suites. */
 export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders, petShape, no5xx, retryAfterObeyed] as const;
-
-export function rateLimitHeaderProblems(seen: Seen): string[] {
-  const problems: string[] = [];
-  for (const name of RATE_LIMIT_HEADERS) {
-    const value = seen.headers[name.toLowerCase()];
-    if (value === undefined) problems.push(`${name} missing`);
-    else if (headerInt(value) === undefined || value.includes('-')) problems.push(`${name} is "${value}", not an integer`);
-  }
-  const draft = DRAFT_HEADERS.filter((name) => seen.headers[name] !== undefined);
-  if (problems.some((p) => p.endsWith('missing')) && draft.length > 0) {
-    problems.push(`the server sends ${draft.join(', ')} (the IETF draft's RateLimit-* headers) but the interface names X-RateLimit-*`);
-  }
-  return problems;
-}
-
-/** Headers of the IETF RateLimit draft, which some limiters send instead (lower-case). */
-const DRAFT_HEADERS = ['ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'];

@@ -6,10 +6,11 @@ import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
 import type { TargetKey } from '../config/schema.ts';
 import type { NearMissKey } from '../generators/near-miss-key.ts';
 import { headerInt } from '../models.ts';
+import { resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
 import { RateLimitedError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
 import type { AuthUsed, Exchange } from '../result/model.ts';
 import { Budget } from './budget.ts';
-import { DEFAULT_RETRY, decideRetry, parseRetryAfter, type RetryOptions } from './retry.ts';
+import { DEFAULT_RETRY, decideRetry, type RetryOptions } from './retry.ts';
 import { Redactor } from './redact.ts';
 
 /** How a request authenticates: a configured key, none, or a credential made up by a check. */
@@ -162,8 +163,9 @@ export class ApiClient {
       let decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: at, random: this.options.random ?? Math.random, options: retry });
       // Refused again at the time a 429 named: its next Retry-After is not trusted alone, but the later of it and Reset.
       const reset = headerInt(response.headers['x-ratelimit-reset']);
-      if (decision.retry && next.followsRetryAfter && response.status === 429 && reset !== undefined && reset * 1000 - at > decision.delayMs) {
-        const delayMs = reset * 1000 - at;
+      const resetWaitMs = reset === undefined ? undefined : resetAtMs(reset, at, response.headers.date, true) - at;
+      if (decision.retry && next.followsRetryAfter && response.status === 429 && resetWaitMs !== undefined && resetWaitMs > decision.delayMs) {
+        const delayMs = resetWaitMs;
         decision = delayMs > retry.maxWaitMs ? { retry: false, reason: `refused again after waiting out a Retry-After, and X-RateLimit-Reset is ${Math.ceil(delayMs / 1000)} s away` } : { ...decision, delayMs, reason: `${decision.reason}; refused again after waiting out a Retry-After, so until X-RateLimit-Reset` };
       }
       if (!decision.retry) {
@@ -172,7 +174,7 @@ export class ApiClient {
       }
       // A 429's Retry-After waited out: the retry is that 429's evidence (it named a time the key was let through again).
       const keyed = 'key' in req.auth || 'keyInQuery' in req.auth;
-      const named = response.status === 429 && keyed ? parseRetryAfter(response.headers['retry-after'], at, response.headers.date) : undefined;
+      const named = response.status === 429 && keyed ? retryAfterWaitMs(response.headers['retry-after'], at, response.headers.date) : undefined;
       next = named !== undefined ? { ...req, followsRetryAfter: { seq: response.exchange.seq, until: at + named } } : req;
       this.options.onWait?.(decision.delayMs, `${req.method} ${req.path}: ${decision.reason}`);
       await sleep(decision.delayMs);

@@ -4,10 +4,10 @@
 import type { ApiClient } from '../client/client.ts';
 import { RunTimeLimitError } from '../errors.ts';
 import { headerInt } from '../models.ts';
-import { parseRetryAfter } from '../client/retry.ts';
 import type { Target, TargetKey } from '../config/schema.ts';
 import type { Exchange } from '../result/model.ts';
-import { type BurstData, DAY_FOLLOW_UPS, type DayData, headersOf, isDayRefusal, type KeyRun, type Observation, type TimelinePoint, timelinePoint, windowDescribed } from '../result/rate-limits.ts';
+import { type BurstData, DAY_FOLLOW_UPS, type DayData, headersOf, type KeyRun, type Observation, type TimelinePoint, timelinePoint } from '../result/rate-limits.ts';
+import { classifyRefusal, resetAtMs, retryAfterWaitMs, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { approach } from './approach.ts';
 import { lateByMs, type Segment } from './segment.ts';
 
@@ -85,32 +85,12 @@ export async function observe(ctx: DriveContext, key: TargetKey, early = false):
 
 /** Remembers until when a 429 (answered to request `seq`) told the key to wait. */
 function noteRetryAfter(ctx: DriveContext, key: TargetKey, t: number, headers: Readonly<Record<string, string | undefined>>, seq: number | undefined): void {
-  const delay = parseRetryAfter(headers['retry-after'], t, headers.date);
+  const delay = retryAfterWaitMs(headers['retry-after'], t, headers.date);
   if (delay === undefined) return;
   const until = t + delay;
   if (until < (ctx.notBefore.get(key.label) ?? 0)) return;
   ctx.notBefore.set(key.label, until);
   if (seq !== undefined) ctx.obeying.set(key.label, { seq, until });
-}
-
-/**
- * The server's clock against ours, from a response's Date (whole seconds): 0 unless they differ by
- * more than two seconds, so that a server a few seconds off has its Reset read in its own time.
- */
-function serverOffsetMs(t: number, date: string | undefined, least = false): number {
-  const at = date ? Date.parse(date) : Number.NaN;
-  if (Number.isNaN(at) || Math.abs(at - t) <= 2_000) return 0;
-  // Date is the server's time rounded down to the second: its middle is the best guess, its
-  // start the least the server's clock can have been ahead.
-  return at + (least ? 0 : 500) - t;
-}
-
-/**
- * An X-RateLimit-Reset (the server's Unix seconds) as our epoch ms: the best guess, or with
- * `latest` the latest moment it can mean (to wait for a reset that must have happened).
- */
-function resetAtMs(reset: number, t: number, date: string | undefined, latest = false): number {
-  return reset * 1000 - serverOffsetMs(t, date, latest);
 }
 
 /**
@@ -145,7 +125,7 @@ export async function waitUntil(ctx: DriveContext, at: number, what: string): Pr
  */
 async function waitOut(ctx: DriveContext, p: TimelinePoint | Observation, label: string, marginMs = 0, laterOfReset = false): Promise<number> {
   const headers: Readonly<Record<string, string | undefined>> = 'headers' in p ? p.headers : headersOf(p);
-  const delay = parseRetryAfter(headers['retry-after'], p.t, headers.date);
+  const delay = retryAfterWaitMs(headers['retry-after'], p.t, headers.date);
   const reset = headerInt(headers['x-ratelimit-reset']);
   const resetAt = reset !== undefined ? resetAtMs(reset, p.t, headers.date) + 100 : undefined;
   // A Retry-After already found wrong once is not trusted alone: the later of it and Reset.
@@ -307,7 +287,7 @@ export async function recover(ctx: DriveContext, key: TargetKey, run: KeyRun): P
     run.retrySkipped = err.message;
     return;
   }
-  if (p.retryAfter === undefined || parseRetryAfter(p.retryAfter, p.t, p.date) === undefined) return;
+  if (retryAfterWaitMs(p.retryAfter, p.t, p.date) === undefined) return;
   run.retry = { waitedMs, next: await observe(ctx, key) };
 }
 
@@ -448,7 +428,7 @@ async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started
     } else if (obs.status === 429) refusedInARow += 1;
     const block = obs.status === 429 ? look : data?.points.filter((p) => p.status === 429).at(-1);
     // Whatever its Retry-After said, did its headers name the day's end?
-    if (obs.status === 429 && waitedOut && isDayRefusal(key.quota, windows, { ...waitedOut, retryAfter: undefined })) {
+    if (obs.status === 429 && waitedOut && classifyRefusal({ quota: key.quota, windows }, { ...waitedOut, retryAfter: undefined }) === 'day') {
       // Refused at the time a 429 named, though its headers name the day's end: the day is spent
       // and that 429 its first; this look follows it.
       day.block = waitedOut;
@@ -457,7 +437,7 @@ async function spendDay(ctx: DriveContext, key: TargetKey, day: DayData, started
       if (day.followUps.length >= DAY_FOLLOW_UPS || !(await waitOutSpentDay(ctx, key, look, 0, true))) return;
       continue;
     }
-    if (block && isDayRefusal(key.quota, windows, block)) {
+    if (block && classifyRefusal({ quota: key.quota, windows }, block) === 'day') {
       day.block = block;
       day.ended = 'day-block';
       if (!(await waitOutSpentDay(ctx, key, block, data ? inFlightMargin(data) : 0))) return;

@@ -3,6 +3,7 @@
 // keeps each key's summary (RateLimitKey). Pure: no clock, no sockets.
 import { z } from 'zod';
 import { headerInt } from '../models.ts';
+import { readRateAnswer } from '../rate-limit/vocabulary.ts';
 
 /** One response of a key's run: its status and the rate-limit headers it carried. */
 export const TimelinePoint = z.object({
@@ -212,18 +213,7 @@ export type RateLimitKey = z.infer<typeof RateLimitKey>;
 
 /** A response as a timeline point; `header` looks a name up (lower-case) however it was sent. */
 export function timelinePoint(t: number, status: number, header: (name: string) => string | undefined): TimelinePoint {
-  const point: TimelinePoint = { t, status };
-  const limit = headerInt(header('x-ratelimit-limit'));
-  const remaining = headerInt(header('x-ratelimit-remaining'));
-  const reset = headerInt(header('x-ratelimit-reset'));
-  const retryAfter = header('retry-after');
-  const date = header('date');
-  if (limit !== undefined) point.limit = limit;
-  if (remaining !== undefined) point.remaining = remaining;
-  if (reset !== undefined) point.reset = reset;
-  if (retryAfter !== undefined) point.retryAfter = retryAfter;
-  if (date !== undefined) point.date = date;
-  return point;
+  return readRateAnswer(t, status, header);
 }
 
 /** A response of a load burst: its point, with the body and Content-Type kept for anything but a 2xx. */
@@ -235,40 +225,6 @@ export function burstPoint(t: number, status: number, header: (name: string) => 
     if (type !== undefined) point.contentType = type;
   }
   return point;
-}
-
-/** The server's second a response was sent in: its Date, else when it arrived. */
-export function serverSecond(t: number, date: string | undefined): number {
-  const at = date ? Date.parse(date) : Number.NaN;
-  return Math.floor((Number.isNaN(at) ? t : at) / 1000);
-}
-
-/** Seconds a 429's Retry-After asks to wait, from the second it was sent (its Date); undefined without a usable one. */
-export function retryAfterSeconds(p: TimelinePoint): number | undefined {
-  if (p.retryAfter === undefined) return undefined;
-  if (/^[0-9]+$/.test(p.retryAfter)) return Number(p.retryAfter);
-  const at = Date.parse(p.retryAfter);
-  return Number.isNaN(at) ? undefined : at / 1000 - serverSecond(p.t, p.date);
-}
-
-/** The window a response's headers describe: the day's when Limit names the day quota, else the minute's. */
-export function windowDescribed(quota: Quota, p: Pick<TimelinePoint, 'limit'>): 'minute' | 'day' {
-  return p.limit === quota.perDay && quota.perDay !== quota.perMinute ? 'day' : 'minute';
-}
-
-/**
- * A 429 of the day's quota: its headers describe the day with nothing left (a refilling day's
- * Retry-After may still be short: its next request's worth); headers of the day with some left are
- * a minute's 429 described by the day. Otherwise its Retry-After lies beyond one minute window, or,
- * without one, its Reset.
- */
-export function isDayRefusal(quota: Quota, windows: { minute: number }, p: TimelinePoint): boolean {
-  if (p.status !== 429) return false;
-  if (windowDescribed(quota, p) === 'day') return p.remaining === undefined || p.remaining <= 0;
-  const beyond = windows.minute + 2;
-  const wait = retryAfterSeconds(p);
-  if (wait !== undefined) return wait > beyond;
-  return p.reset !== undefined && p.reset - serverSecond(p.t, p.date) > beyond;
 }
 
 /** The headers a timeline point keeps, as a response would carry them (lower-case names). */

@@ -3,7 +3,7 @@
 // requests of the functional suites, the paced load and the rate-limit suite's own bursts all
 // count in the day window they fell in. Numbers only: a run's worth is small.
 import type { Exchange } from '../result/model.ts';
-import { serverSecond } from '../result/rate-limits.ts';
+import { serverSecond } from '../rate-limit/vocabulary.ts';
 
 export class AcceptedLedger {
   private readonly seconds = new Map<string, number[]>();

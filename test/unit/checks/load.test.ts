@@ -176,8 +176,9 @@ describe('judgePacedNo429', () => {
     // A minute window and 2 s of rounding: a limiter of the minute may ask for that.
     { title: 'a Retry-After of 7 s (window + 2 s) is judged', retryAfter: '7', outcome: 'fail', mentions: ['429 at paced request 50'] },
     { title: 'a Retry-After of 8 s lies beyond the window: skipped', retryAfter: '8', outcome: 'skip', mentions: ['a 429 at paced request 50 is not judged: its Retry-After (8) lies beyond one minute window'] },
-    { title: 'a Retry-After of an hour (a ban, or the day spent): skipped', retryAfter: '3600', outcome: 'skip', mentions: ['its Retry-After (3600) lies beyond one minute window: the key\'s day is spent, or it is banned'] },
-    { title: 'a Retry-After as an HTTP-date an hour away: skipped', retryAfter: new Date(T0 + 3_600_000).toUTCString(), outcome: 'skip', mentions: ['lies beyond one minute window'] },
+    { title: 'a Retry-After of 30 s, within the 60 s day (the day spent): skipped', retryAfter: '30', outcome: 'skip', mentions: ["its Retry-After (30) lies beyond one minute window: the key's day is spent"] },
+    { title: 'a Retry-After of an hour, beyond the day (a ban): skipped', retryAfter: '3600', outcome: 'skip', mentions: ['its Retry-After (3600) lies beyond one day window: the key is banned'] },
+    { title: 'a Retry-After as an HTTP-date an hour away: skipped', retryAfter: new Date(T0 + 3_600_000).toUTCString(), outcome: 'skip', mentions: ['lies beyond one day window'] },
   ])('$title', ({ retryAfter, outcome, mentions }) => {
     const run = changed(pacedRun(fixedWindow()), (p, i) => (i === 49 ? { ...p, status: 429, remaining: 0, retryAfter } : p));
     expectFinding(judgePacedNo429(run), outcome, mentions);
@@ -186,7 +187,7 @@ describe('judgePacedNo429', () => {
   it("skips (does not fail) a 429 whose X-RateLimit-Limit is the day's quota: the key's day is spent", () => {
     const run = changed(pacedRun(fixedWindow()), (p, i) => (i === 49 ? { ...p, status: 429, limit: 1000, remaining: 0, retryAfter: '3' } : p));
     expectFinding(judgePacedNo429(run), 'skip', [
-      "free#1: a 429 at paced request 50 is not judged: its X-RateLimit-Limit is the day's quota (1000): the key's day is spent",
+      "free#1: a 429 at paced request 50 is not judged: its X-RateLimit-Limit is the day's quota (1000) with nothing left: the key's day is spent",
       'rate-limit.daily-quota judges the day',
     ]);
   });

@@ -208,10 +208,16 @@ describe('judgeResetHeader', () => {
     { title: 'a token-bucket burst (Reset moving, never beyond a window) passes', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 4) }), outcome: 'pass' },
     // A ban's length is not shown: a 429 whose Retry-After too lies beyond one window may name its end.
     {
-      title: 'a ban refusal (429, Retry-After and Reset 600 s ahead) is not judged; the rest is',
+      title: "a polite key's 429 keeping it out 600 s is the day's: its Reset is judged against the day window",
       run: () => keyRun({ start: startAt(20), retry: { waitedMs: 45_000, next: observation(T0, 429, { limit: 60, remaining: 0, reset: S0 + 600, retryAfter: '600' }) } }),
       outcome: 'pass',
-      mentions: ['1 ban refusal(s) with Reset up to 600 s ahead not judged'],
+      mentions: [],
+    },
+    {
+      title: 'a ban refusal (429, Retry-After and Reset two days ahead, beyond every window) is not judged; the rest is',
+      run: () => keyRun({ start: startAt(20), retry: { waitedMs: 45_000, next: observation(T0, 429, { limit: 60, remaining: 0, reset: S0 + 172_800, retryAfter: '172800' }) } }),
+      outcome: 'pass',
+      mentions: ['1 ban refusal(s) with Reset up to 172800 s ahead not judged'],
     },
     {
       title: 'a 429 with Reset beyond one window but a Retry-After within it is no ban: fails',
@@ -221,7 +227,7 @@ describe('judgeResetHeader', () => {
     },
     {
       title: 'only ban refusals carried Reset: skip saying so',
-      run: () => keyRun({ start: observation(T0, 429, { remaining: 0, reset: S0 + 600, retryAfter: '600' }) }),
+      run: () => keyRun({ start: observation(T0, 429, { remaining: 0, reset: S0 + 172_800, retryAfter: '172800' }) }),
       outcome: 'skip',
       mentions: ['only X-RateLimit-Resets came with a ban'],
     },
@@ -550,7 +556,12 @@ describe('describeBan', () => {
   });
 
   it('a ban met by a key that is not disposable is recorded too', () => {
-    expectFinding(describeBan(keyRun({ start: startAt(20), retry: { waitedMs: 45_000, next: banned } })), 'pass', ['1 429(s) with Retry-After beyond one window (600)', 'a ban']);
+    const forDays = observation(T0, 429, { limit: 60, remaining: 0, reset: S0 + 172_800, retryAfter: '172800' });
+    expectFinding(describeBan(keyRun({ start: startAt(20), retry: { waitedMs: 45_000, next: forDays } })), 'pass', ['1 429(s) keeping the key out beyond the day window (Retry-After 172800)', 'a ban']);
+  });
+
+  it("a polite key's 429 that keeps it out beyond a minute but within the day is the day's, not a ban", () => {
+    expectFinding(describeBan(keyRun({ start: startAt(20), retry: { waitedMs: 45_000, next: banned } })), 'skip', ['only keys marked disposable are probed']);
   });
 
   it('every other check of a key that was not driven skips with the reason, never passes or fails', () => {

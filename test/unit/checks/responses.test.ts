@@ -5,7 +5,6 @@ import {
   errorBody as errorBodyCheck,
   jsonMediaType,
   rateLimitedBody,
-  rateLimitHeaderProblems,
   rateLimitHeaders,
   no5xx,
   petShape,
@@ -171,31 +170,6 @@ describe('list-pets.pet-shape', () => {
     { title: 'skips burst pages whose bodies were not kept', exchanges: () => [list('', { responseBodyTruncated: true })], outcome: 'skip' },
   ])('$title', ({ exchanges, outcome, mentions }) => {
     expectRun(findingOf(petShape, exchanges()), outcome, mentions);
-  });
-});
-
-describe('rateLimitHeaderProblems', () => {
-  it('reads the lower-case names a recorded response carries', () => {
-    expect(rateLimitHeaderProblems(seen(200, [], GOOD_HEADERS))).toEqual([]);
-  });
-
-  it('names the header with its interface spelling', () => {
-    expect(rateLimitHeaderProblems(seen(200, [], { ...RATE_LIMIT, 'x-ratelimit-limit': 'many' }))).toEqual(['X-RateLimit-Limit is "many", not an integer']);
-  });
-
-  it('says when the server sends the IETF draft RateLimit-* headers instead', () => {
-    const draft = { 'ratelimit-limit': '60', 'ratelimit-remaining': '59', 'ratelimit-reset': '30', 'ratelimit-policy': '60;w=60' };
-    expect(rateLimitHeaderProblems(seen(200, [], draft))).toEqual([
-      'X-RateLimit-Limit missing',
-      'X-RateLimit-Remaining missing',
-      'X-RateLimit-Reset missing',
-      "the server sends ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy (the IETF draft's RateLimit-* headers) but the interface names X-RateLimit-*",
-    ]);
-    expect(rateLimitHeaderProblems(seen(200, [], { ...RATE_LIMIT, ...draft }))).toEqual([]);
-  });
-
-  it('refuses a negative value, which the interface\'s counts and times never are', () => {
-    expect(rateLimitHeaderProblems(seen(200, [], { ...RATE_LIMIT, 'x-ratelimit-remaining': '-1' }))).toEqual(['X-RateLimit-Remaining is "-1", not an integer']);
   });
 });
 

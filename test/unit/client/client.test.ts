@@ -313,6 +313,8 @@ describe('ApiClient: 429 and retries', () => {
 describe('ApiClient: a retry after a Retry-After records the 429 it follows', () => {
   /** The client's clock when each answer is read (Retry-After is measured from it). */
   const NOW = Date.UTC(2025, 0, 6, 12, 0, 0);
+  /** The server's Date at NOW: X-RateLimit-Reset is read in the server's time when its clock is off ours. */
+  const DATE = new Date(NOW).toUTCString();
 
   it("marks the retry after `Retry-After: 1` with the 429's seq and the moment it named", async () => {
     let n = 0;
@@ -354,7 +356,7 @@ describe('ApiClient: a retry after a Retry-After records the 429 it follows', ()
   it('records none on a retry after a 429 that named no time (X-RateLimit-Reset only)', async () => {
     let n = 0;
     const reset = String(NOW / 1000 + 2);
-    routes.set('/v1/follows-reset-only', (_req, res) => (n++ === 0 ? json(res, 429, {}, { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset }) : json(res, 200, [])));
+    routes.set('/v1/follows-reset-only', (_req, res) => (n++ === 0 ? json(res, 429, {}, { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset, Date: DATE }) : json(res, 200, [])));
     const { api, delays, exchanges } = client({ now: () => NOW });
     expect((await api.send({ method: 'GET', path: '/follows-reset-only', auth: { key: FREE } })).status).toBe(200);
     // It did wait for the Reset, but no Retry-After was waited out.
@@ -400,7 +402,7 @@ describe('ApiClient: a retry after a Retry-After records the 429 it follows', ()
   it('refused again at the time a 429 named, waits for the later of the next Retry-After and Reset', async () => {
     let n = 0;
     const reset = String(NOW / 1000 + 30);
-    routes.set('/v1/follows-distrust', (_req, res) => (n++ < 2 ? json(res, 429, {}, { 'Retry-After': '1', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset }) : json(res, 200, [])));
+    routes.set('/v1/follows-distrust', (_req, res) => (n++ < 2 ? json(res, 429, {}, { 'Retry-After': '1', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset, Date: DATE }) : json(res, 200, [])));
     const { api, delays, exchanges } = client({ now: () => NOW });
     expect((await api.send({ method: 'GET', path: '/follows-distrust', auth: { key: FREE } })).status).toBe(200);
     // The first Retry-After is trusted (1 s and jitter); once it proved wrong, the next wait is until Reset.
@@ -410,7 +412,7 @@ describe('ApiClient: a retry after a Retry-After records the 429 it follows', ()
   });
 
   it('refused again, gives up when Reset is further away than the client waits', async () => {
-    routes.set('/v1/follows-distrust-far', (_req, res) => json(res, 429, {}, { 'Retry-After': '1', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(NOW / 1000 + 86_400) }));
+    routes.set('/v1/follows-distrust-far', (_req, res) => json(res, 429, {}, { 'Retry-After': '1', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(NOW / 1000 + 86_400), Date: DATE }));
     const { api, exchanges } = client({ now: () => NOW });
     await expect(api.send({ method: 'GET', path: '/follows-distrust-far', auth: { key: FREE } })).rejects.toThrow(/refused again after waiting out a Retry-After, and X-RateLimit-Reset is 86400 s away/);
     expect(exchanges).toHaveLength(2);

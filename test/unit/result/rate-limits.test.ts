@@ -1,7 +1,7 @@
 // lib/result/rate-limits.ts: what report.json keeps of one key's run, the timeline and the load figures.
 // Runs are built by hand from a fixed base time: no clock, no load.
 import { describe, expect, it } from 'vitest';
-import { type BurstData, isDayRefusal, type KeyRun, summariseKey, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { type BurstData, type KeyRun, summariseKey, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 12, 0, 0);
 const S0 = T0 / 1000;
@@ -106,24 +106,3 @@ describe('summariseKey: the rest', () => {
   });
 });
 
-describe('isDayRefusal: a 429 of the day, told by headers of the day with nothing left, else by its Retry-After', () => {
-  const quota = { perMinute: 60, perDay: 1000 };
-  const windows = { minute: 60 };
-  const date = new Date(T0).toUTCString();
-  const refusal = (extra: Partial<TimelinePoint>): TimelinePoint => ({ t: T0, status: 429, date, ...extra });
-  it.each<[string, Partial<TimelinePoint>, boolean]>([
-    ['Retry-After beyond a minute window', { retryAfter: '3600', limit: 60, remaining: 0, reset: S0 + 30 }, true],
-    ['Retry-After as an HTTP-date an hour ahead', { retryAfter: new Date(T0 + 3_600_000).toUTCString() }, true],
-    ["Retry-After within the minute, headers of the day with Remaining left (headers-day-window's minute 429)", { retryAfter: '30', limit: 1000, remaining: 940, reset: S0 + 3600 }, false],
-    ["Retry-After within the minute, headers of the spent day (rate-day-retry-after-minute, or a refilling day's next request)", { retryAfter: '30', limit: 1000, remaining: 0, reset: S0 + 3600 }, true],
-    ['no Retry-After, headers of the day with nothing left', { limit: 1000, remaining: 0, reset: S0 + 3600 }, true],
-    ['no Retry-After, headers of the day with some left', { limit: 1000, remaining: 5, reset: S0 + 3600 }, false],
-    ["no Retry-After, the minute's headers, Reset beyond the minute", { limit: 60, remaining: 0, reset: S0 + 3600 }, true],
-    ["no Retry-After, the minute's headers, Reset within it", { limit: 60, remaining: 0, reset: S0 + 30 }, false],
-  ])('%s: %s', (_title, extra, day) => {
-    expect(isDayRefusal(quota, windows, refusal(extra))).toBe(day);
-  });
-  it('is never an accepted answer', () => {
-    expect(isDayRefusal(quota, windows, { t: T0, status: 200, retryAfter: '3600' })).toBe(false);
-  });
-});

@@ -1,0 +1,326 @@
+// The words of the interface's "Limits" section, read in one place: Retry-After, Date,
+// X-RateLimit-Limit/-Remaining/-Reset and the near misses servers send instead, which window an
+// answer's headers describe, and what a 429 is (the minute's, the day's or a ban: exactly one).
+// The client's retries, the rate-limit driver, the checks and the reports read headers through
+// this module and nothing else. Pure: the moment an answer arrived is a parameter, never a clock.
+import { headerInt } from '../models.ts';
+import type { PlanQuota } from '../plans.ts';
+
+/** Window lengths in seconds. */
+export interface Windows {
+  minute: number;
+  day: number;
+}
+
+/** What the rate-limit vocabulary needs of one answer: when it arrived and the headers it carried. */
+export interface RateAnswer {
+  /** Epoch ms (our clock) when the answer arrived. */
+  t: number;
+  status: number;
+  limit?: number | undefined;
+  remaining?: number | undefined;
+  reset?: number | undefined;
+  retryAfter?: string | undefined;
+  date?: string | undefined;
+}
+
+/** Seconds of slack for comparing a server's whole-second clock with ours, and one window's end with another's. */
+export const CLOCK_SLACK_S = 2;
+
+// ---------------------------------------------------------------------------------------------
+// HTTP-date (RFC 9110 §5.6.7) and the Date header
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DAY = '(?:mon|tue|wed|thu|fri|sat|sun)';
+const LONG_DAY = '(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)';
+const MONTH = `(${MONTHS.join('|')})`;
+const TIME = '([0-9]{2}):([0-9]{2}):([0-9]{2})';
+const IMF_FIXDATE = new RegExp(`^${DAY}, ([0-9]{2}) ${MONTH} ([0-9]{4}) ${TIME} GMT$`, 'i');
+const RFC850_DATE = new RegExp(`^${LONG_DAY}, ([0-9]{2})-${MONTH}-([0-9]{2}) ${TIME} GMT$`, 'i');
+const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ([0-9]{2}| [0-9]) ${TIME} ([0-9]{4})$`, 'i');
+/** IMF-fixdate exactly as a sender must write it (the grammar is case-sensitive). */
+const IMF_FIXDATE_EXACT = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$/;
+/** ISO 8601 with a zone: not an HTTP-date, but unambiguous. */
+const ISO_8601 = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$/;
+
+export type DateForm = 'imf-fixdate' | 'rfc850-date' | 'asctime-date' | 'iso-8601';
+
+/**
+ * A date in one of the three HTTP-date forms (all UTC), or ISO 8601 with a zone, as epoch ms and
+ * its form; undefined for anything else. Not Date.parse: it reads asctime in local time and turns
+ * junk such as "a 5" or "1.5" into a date. `nearMs` places an RFC 850 two-digit year.
+ */
+export function readDateForm(text: string, nearMs: number): { ms: number; form: DateForm } | undefined {
+  const value = text.trim();
+  let parts: [string, string, string, string, string, string] | undefined; // day, month, year, h, m, s
+  let form: DateForm | undefined;
+  let m = IMF_FIXDATE.exec(value);
+  if (m) [parts, form] = [[m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!], 'imf-fixdate'];
+  else if ((m = RFC850_DATE.exec(value))) {
+    // Two-digit year: the one within 50 years of now (RFC 9110 §5.6.7).
+    const nearYear = new Date(nearMs).getUTCFullYear();
+    let year = Math.floor(nearYear / 100) * 100 + Number(m[3]);
+    if (year > nearYear + 50) year -= 100;
+    else if (year < nearYear - 50) year += 100;
+    [parts, form] = [[m[1]!, m[2]!, String(year), m[4]!, m[5]!, m[6]!], 'rfc850-date'];
+  } else if ((m = ASCTIME_DATE.exec(value))) [parts, form] = [[m[2]!.trim(), m[1]!, m[6]!, m[3]!, m[4]!, m[5]!], 'asctime-date'];
+  else if ((m = ISO_8601.exec(value))) {
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) || !validDay(Number(m[1]), Number(m[2]) - 1, Number(m[3])) ? undefined : { ms, form: 'iso-8601' };
+  }
+  if (!parts || !form) return undefined;
+  const [day, month, year, hour, minute, second] = parts.map((p, i) => (i === 1 ? MONTHS.indexOf(p.toLowerCase()) : Number(p)));
+  if (!validDay(year!, month!, day!) || hour! > 23 || minute! > 59 || second! > 60) return undefined;
+  return { ms: Date.UTC(year!, month!, day!, hour, minute, second), form };
+}
+
+function validDay(year: number, month: number, day: number): boolean {
+  return month >= 0 && month < 12 && day >= 1 && day <= new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+}
+
+/** An HTTP-date (any of its three forms) as epoch ms; undefined for anything else, ISO 8601 included. */
+export function readHttpDate(text: string, nearMs: number): number | undefined {
+  const read = readDateForm(text, nearMs);
+  return read && read.form !== 'iso-8601' ? read.ms : undefined;
+}
+
+/** A response's Date header as the server's epoch ms, or undefined when absent or not an HTTP-date. */
+export function readDate(date: string | undefined, receivedAt: number): number | undefined {
+  return date === undefined ? undefined : readHttpDate(date, receivedAt);
+}
+
+/** The server's second an answer was sent in: its Date, else the second it arrived. */
+export function serverSecond(receivedAt: number, date: string | undefined): number {
+  return Math.floor((readDate(date, receivedAt) ?? receivedAt) / 1000);
+}
+
+/**
+ * The server's clock against ours, from an answer's Date (whole seconds): 0 unless they differ by
+ * more than CLOCK_SLACK_S, so that a server a few seconds off has its Reset read in its own time.
+ * Date is the server's time rounded down to the second: its middle is the best guess, its start
+ * (`least`) the least the server's clock can have been ahead.
+ */
+export function serverOffsetMs(receivedAt: number, date: string | undefined, least = false): number {
+  const at = readDate(date, receivedAt);
+  if (at === undefined || Math.abs(at - receivedAt) <= CLOCK_SLACK_S * 1000) return 0;
+  return at + (least ? 0 : 500) - receivedAt;
+}
+
+/**
+ * An X-RateLimit-Reset (the server's Unix seconds) as our epoch ms: the best guess, or with
+ * `latest` the latest moment it can mean (to wait for a reset that must have happened).
+ */
+export function resetAtMs(reset: number, receivedAt: number, date: string | undefined, latest = false): number {
+  return reset * 1000 - serverOffsetMs(receivedAt, date, latest);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retry-After (RFC 9110 §10.2.3: delta-seconds / HTTP-date)
+
+/**
+ * How a Retry-After was written. Legal: delta-seconds, IMF-fixdate. Readable but not what a sender
+ * may write: the obsolete date forms (recipients must still accept them), ISO 8601, a fraction, a
+ * plus sign, an exponent, a unit after the number. Unreadable: a negative number, anything else.
+ */
+export type RetryAfterForm = 'delta-seconds' | 'imf-fixdate' | 'rfc850-date' | 'asctime-date' | 'iso-8601' | 'fraction' | 'plus-sign' | 'exponent' | 'with-unit' | 'negative' | 'empty' | 'unreadable';
+
+export interface RetryAfterReading {
+  /** The value as sent. */
+  value: string;
+  form: RetryAfterForm;
+  /** Written as RFC 9110 has a sender write it: delta-seconds or IMF-fixdate (an obsolete date form is read, but a sender must not write it). */
+  legal: boolean;
+  /**
+   * Seconds from the answer's sending (its Date, else its arrival) to the moment named; negative
+   * for a date already past. Undefined when it names no moment (negative, empty, unreadable).
+   */
+  seconds: number | undefined;
+  /**
+   * Epoch ms on our clock before which a polite client sends nothing: from the arrival, the wait
+   * named; for a date, the later of that and the date read on our clock (a server clock behind ours
+   * never makes us early). Undefined when it names no moment.
+   */
+  untilMs: number | undefined;
+}
+
+const DELTA = /^[0-9]+$/;
+const FRACTION = /^(?:[0-9]+\.[0-9]*|\.[0-9]+)$/;
+const PLUS = /^\+[0-9]+(?:\.[0-9]+)?$/;
+const NEGATIVE = /^-[0-9]+(?:\.[0-9]+)?$/;
+const EXPONENT = /^[0-9]+(?:\.[0-9]+)?e[+-]?[0-9]+$/i;
+const WITH_UNIT = /^([0-9]+(?:\.[0-9]+)?)\s*(s|sec|secs|second|seconds)$/i;
+
+/**
+ * A Retry-After as the harness reads it, once for every use. `receivedAt` is when the answer
+ * arrived (our clock), `date` its Date header. Undefined only when there is no Retry-After.
+ * Lenient on purpose: a fraction, a sign or a unit is honoured rather than ignored (waiting is
+ * always safe); `legal` says whether a sender may write it so, for the checks to judge.
+ */
+export function readRetryAfter(value: string | undefined, receivedAt: number, date?: string): RetryAfterReading | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  const delta = (form: RetryAfterForm, seconds: number): RetryAfterReading => ({
+    value,
+    form,
+    legal: form === 'delta-seconds',
+    seconds,
+    untilMs: receivedAt + Math.ceil(seconds * 1000),
+  });
+  const none = (form: RetryAfterForm): RetryAfterReading => ({ value, form, legal: false, seconds: undefined, untilMs: undefined });
+  if (text === '') return none('empty');
+  if (DELTA.test(text)) return delta('delta-seconds', Number(text));
+  if (FRACTION.test(text)) return delta('fraction', Number(text));
+  if (PLUS.test(text)) return delta('plus-sign', Number(text.slice(1)));
+  if (EXPONENT.test(text)) {
+    const n = Number(text);
+    return Number.isFinite(n) ? delta('exponent', n) : none('unreadable');
+  }
+  const unit = WITH_UNIT.exec(text);
+  if (unit) return delta('with-unit', Number(unit[1]));
+  if (NEGATIVE.test(text)) return none('negative');
+  const read = readDateForm(text, receivedAt);
+  if (!read) return none('unreadable');
+  const sentAt = readDate(date, receivedAt) ?? receivedAt;
+  const seconds = (read.ms - sentAt) / 1000;
+  return {
+    value,
+    form: read.form,
+    legal: read.form === 'imf-fixdate' && IMF_FIXDATE_EXACT.test(text),
+    seconds,
+    untilMs: Math.max(receivedAt, receivedAt + Math.ceil(seconds * 1000), read.ms),
+  };
+}
+
+/** Milliseconds from an answer's arrival until its Retry-After lets the key in again (0 for a past date); undefined without a usable one. */
+export function retryAfterWaitMs(value: string | undefined, receivedAt: number, date?: string): number | undefined {
+  const until = readRetryAfter(value, receivedAt, date)?.untilMs;
+  return until === undefined ? undefined : until - receivedAt;
+}
+
+/** The moment an answer's Retry-After names, in the server's whole seconds (from its Date); undefined without a usable one. */
+export function retryAfterNamedSecond(p: RateAnswer): number | undefined {
+  const seconds = readRetryAfter(p.retryAfter, p.t, p.date)?.seconds;
+  return seconds === undefined ? undefined : serverSecond(p.t, p.date) + seconds;
+}
+
+/**
+ * A Retry-After that is about a thousand times the seconds until Reset was meant in milliseconds:
+ * the hint, or '' when it does not look so.
+ */
+export function retryAfterMillisecondsHint(reading: RetryAfterReading | undefined, secondsToReset: number): string {
+  if (!reading || reading.form !== 'delta-seconds' || reading.seconds === undefined || reading.seconds < 1000) return '';
+  const seconds = reading.seconds / 1000;
+  return Math.abs(seconds - secondsToReset) <= 1.5 ? `: Retry-After ${reading.value} looks like milliseconds (${seconds} s would match Reset)` : '';
+}
+
+// ---------------------------------------------------------------------------------------------
+// X-RateLimit-* and their near misses
+
+/** The interface's three headers, as sent. */
+export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+
+/** Headers of the IETF RateLimit draft, which some limiters send instead (lower-case). */
+export const DRAFT_HEADERS = ['ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'] as const;
+
+/**
+ * An answer's rate-limit headers as integers (each undefined when absent or not an integer), its
+ * Retry-After and Date as sent. `header` looks a lower-case name up however it was sent.
+ */
+export function readRateAnswer(t: number, status: number, header: (name: string) => string | undefined): RateAnswer {
+  const answer: RateAnswer = { t, status };
+  const limit = headerInt(header('x-ratelimit-limit'));
+  const remaining = headerInt(header('x-ratelimit-remaining'));
+  const reset = headerInt(header('x-ratelimit-reset'));
+  const retryAfter = header('retry-after');
+  const date = header('date');
+  if (limit !== undefined) answer.limit = limit;
+  if (remaining !== undefined) answer.remaining = remaining;
+  if (reset !== undefined) answer.reset = reset;
+  if (retryAfter !== undefined) answer.retryAfter = retryAfter;
+  if (date !== undefined) answer.date = date;
+  return answer;
+}
+
+/** What is wrong with an answer's X-RateLimit-* headers as the interface names them, with the IETF draft's named when they came instead. */
+export function rateLimitHeaderProblems(headers: Readonly<Record<string, string>>): string[] {
+  const problems: string[] = [];
+  for (const name of RATE_LIMIT_HEADERS) {
+    const value = headers[name.toLowerCase()];
+    if (value === undefined) problems.push(`${name} missing`);
+    else if (headerInt(value) === undefined || value.includes('-')) problems.push(`${name} is "${value}", not an integer`);
+  }
+  const draft = DRAFT_HEADERS.filter((name) => headers[name] !== undefined);
+  if (problems.some((p) => p.endsWith('missing')) && draft.length > 0) {
+    problems.push(`the server sends ${draft.join(', ')} (the IETF draft's RateLimit-* headers) but the interface names X-RateLimit-*`);
+  }
+  return problems;
+}
+
+/** Why an X-RateLimit-Reset before its answer's Date is off: it looks like seconds until the reset. */
+export function resetRelativeHint(reset: number, windowSeconds: number): string {
+  return reset >= 0 && reset <= windowSeconds + 1 ? ': it looks like seconds until the reset, not a Unix time' : '';
+}
+
+/** Why an X-RateLimit-Reset far beyond its window is off: it looks like milliseconds. */
+export function resetMillisecondsHint(reset: number, dateSecond: number): string {
+  return reset > dateSecond * 100 ? ': it looks like a Unix time in milliseconds, not seconds' : '';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which window, what refusal
+
+export type WindowName = 'minute' | 'day';
+
+/**
+ * The window an answer's X-RateLimit-* describe ("the applicable request limit": either is a
+ * reading): the day's when Limit names the day quota, else the minute's.
+ */
+export function windowDescribed(quota: PlanQuota, answer: Pick<RateAnswer, 'limit'>): WindowName {
+  return answer.limit === quota.perDay && quota.perDay !== quota.perMinute ? 'day' : 'minute';
+}
+
+/** The length in seconds of the window an answer's headers describe. */
+export function describedSeconds(quota: PlanQuota, windows: Windows, answer: Pick<RateAnswer, 'limit'>): number {
+  return windowDescribed(quota, answer) === 'day' ? windows.day : windows.minute;
+}
+
+/**
+ * Seconds a 429 keeps the key out, from its sending: its Retry-After, else (none, or one that
+ * names no moment) its X-RateLimit-Reset; undefined with neither.
+ */
+export function refusalSeconds(p: RateAnswer): number | undefined {
+  const seconds = readRetryAfter(p.retryAfter, p.t, p.date)?.seconds;
+  if (seconds !== undefined) return seconds;
+  return p.reset === undefined ? undefined : p.reset - serverSecond(p.t, p.date);
+}
+
+export type RefusalKind = 'minute' | 'day' | 'ban';
+
+export interface RefusalContext {
+  quota: PlanQuota;
+  windows: Windows;
+  /**
+   * The key had been sending before a Retry-After had passed (the ban probe): a ban is then a
+   * reading of a 429 that keeps it out beyond a minute window. A polite key's such 429 is the day's.
+   */
+  provoked?: boolean;
+}
+
+/**
+ * What a 429 is: exactly one of the minute's, the day's or a ban.
+ * - A ban: it keeps the key out beyond the day window (only a ban lasts longer than every window of
+ *   the plan), or beyond a minute window after the key provoked one.
+ * - The day's: its headers describe the day with nothing left (a refilling day's Retry-After may be
+ *   short: its next request's worth), or headers of the minute with a Retry-After (or Reset) beyond
+ *   one minute window.
+ * - Otherwise the minute's (headers of the day with some left describe a minute's 429 too).
+ */
+export function classifyRefusal(ctx: RefusalContext, p: RateAnswer): RefusalKind {
+  const { quota, windows } = ctx;
+  const seconds = refusalSeconds(p);
+  const beyondMinute = seconds !== undefined && seconds > windows.minute + CLOCK_SLACK_S;
+  if (seconds !== undefined && seconds > windows.day + CLOCK_SLACK_S) return 'ban';
+  if (ctx.provoked && beyondMinute) return 'ban';
+  if (windowDescribed(quota, p) === 'day') return p.remaining === undefined || p.remaining <= 0 ? 'day' : 'minute';
+  return beyondMinute ? 'day' : 'minute';
+}

@@ -7,9 +7,10 @@
 import { describe } from 'vitest';
 import * as load from '../lib/checks/load.ts';
 import { skip } from '../lib/checks/types.ts';
-import type { DriveContext } from '../lib/load/drive.ts';
+import { systemClock } from '../lib/load/clock.ts';
 import { type PaceTally, paceKey, planPacedLoad } from '../lib/load/paced.ts';
 import { LoadEvidence } from '../lib/load/evidence.ts';
+import { clientWire, driveContext } from '../lib/rate-limit/drive-context.ts';
 import { overallFigures, type PacedLoadKey, type PacedRun, pacedFigures } from '../lib/result/paced-load.ts';
 import { check, prepare } from '../lib/suite/harness.ts';
 import { session } from '../lib/suite/session.ts';
@@ -26,7 +27,7 @@ describe('Paced load', () => {
     if (!ctx.run.allowLoad) return;
     const { target, pace } = ctx.run;
     const stop = ctx.client.observe(evidence.add);
-    const drive: DriveContext = { client: ctx.client, target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, notBefore: new Map(), refusals: new Map(), obeying: new Map(), accepted: (label) => session().accepted.of(label) };
+    const drive = driveContext({ clock: systemClock, wire: clientWire(ctx.client), target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, accepted: (label) => session().accepted.of(label) });
     const plans = planPacedLoad(target, pace, ctx.client.budget.remaining);
     const paced = plans.filter((p) => !p.skip);
     const total = paced.reduce((n, p) => n + p.count, 0);
@@ -41,7 +42,7 @@ describe('Paced load', () => {
     const ticker = setInterval(() => ctx.progress(`paced load: ${tally.answered} of ${total} requests answered, ${tally.rejected} × 429`), every);
     try {
       const inFlight = { now: 0, max: target.http.maxConcurrency };
-      const done = await Promise.all(plans.map((p) => paceKey(drive, p, pace, { inFlight, tally })));
+      const done = await Promise.all(plans.map((p) => paceKey(drive, ctx.client, p, pace, { inFlight, tally })));
       for (const r of done) {
         runs.set(r.label, r);
         figures.push(pacedFigures(r));

@@ -1,7 +1,8 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { headerInt } from '../models.ts';
-import { DAY_FOLLOW_UPS, type KeyRun, limiterKind, loadFigures, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
+import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
+import { type AcceptedSpan, beyondAnyDay, busiestStretch } from '../rate-limit/day-count.ts';
 import { classifyRefusal, describedSeconds, type RefusalKind, readRetryAfter, refusalSeconds, resetMillisecondsHint, resetRelativeHint, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
@@ -349,6 +350,59 @@ function dayKind(run: KeyRun): 'fixed' | 'refilling' {
   return wait !== undefined && wait <= (2 * run.windows.day) / run.quota.perDay + 2 ? 'refilling' : 'fixed';
 }
 
+/** The key's accepted requests of the run, each as the span of server seconds it was let through in. */
+function daySpans(day: DayData): AcceptedSpan[] {
+  return day.acceptedAt.map((to, i) => ({ from: day.acceptedFrom?.[i] ?? to, to }));
+}
+
+/**
+ * The requests let through for certain in the day window that ends at `reset`: its edges taken
+ * from the server's Reset, never over our own span (a slow server's drive may straddle two day
+ * windows, and a slow answer be dated after the window it was let through in). A fixed day lets
+ * exactly the quota through; a refilling one (a token bucket or a log of the day) also what it
+ * gave back over the span counted.
+ */
+function countDayWindow(run: KeyRun, spans: readonly AcceptedSpan[], reset: number): { count: number; refill: number; seconds: number } {
+  const start = reset - run.windows.day;
+  const inWindow = spans.filter((s) => s.from >= start && s.to < reset);
+  const seconds = inWindow.length === 0 ? 0 : Math.max(...inWindow.map((s) => s.to)) - Math.min(...inWindow.map((s) => s.from)) + 1;
+  const refill = dayKind(run) === 'fixed' ? 0 : Math.ceil((seconds / run.windows.day) * run.quota.perDay);
+  return { count: inWindow.length, refill, seconds };
+}
+
+/**
+ * No 429 for the day came. More let through within a day window's length than any day limiter
+ * allows fails; so does more than the quota in a day window whose edges headers of the day showed
+ * (a fixed day). Anything else proves nothing: the harness did not spend a day's quota within one
+ * day window (answers too slow, or the run's time ran out), and says so.
+ */
+function judgeDayWithoutBlock(run: KeyRun, day: DayData): Finding {
+  const spans = daySpans(day);
+  const { perDay } = run.quota;
+  const D = run.windows.day;
+  const beyond = beyondAnyDay(spans, perDay, D);
+  if (beyond) {
+    return fail(
+      `${run.label}: ${beyond.count} requests accepted within ${D} s (the server's seconds ${beyond.from} to ${beyond.to}) without the day's quota stopping them, more than any day limiter lets through in a day window's length`,
+      `a 429 for the day after at most ${perDay} in a day window (at most ${2 * perDay} across two)`,
+      `${beyond.count} accepted within ${D} s`,
+    );
+  }
+  if (dayKind(run) === 'fixed') {
+    for (const reset of new Set(day.dayResets ?? [])) {
+      const counted = countDayWindow(run, spans, reset);
+      if (counted.count > perDay) {
+        return fail(`${run.label}: ${counted.count} requests accepted in the day window that ends at X-RateLimit-Reset ${reset} (as headers of the day said), more than the ${perDay} a day, without a 429 for the day`, `at most ${perDay}`, `${counted.count}`);
+      }
+    }
+  }
+  const busiest = busiestStretch(spans, D);
+  const why = day.ended === 'over-quota' ? 'it stopped' : day.ended === 'still-refused' ? 'the key was refused' : `${Math.round(day.elapsedMs / 1000)} s passed`;
+  return skip(
+    `${run.label}: no 429 for the day came before ${why}, and no day window is shown to have let more than ${perDay} through: the busiest ${D} s held ${busiest.count} of the key's accepted requests. The harness could not spend a day's quota within one day window (answers too slow for it, or the run's time ran out): not judged`,
+  );
+}
+
 export function judgeDailyQuota(run: KeyRun): Finding {
   if (run.daySkipped) return skip(run.daySkipped);
   const day = run.day;
@@ -362,9 +416,7 @@ export function judgeDailyQuota(run: KeyRun): Finding {
       `refused again after waiting out the Retry-After of ${DAY_FOLLOW_UPS} 429s in a row`,
     );
   }
-  if ((day.ended !== 'day-block' && day.ended !== 'reopened') || !day.block) {
-    return fail(`${run.label}: ${day.accepted} requests accepted in ${Math.round(day.elapsedMs / 1000)} s without the day's quota stopping them`, `a 429 for the day after at most ${run.quota.perDay}`, `${day.accepted} accepted`);
-  }
+  if ((day.ended !== 'day-block' && day.ended !== 'reopened') || !day.block) return judgeDayWithoutBlock(run, day);
   const block = day.block;
   const now = sentAt(block);
   // A fixed day window names its end; a refilling one may name its next token (but never beyond a day).
@@ -399,20 +451,17 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   // slow server's drive may straddle two day windows); every suite's accepted requests count. A
   // fixed day lets exactly the quota through; a refilling one (a token bucket or a log of the
   // day) also what it gave back over the span counted.
-  const windowStart = block.reset - run.windows.day;
-  const reset = block.reset;
-  const inWindow = day.acceptedAt.filter((s) => s >= windowStart && s < reset);
-  const fixedDay = dayKind(run) === 'fixed';
-  const refill = fixedDay || inWindow.length === 0 ? 0 : Math.ceil(((Math.max(...inWindow) - Math.min(...inWindow) + 1) / run.windows.day) * run.quota.perDay);
-  if (inWindow.length > run.quota.perDay + refill) {
+  const counted = countDayWindow(run, daySpans(day), block.reset);
+  if (counted.count > run.quota.perDay + counted.refill) {
     return fail(
-      `${run.label}: ${inWindow.length} requests accepted in the day window that ends at X-RateLimit-Reset ${block.reset}, more than the ${run.quota.perDay} a day${refill ? ` (plus ${refill} a refilling day gives back over their ${Math.max(...inWindow) - Math.min(...inWindow) + 1} s)` : ''}`,
-      `at most ${run.quota.perDay + refill}`,
-      `${inWindow.length}`,
+      `${run.label}: ${counted.count} requests accepted in the day window that ends at X-RateLimit-Reset ${block.reset}, more than the ${run.quota.perDay} a day${counted.refill ? ` (plus ${counted.refill} a refilling day gives back over their ${counted.seconds} s)` : ''}`,
+      `at most ${run.quota.perDay + counted.refill}`,
+      `${counted.count}`,
     );
   }
+  const inWindow = counted;
   const after = day.ended === 'reopened' ? `; let through again at ${Math.round((followUps.at(-1)!.t - block.t) / 1000)} s, when its Retry-After said` : followUps.length > 0 ? `; ${followUps.length} request(s) after its Retry-After, refused while the day lasted` : "; its Retry-After names the day's end";
-  return pass(`day quota enforced: ${inWindow.length} accepted in the day window ending at Reset ${block.reset} (every suite's requests counted)${after}; Reset ${block.reset - now} s ahead`);
+  return pass(`day quota enforced: ${inWindow.count} accepted in the day window ending at Reset ${block.reset} (every suite's requests counted)${after}; Reset ${block.reset - now} s ahead`);
 }
 
 /** Which window the X-RateLimit-* headers describe ("the applicable request limit": either is a reading), recorded. */

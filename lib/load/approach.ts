@@ -6,8 +6,10 @@
 // the server refuses earlier than its Remaining said. When the server says there is room again (a
 // refilling limiter), the fast part takes over once more.
 import { type LatencyHistogram, mergeHistograms, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
-import { burst, type BurstOptions, type BurstResult } from './burst.ts';
-import { type BoundaryPair, careful, type CarefulOptions } from './careful.ts';
+import { windowDescribed } from '../rate-limit/vocabulary.ts';
+import type { BurstOptions, BurstResult } from './burst.ts';
+import type { BoundaryPair, CarefulOptions } from './careful.ts';
+import type { Clock } from './clock.ts';
 
 export interface ApproachOptions extends Omit<BurstOptions, 'connections' | 'maxRequests'> {
   /** Connections of the fast phase. */
@@ -22,8 +24,8 @@ export interface ApproachOptions extends Omit<BurstOptions, 'connections' | 'max
    * at a time, so that no more requests are in flight at the crossing than one runner would have.
    */
   share?: { of: number; crosses: boolean };
-  /** An X-RateLimit-Limit naming the day's quota: answers carrying it are counted down, their Remaining (the day's) not followed. */
-  dayLimit?: number;
+  /** The key's plan: answers whose headers describe the day are counted down, their Remaining (the day's) not followed. */
+  quota?: { perMinute: number; perDay: number };
 }
 
 export interface ApproachResult extends BurstResult {
@@ -44,21 +46,22 @@ const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
 
 /**
  * Requests left after a phase: the lowest Remaining an accepted response showed, else a count
- * down. Answers whose headers describe the day (`dayLimit`) are counted down: the day's Remaining
- * says nothing of the minute's room.
+ * down. Answers whose headers describe the day are counted down: the day's Remaining says nothing
+ * of the minute's room.
  */
-function leftAfter(points: readonly TimelinePoint[], before: number, dayLimit?: number): number {
-  const remainings = points.filter((p) => accepted(p) && !(dayLimit !== undefined && p.limit === dayLimit)).map((p) => p.remaining).filter((r): r is number => r !== undefined);
+function leftAfter(points: readonly TimelinePoint[], before: number, quota?: ApproachOptions['quota']): number {
+  const remainings = points.filter((p) => accepted(p) && !(quota !== undefined && windowDescribed(quota, p) === 'day')).map((p) => p.remaining).filter((r): r is number => r !== undefined);
   return remainings.length > 0 ? Math.min(...remainings) : before - points.filter(accepted).length;
 }
 
+/** The two parts of a burst: fast over several connections, careful one request at a time. */
 export interface Phases {
   fast(o: BurstOptions): Promise<BurstResult>;
   careful(o: CarefulOptions): Promise<BurstResult & { room: boolean; pair?: BoundaryPair }>;
 }
 
-export async function approach(options: ApproachOptions, phases: Phases = { fast: burst, careful }): Promise<ApproachResult> {
-  const startedAt = Date.now();
+export async function approach(options: ApproachOptions, phases: Phases, clock: Clock): Promise<ApproachResult> {
+  const startedAt = clock.now();
   const margin = carefulMargin(options.connections);
   const points: TimelinePoint[] = [];
   const done: string[] = [];
@@ -77,7 +80,7 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
   let pair: BoundaryPair | undefined;
   let opened = 0;
   while (sent < options.maxRequests) {
-    const timeLeft = options.maxDurationMs - (Date.now() - startedAt);
+    const timeLeft = options.maxDurationMs - (clock.now() - startedAt);
     if (timeLeft <= 0) {
       ended = 'max-duration';
       break;
@@ -113,8 +116,8 @@ export async function approach(options: ApproachOptions, phases: Phases = { fast
       ended = r.ended;
       break;
     }
-    left = Math.floor(leftAfter(r.points, left * of, options.dayLimit) / of);
+    left = Math.floor(leftAfter(r.points, left * of, options.quota) / of);
   }
   const histogram = mergeHistograms(histograms);
-  return { points, sent, startedAt, durationMs: Date.now() - startedAt, latency: percentilesOf(histogram), histogram, errors, timeouts, ended, inFlightAtFirst429, phases: done, ...(pair ? { pair } : {}) };
+  return { points, sent, startedAt, durationMs: clock.now() - startedAt, latency: percentilesOf(histogram), histogram, errors, timeouts, ended, inFlightAtFirst429, phases: done, ...(pair ? { pair } : {}) };
 }

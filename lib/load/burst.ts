@@ -80,7 +80,10 @@ export function burst(options: BurstOptions): Promise<BurstResult> {
           tracked.on('response', (_status, _bytes, durationMs) => {
             latencies.push(durationMs);
             const last = points.at(-1);
-            if (last && last.conn === undefined) last.conn = conn;
+            if (last && last.conn === undefined) {
+              last.conn = conn;
+              last.sentAt = last.t - durationMs;
+            }
           });
         },
         requests: [

@@ -8,7 +8,9 @@
 // That is the one moment two requests are in flight; at most one of them can get a 429.
 import { Client } from 'undici';
 import { burstPoint, histogramOf, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { windowDescribed } from '../rate-limit/vocabulary.ts';
 import type { BurstOptions, BurstResult } from './burst.ts';
+import type { Clock } from './clock.ts';
 
 export interface CarefulOptions extends Omit<BurstOptions, 'connections'> {
   /** Stop (and let the fast part go on) once an accepted response says at least this much is left. */
@@ -16,11 +18,40 @@ export interface CarefulOptions extends Omit<BurstOptions, 'connections'> {
   /** Send the two requests together at Remaining 1 (needs two connections). */
   pairAtLastOne?: boolean;
   /**
-   * An X-RateLimit-Limit naming the day's quota: answers that carry it count the day, and their
-   * Remaining says nothing of the minute's room (neither the pair nor the hand-back follow it).
+   * The key's plan: answers whose headers describe the day count the day, and their Remaining
+   * says nothing of the minute's room (neither the pair nor the hand-back follow it).
    */
-  dayLimit?: number;
+  quota?: { perMinute: number; perDay: number };
 }
+
+/** One keep-alive connection to the target: a GET on it, and its close. */
+export interface Connection {
+  get(path: string, headers: Record<string, string>): Promise<{ status: number; header(name: string): string | undefined; body: string }>;
+  close(): Promise<void>;
+}
+
+/** Opens a connection to an origin; the careful part opens one or two. */
+export type Connect = (origin: string, timeoutS: number) => Connection;
+
+/** A connection over undici (one Client, pipelining 1). */
+export const undiciConnect: Connect = (origin, timeoutS) => {
+  const client = new Client(origin, { pipelining: 1, headersTimeout: timeoutS * 1000, bodyTimeout: timeoutS * 1000 });
+  return {
+    async get(path, headers) {
+      const res = await client.request({ method: 'GET', path, headers });
+      const body = await res.body.text();
+      return {
+        status: res.statusCode,
+        header: (name) => {
+          const v = res.headers[name];
+          return Array.isArray(v) ? v.join(', ') : v;
+        },
+        body,
+      };
+    },
+    close: () => client.close(),
+  };
+};
 
 /** Two requests released together at Remaining 1, and the accepted response that said 1 was left. */
 export interface BoundaryPair {
@@ -28,23 +59,22 @@ export interface BoundaryPair {
   together: TimelinePoint[];
 }
 
-/** An answer whose headers count the day (its Limit is `dayLimit`): its Remaining says nothing of the minute's room. */
-const countsDay = (p: TimelinePoint, dayLimit: number | undefined) => dayLimit !== undefined && p.limit === dayLimit;
+/** An answer whose headers describe the day: its Remaining says nothing of the minute's room. */
+const countsDay = (p: TimelinePoint, quota: CarefulOptions['quota']) => quota !== undefined && windowDescribed(quota, p) === 'day';
 
 /** Requests in a row without a response after which the burst ends. */
 const GIVE_UP_AFTER = 5;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
-
-export async function careful(options: CarefulOptions): Promise<BurstResult & { room: boolean; pair?: BoundaryPair }> {
+export async function careful(options: CarefulOptions, io: { clock: Clock; connect: Connect }): Promise<BurstResult & { room: boolean; pair?: BoundaryPair }> {
+  const { clock } = io;
   const url = new URL(options.url);
-  const open = () => new Client(url.origin, { pipelining: 1, headersTimeout: options.timeoutS * 1000, bodyTimeout: options.timeoutS * 1000 });
+  const open = () => io.connect(url.origin, options.timeoutS);
   // Requests alternate between two connections, so that both are open when the pair goes out.
   const clients = options.pairAtLastOne ? [open(), open()] : [open()];
   let pair: BoundaryPair | undefined;
   const points: TimelinePoint[] = [];
   const latencies: number[] = [];
-  const startedAt = Date.now();
+  const startedAt = clock.now();
   const gapMs = 1000 / Math.max(1, options.rate);
   let sent = 0;
   let errors = 0;
@@ -53,13 +83,13 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
   let failuresInARow = 0;
   try {
     while (sent < options.maxRequests) {
-      if (Date.now() - startedAt >= options.maxDurationMs || failuresInARow >= GIVE_UP_AFTER) {
+      if (clock.now() - startedAt >= options.maxDurationMs || failuresInARow >= GIVE_UP_AFTER) {
         ended = 'max-duration';
         break;
       }
-      await sleep(startedAt + sent * gapMs - Date.now());
+      await clock.sleep(startedAt + sent * gapMs - clock.now());
       const last = points.at(-1);
-      const together = options.pairAtLastOne && !pair && last !== undefined && !countsDay(last, options.dayLimit) && last.remaining === 1 && last.status < 300 && sent + 2 <= options.maxRequests;
+      const together = options.pairAtLastOne && !pair && last !== undefined && !countsDay(last, options.quota) && last.remaining === 1 && last.status < 300 && sent + 2 <= options.maxRequests;
       const batch = together ? clients : [clients[sent % clients.length]!];
       sent += batch.length;
       const answers = await Promise.all(batch.map((client) => send(client, clients.indexOf(client) + 1)));
@@ -76,7 +106,7 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
         break;
       }
       const point = got.at(-1);
-      if (point?.remaining !== undefined && !countsDay(point, options.dayLimit) && point.remaining > options.roomAbove && point.status < 300) {
+      if (point?.remaining !== undefined && !countsDay(point, options.quota) && point.remaining > options.roomAbove && point.status < 300) {
         room = true;
         break;
       }
@@ -89,7 +119,7 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
     points,
     sent,
     startedAt,
-    durationMs: Date.now() - startedAt,
+    durationMs: clock.now() - startedAt,
     latency: percentilesOf(histogram),
     histogram,
     errors,
@@ -99,18 +129,13 @@ export async function careful(options: CarefulOptions): Promise<BurstResult & { 
     ...(pair ? { pair } : {}),
   };
 
-  async function send(client: Client, conn: number): Promise<TimelinePoint | undefined> {
-    const t0 = Date.now();
+  async function send(connection: Connection, conn: number): Promise<TimelinePoint | undefined> {
+    const t0 = clock.now();
     try {
-      const res = await client.request({ method: 'GET', path: url.pathname + url.search, headers: options.headers });
-      const body = await res.body.text();
-      const t = Date.now();
+      const res = await connection.get(url.pathname + url.search, options.headers);
+      const t = clock.now();
       latencies.push(t - t0);
-      const header = (name: string) => {
-        const v = res.headers[name];
-        return Array.isArray(v) ? v.join(', ') : v;
-      };
-      return { ...burstPoint(t, res.statusCode, header, body), conn };
+      return { ...burstPoint(t, res.status, res.header, res.body), sentAt: t0, conn };
     } catch {
       return undefined;
     }

@@ -5,7 +5,9 @@
 import type { Target, TargetKey } from '../config/schema.ts';
 import type { PacedRequest, PacedRun } from '../result/paced-load.ts';
 import type { PaceSettings } from '../suite/run-context.ts';
-import { type DriveContext, loadRecorder, loadUrl, wholeQuota } from './drive.ts';
+import type { ApiClient } from '../client/client.ts';
+import { type DriveContext, loadRecorder, loadUrl } from '../rate-limit/drive-context.ts';
+import { wholeQuota } from '../rate-limit/whole-quota.ts';
 import { type InFlight, pace } from './pace.ts';
 
 /** A paced run may spend at most this share of a plan's day: the other suites, and other runs that day, need the rest. */
@@ -53,7 +55,7 @@ export interface PaceTally {
 }
 
 /** One key's paced run: a whole quota first, then the constant rate; its requests recorded as exchanges. */
-export async function paceKey(ctx: DriveContext, plan: KeyPlan, settings: PaceSettings, shared: { inFlight: InFlight; tally: PaceTally }): Promise<PacedRun> {
+export async function paceKey(ctx: DriveContext, client: ApiClient, plan: KeyPlan, settings: PaceSettings, shared: { inFlight: InFlight; tally: PaceTally }): Promise<PacedRun> {
   const { key } = plan;
   const run: PacedRun = {
     label: key.label,
@@ -72,13 +74,13 @@ export async function paceKey(ctx: DriveContext, plan: KeyPlan, settings: PaceSe
   const whole = await wholeQuota(ctx, key, 'the paced load');
   if ('unavailable' in whole) return { ...run, unavailable: whole.unavailable };
   ctx.progress(`${key.label}: pacing ${plan.count} requests at ${plan.rate.toFixed(2)} req/s (${Math.round(plan.fraction * 100)}% of ${key.plan}'s ${key.quota.perMinute} per ${ctx.target.windows.minute} s), about ${Math.round(plan.count / plan.rate)} s`);
-  ctx.client.budget.reserve(plan.count);
+  client.budget.reserve(plan.count);
   const result = await pace({
     url: loadUrl(ctx.target),
     headers: { ...ctx.target.http.headers, authorization: `Bearer ${key.key}` },
     rate: plan.rate,
     count: plan.count,
-    dispatcher: ctx.client.transport,
+    dispatcher: client.transport,
     inFlight: shared.inFlight,
     timeoutMs: ctx.target.http.timeoutMs,
     stop: () => (Date.now() >= ctx.deadline ? 'the run time limit (budget.maxSeconds) was reached' : undefined),
@@ -87,8 +89,8 @@ export async function paceKey(ctx: DriveContext, plan: KeyPlan, settings: PaceSe
       if (r.point?.status === 429) shared.tally.rejected += 1;
     },
   });
-  ctx.client.budget.refund(plan.count - result.requests.length);
-  const record = loadRecorder(ctx, key);
+  client.budget.refund(plan.count - result.requests.length);
+  const record = loadRecorder(client, ctx.target, key);
   for (const r of result.requests) {
     if (r.point) record.answered(r.point, { at: r.sentAt, durationMs: r.latencyMs ?? 0 });
     else record.unanswered(r.error ?? 'NO_RESPONSE', r.sentAt);

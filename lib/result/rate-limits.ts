@@ -8,6 +8,7 @@ import { readRateAnswer } from '../rate-limit/vocabulary.ts';
 /** One response of a key's run: its status and the rate-limit headers it carried. */
 export const TimelinePoint = z.object({
   t: z.number().describe('Epoch ms when the response arrived'),
+  sentAt: z.number().optional().describe('Epoch ms when its request was sent (answers of a load)'),
   status: z.number().int(),
   limit: z.number().int().optional(),
   remaining: z.number().int().optional(),
@@ -107,8 +108,10 @@ export const DAY_FOLLOW_UPS = 2;
 const DayData = z.object({
   /** Accepted requests from the first burst of the day test to the day block. */
   accepted: z.number().int(),
-  /** The server's second (its Date) of each of those accepted requests, to count them per day window. */
+  /** The server's second (its Date) of each accepted request of the key in the run, to count them per day window. */
   acceptedAt: z.array(z.number()),
+  /** The server's second each of them was sent in (same order): a slow answer is dated after it was let through. */
+  acceptedFrom: z.array(z.number()).optional(),
   /** The 429 that blocked for the day, if one came. */
   block: TimelinePoint.optional(),
   /** Each burst of the loop (one per minute window). */
@@ -239,7 +242,8 @@ export function headersOf(p: TimelinePoint): Record<string, string> {
   return headers;
 }
 
-const observationPoint = (o: Observation): TimelinePoint => timelinePoint(o.t, o.status, (name) => o.headers[name]);
+/** A look as a timeline point: its headers read once, by the vocabulary. */
+export const observationPoint = (o: Observation): TimelinePoint => timelinePoint(o.t, o.status, (name) => o.headers[name]);
 
 /** Every response of the key's run as timeline points, probes included, in time order. */
 export function pointsOf(run: KeyRun): TimelinePoint[] {

@@ -1,27 +1,28 @@
-// The accepted requests of every key over the whole run, whichever suite sent them: the server's
-// second of each (its Date, else when the answer came). The day's quota is counted from it, so
-// requests of the functional suites, the paced load and the rate-limit suite's own bursts all
-// count in the day window they fell in. Numbers only: a run's worth is small.
+// The accepted requests of every key over the whole run, whichever suite sent them: when each was
+// let through, as the span of the server's seconds from its sending to its answer's Date. The
+// day's quota is counted from it, so requests of the functional suites, the paced load and the
+// rate-limit suite's own bursts all count in the day window they fell in. Numbers only: a run's
+// worth is small.
+import { type AcceptedSpan, acceptedSpan } from '../rate-limit/day-count.ts';
 import type { Exchange } from '../result/model.ts';
-import { serverSecond } from '../rate-limit/vocabulary.ts';
 
 export class AcceptedLedger {
-  private readonly seconds = new Map<string, number[]>();
+  private readonly spans = new Map<string, AcceptedSpan[]>();
 
   /** Takes every exchange of the run; keeps the accepted ones sent with a configured key. */
   readonly add = (e: Exchange): void => {
     if (e.status === undefined || e.status < 200 || e.status >= 300) return;
     const label = e.auth.kind === 'key' || e.auth.kind === 'key-in-query' ? e.auth.label : undefined;
     if (label === undefined) return;
-    const t = Date.parse(e.startedAt) + e.durationMs;
-    const list = this.seconds.get(label);
-    const second = serverSecond(t, e.responseHeaders.date);
-    if (list) list.push(second);
-    else this.seconds.set(label, [second]);
+    const sentAt = Date.parse(e.startedAt);
+    const span = acceptedSpan(sentAt, sentAt + e.durationMs, e.responseHeaders.date);
+    const list = this.spans.get(label);
+    if (list) list.push(span);
+    else this.spans.set(label, [span]);
   };
 
-  /** The server seconds of the key's accepted requests so far, in the order they came. */
-  of(label: string): number[] {
-    return [...(this.seconds.get(label) ?? [])];
+  /** The key's accepted requests so far, in the order they came. */
+  of(label: string): AcceptedSpan[] {
+    return [...(this.spans.get(label) ?? [])];
   }
 }

@@ -10,7 +10,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { PUBLISHED_PLANS, type PlanQuota } from '../../lib/plans.ts';
 import type { AuthOptions, Client, KeyRing } from './auth.ts';
-import { Delivery, type DeliveryPlan } from './delivery.ts';
+import { Delivery, type DeliveryPlan, SLOW_DAY } from './delivery.ts';
 import type { Faults } from './faults.ts';
 import { HEADER, errorReply, headerValue, type Reply, type ReplyContext } from './http.ts';
 import { badRequest, createOperations, type Prepared } from './operations.ts';
@@ -42,6 +42,8 @@ export interface AppDeps {
   /** Default: every reply written at once, its Date left to node:http. */
   delivery?: Delivery;
   maxBodyBytes?: number;
+  /** Waits on the server's clock (fault rate-check-then-count's pause). Default a real timer. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** The one bucket of fault rate-shared-bucket; no key label looks like it. */
@@ -90,6 +92,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const variations = deps.variations ?? new Variations();
   const delivery = deps.delivery ?? new Delivery();
   const maxBodyBytes = deps.maxBodyBytes ?? MAX_BODY_BYTES;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const anonymousQuota = plans.free ?? PUBLISHED_PLANS.free!;
   const operations = createOperations({ store, faults, variations, maxBodyBytes });
   // The switches are fixed for the server's life: read once here rather than on every request.
@@ -106,6 +109,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const sharedBucket = faults.has('rate-shared-bucket');
   const bucketPerConnection = faults.has('rate-per-connection');
   const checkThenCount = faults.has('rate-check-then-count');
+  const slowDay = variations.has('slow-day');
 
   // Handling stays synchronous as long as nothing in it waits (reading a body, a fault's pause, a
   // delivery's delay): a promise only where something does. Either way the same steps run in the
@@ -155,13 +159,19 @@ export function createApp(deps: AppDeps): RequestListener {
     if (auth.ok && checkThenCount) {
       // Check, await the store, then count whatever was decided: requests in between slip through.
       const allowed = limiter.wouldAllow(client.label, quota, takeOptions);
-      return new Promise((resolve) => setTimeout(resolve, CHECK_THEN_COUNT_GAP_MS)).then(() => {
+      return sleep(CHECK_THEN_COUNT_GAP_MS).then(() => {
         const rate = limiter.take(client.label, quota, { ...takeOptions, enforce: takeOptions.enforce && !allowed });
-        return decided({ req, method, url, route, client, authError, rate, plan: delivery.plan(client.label) });
+        return decided({ req, method, url, route, client, authError, rate, plan: deliveryPlan(client, quota, auth.ok) });
       });
     }
     const rate = limiter.take(client.label, quota, takeOptions);
-    return decided({ req, method, url, route, client, authError, rate, plan: delivery.plan(client.label) });
+    return decided({ req, method, url, route, client, authError, rate, plan: deliveryPlan(client, quota, auth.ok) });
+  }
+
+  /** How the reply is delivered: variation slow-day answers a key past half its day slowly. */
+  function deliveryPlan(client: Client, quota: PlanQuota, known: boolean): DeliveryPlan {
+    const late = slowDay && known && limiter.dayShare(client.label, quota) >= SLOW_DAY.share;
+    return delivery.plan(client.label, late ? SLOW_DAY.delayMs : 0);
   }
 
   function decided(x: Exchange): Outcome | Promise<Outcome> {

@@ -5,12 +5,19 @@
 // writes the Date from the real clock.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout as timer } from 'node:timers/promises';
 import { writeReply, type Reply } from './http.ts';
 import { seededFraction } from './seeded.ts';
 
 /** slow-responses: a key's first requests wait `firstMs` (cold caches), every other one minMs..maxMs. */
 export const SLOW = { firstRequests: 5, firstMs: 300, minMs: 20, maxMs: 100 } as const;
+
+/**
+ * Variation slow-day: a key that has spent this share of its day's quota is answered this much
+ * after its request was counted (a server that de-prioritises its heaviest users): its answers are
+ * dated after the second they were counted in, and its day's spending spans day windows.
+ */
+export const SLOW_DAY = { share: 0.5, delayMs: 1_200 } as const;
 
 /** Fault latency-grows-with-load: each reply waits this long for every request decided in the second before it. */
 export const LOAD_LATENCY_MS_PER_REQUEST = 5;
@@ -33,6 +40,8 @@ export function slowDelayMs(n: number, nOfKey: number): number {
 export interface DeliveryOptions {
   /** The server's clock, epoch ms (skewed by clock-ahead and clock-behind). Default Date.now. */
   now?: () => number;
+  /** Waits on the server's clock (a delivery's delay). Default a real timer. */
+  sleep?: (ms: number) => Promise<void>;
   /** Write the Date header from `now` rather than leaving it to node:http. */
   ownDate?: boolean;
   slow?: boolean;
@@ -53,6 +62,7 @@ const AT_ONCE: DeliveryPlan = { delayMs: 0, dateOffsetMs: 0 };
 
 export class Delivery {
   private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
   private requests = 0;
   private readonly requestsByKey = new Map<string, number>();
   /** latency-grows-with-load: when the requests of the last second were decided, oldest first. */
@@ -62,6 +72,7 @@ export class Delivery {
 
   constructor(private readonly options: DeliveryOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => timer(ms));
   }
 
   /** keep-alive-1s: advertises the keep-alive timeout, closes idle connections then, and notes when each opens. */
@@ -83,11 +94,11 @@ export class Delivery {
     });
   }
 
-  /** The delivery of the reply to the request just decided, of `keyLabel`. */
-  plan(keyLabel: string): DeliveryPlan {
+  /** The delivery of the reply to the request just decided, of `keyLabel`, held `extraMs` more (variation slow-day). */
+  plan(keyLabel: string, extraMs = 0): DeliveryPlan {
     const { slow, instances } = this.options;
     const n = this.requests++;
-    let delayMs = 0;
+    let delayMs = extraMs;
     if (slow) {
       const nOfKey = this.requestsByKey.get(keyLabel) ?? 0;
       this.requestsByKey.set(keyLabel, nOfKey + 1);
@@ -114,7 +125,7 @@ export class Delivery {
    * is thrown, or, after a delay, rejects the promise returned.
    */
   write(res: ServerResponse, reply: Reply, plan: DeliveryPlan = AT_ONCE): Promise<void> | undefined {
-    if (plan.delayMs > 0) return sleep(plan.delayMs).then(() => this.writeNow(res, reply, plan));
+    if (plan.delayMs > 0) return this.sleep(plan.delayMs).then(() => this.writeNow(res, reply, plan));
     this.writeNow(res, reply, plan);
     return undefined;
   }

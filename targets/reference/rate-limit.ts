@@ -290,6 +290,13 @@ export class RateLimiter {
     return this.views(options.bucket ?? clientId, quota).every((v) => v.meter.left(at, v.quota) >= 1 - v.extra - EPSILON);
   }
 
+  /** The share of its day's quota a bucket has spent (0 to 1; 0 when the day is not counted): variation slow-day slows a key past half. */
+  dayShare(bucketId: string, quota: PlanQuota): number {
+    const day = this.views(bucketId, quota)[1];
+    if (!day) return 0;
+    return 1 - Math.max(0, day.meter.left(this.now(), day.quota)) / day.quota;
+  }
+
   /** Bans a client until an epoch time, as an earlier run that ignored its 429s would have (variation first-key-banned). */
   ban(clientId: string, untilMs: number): void {
     const client = this.client(clientId);

@@ -1,6 +1,6 @@
 // Starts the reference server on node:http: wires config, store, keys, limiter, faults, variations
 // and stats into the handler, and answers malformed HTTP with an Error body too.
-import { STATUS_CODES, createServer } from 'node:http';
+import { STATUS_CODES, createServer, type RequestListener } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from './app.ts';
 import { KeyRing, type Client } from './auth.ts';
@@ -21,6 +21,8 @@ export interface ServerOptions {
    * writes it, and connection ages. Tests inject one to move time without sleeping.
    */
   now?: () => number;
+  /** Waits on that clock (a delivery's delay, a fault's pause). Default a real timer. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface RunningServer {
@@ -64,10 +66,24 @@ const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout'],
 };
 
-export async function startReferenceServer(
-  input: ServerConfigInput | ServerConfig,
-  options: ServerOptions = {},
-): Promise<RunningServer> {
+/** The reference server's parts, wired from its config: what the socket server and the in-process one share. */
+export interface ReferenceParts {
+  config: ServerConfig;
+  app: RequestListener;
+  /** The server's clock (skewed by clock-ahead and clock-behind). */
+  now: () => number;
+  store: AnimalStore;
+  keys: KeyRing;
+  plans: ReturnType<typeof configPlans>;
+  limiter: RateLimiter;
+  faults: Faults;
+  variations: Variations;
+  stats: StatsRecorder;
+  delivery: Delivery;
+}
+
+/** Wires config, store, keys, limiter, faults, variations, stats and delivery into the handler. */
+export function buildReference(input: ServerConfigInput | ServerConfig, options: ServerOptions = {}): ReferenceParts {
   const config = parseServerConfig(input);
   const variations = new Variations(config.variations);
   const trueNow = options.now ?? Date.now;
@@ -97,17 +113,26 @@ export async function startReferenceServer(
   const first = keys.clients()[0];
   if (variations.has('first-key-banned') && first) limiter.ban(first.label, now() + EARLIER_BAN_WINDOWS * config.windows.minute * 1000);
   const stats = new StatsRecorder();
-  const jsonType = variations.has('charset-utf8') ? JSON_TYPE_UTF8 : JSON_TYPE;
   const delivery = new Delivery({
     now,
+    ...(options.sleep ? { sleep: options.sleep } : {}),
     ownDate: variations.has('clock-ahead') || variations.has('clock-behind') || variations.has('several-instances'),
     slow: variations.has('slow-responses'),
     instances: variations.has('several-instances'),
     connectionMs: variations.has('keep-alive-1s') ? KEEP_ALIVE_MS : undefined,
     latencyGrowsWithLoad: faults.has('latency-grows-with-load'),
   });
+  const app = createApp({ store, keys, plans, limiter, faults, variations, stats, delivery, ...(options.sleep ? { sleep: options.sleep } : {}) });
+  return { config, app, now, store, keys, plans, limiter, faults, variations, stats, delivery };
+}
 
-  const server = createServer(createApp({ store, keys, plans, limiter, faults, variations, stats, delivery }));
+export async function startReferenceServer(
+  input: ServerConfigInput | ServerConfig,
+  options: ServerOptions = {},
+): Promise<RunningServer> {
+  const { config, app, store, keys, plans, limiter, faults, variations, stats, delivery } = buildReference(input, options);
+  const jsonType = variations.has('charset-utf8') ? JSON_TYPE_UTF8 : JSON_TYPE;
+  const server = createServer(app);
   delivery.attach(server);
 
   // Requests node:http cannot parse (or that time out) never reach the handler. Answer them in the interface's

@@ -159,6 +159,13 @@ export const VARIATION_CATALOGUE = [
       'Connection handling is not given: idle keep-alive connections are closed after 1 s, and the first response on a ' +
       'connection older than 1 s carries Connection: close and ends it.',
   },
+  {
+    id: 'slow-day',
+    allows:
+      'Response times are not given: a key that has spent half its day\'s quota is answered 1.2 s after its request was ' +
+      'counted (de-prioritised), so its answers are dated after the second they were counted in and its day\'s spending ' +
+      'may span two day windows.',
+  },
 ] as const satisfies readonly VariationDefinition[];
 
 export type VariationId = (typeof VARIATION_CATALOGUE)[number]['id'];

@@ -467,8 +467,31 @@ describe('judgeDailyQuota', () => {
     { title: 'a block without Reset fails', run: dayRun({ block: block({ reset: undefined }) }), outcome: 'fail', mentions: ['carries no integer X-RateLimit-Reset'] },
     { title: 'a block with a negative Reset fails', run: dayRun({ block: block({ reset: -1 }) }), outcome: 'fail', mentions: ['X-RateLimit-Reset -1, not after its Date'] },
     { title: 'without a Date header, the block is measured from its arrival', run: dayRun({ block: { t: T0 + 30_000, status: 429, reset: S0 + 80 } }), outcome: 'fail' },
-    { title: "ended 'over-quota' fails naming the count", run: dayRun({ ended: 'over-quota', accepted: 2001, block: undefined }), outcome: 'fail', mentions: ['2001 requests accepted in 1020 s'] },
-    { title: "ended 'time' fails", run: dayRun({ ended: 'time', accepted: 600, block: undefined }), outcome: 'fail', mentions: ['600 requests accepted'] },
+    // No 429 for the day: counted per day window, whatever the pace.
+    {
+      title: "ended 'over-quota' fails naming more than two day windows' quota within one window's length",
+      run: dayRun({ ended: 'over-quota', accepted: 2001, acceptedAt: Array(2001).fill(S0 - 60), block: undefined }),
+      outcome: 'fail',
+      mentions: ['2001 requests accepted within 86400 s', 'more than any day limiter lets through'],
+    },
+    {
+      title: "ended 'time' with the quota + 1 in a day window that headers of the day showed fails",
+      run: dayRun({ ended: 'time', accepted: 1001, acceptedAt: Array(1001).fill(S0 - 60), dayResets: [S0 + 3600, S0 + 3600], block: undefined }),
+      outcome: 'fail',
+      mentions: [`1001 requests accepted in the day window that ends at X-RateLimit-Reset ${S0 + 3600}`],
+    },
+    {
+      title: "ended 'time' within what a day allows is not judged: the harness could not spend a day's quota in one window",
+      run: dayRun({ ended: 'time', accepted: 600, block: undefined }),
+      outcome: 'skip',
+      mentions: ['no 429 for the day came before 1020 s passed', 'the busiest 86400 s held 940', 'not judged'],
+    },
+    {
+      title: "slow answers over two day windows, 1500 accepted, none over a day's quota in a window: not judged, not failed",
+      run: dayRun({ ended: 'time', accepted: 1500, acceptedAt: [...Array(750).fill(S0 - 86_400 + 10), ...Array(750).fill(S0 + 10)], block: undefined }),
+      outcome: 'skip',
+      mentions: ['the busiest 86400 s held 750'],
+    },
     { title: 'the skipped reason passes through as skip', run: () => keyRun({ daySkipped: 'the day window is 86400 s; --soak spends the day' }), outcome: 'skip', mentions: ['the day window is 86400 s; --soak spends the day'] },
     { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip' },
   ])('$title', ({ run, outcome, mentions }) => {

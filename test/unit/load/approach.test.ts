@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { approach, carefulMargin, type Phases } from '../../../lib/load/approach.ts';
 import type { BurstResult } from '../../../lib/load/burst.ts';
+import { systemClock } from '../../../lib/load/clock.ts';
 import { histogramOf, mergeHistograms, percentilesOf, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
 
 const LATENCY = { p50: 1, p90: 2, p99: 3, max: 4 };
@@ -62,7 +63,7 @@ const options = { url: 'http://127.0.0.1:1/v1/pets?limit=1', headers: {}, rate: 
 
 describe('approach', () => {
   it('spends most of the quota fast, then crosses it with nothing in flight', async () => {
-    const r = await approach({ ...options, remaining: 60, maxRequests: 200 }, model(60));
+    const r = await approach({ ...options, remaining: 60, maxRequests: 200 }, model(60), systemClock);
     expect(r.ended).toBe('first-429');
     expect(r.inFlightAtFirst429).toBe(0);
     expect(r.phases).toEqual([`fast ${60 - carefulMargin(4)}`, `careful ${carefulMargin(4) + 1}`]);
@@ -72,20 +73,20 @@ describe('approach', () => {
   });
 
   it('goes careful from the start when little is left', async () => {
-    const r = await approach({ ...options, remaining: 5, maxRequests: 200 }, model(5));
+    const r = await approach({ ...options, remaining: 5, maxRequests: 200 }, model(5), systemClock);
     expect(r.phases).toEqual(['careful 6']);
     expect(r.inFlightAtFirst429).toBe(0);
   });
 
   it('counts what was in flight when a server refused earlier than its Remaining said', async () => {
-    const r = await approach({ ...options, remaining: 60, maxRequests: 200 }, model(30, { lies: 30, inFlight: 3 }));
+    const r = await approach({ ...options, remaining: 60, maxRequests: 200 }, model(30, { lies: 30, inFlight: 3 }), systemClock);
     expect(r.ended).toBe('first-429');
     expect(r.phases).toEqual(['fast 34']);
     expect(r.inFlightAtFirst429).toBe(3);
   });
 
   it('hands back to the fast part when a refilling limiter says there is room again', async () => {
-    const r = await approach({ ...options, remaining: 40, maxRequests: 500 }, model(40, { refill: 100 }));
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500 }, model(40, { refill: 100 }), systemClock);
     expect(r.phases).toEqual(['fast 32', 'careful 1', 'fast 99', 'careful 9']);
     expect(r.points.filter((p) => p.status === 200)).toHaveLength(140);
     expect(r.ended).toBe('first-429');
@@ -93,14 +94,14 @@ describe('approach', () => {
   });
 
   it('takes its latency from every response of every part: the parts\' histograms added up', async () => {
-    const r = await approach({ ...options, remaining: 60, maxRequests: 200 }, model(60));
+    const r = await approach({ ...options, remaining: 60, maxRequests: 200 }, model(60), systemClock);
     expect(r.histogram).toEqual(mergeHistograms([histogramFor(60 - carefulMargin(4)), histogramFor(carefulMargin(4) + 1)]));
     expect(r.histogram.reduce((n, [, c]) => n + c, 0)).toBe(r.points.length);
     expect(r.latency).toEqual(percentilesOf(r.histogram));
   });
 
   it('a load segment that does not cross spends its share of what is left fast, then leaves the limit to the one that does', async () => {
-    const r = await approach({ ...options, remaining: 120, maxRequests: 500, share: { of: 2, crosses: false } }, model(120));
+    const r = await approach({ ...options, remaining: 120, maxRequests: 500, share: { of: 2, crosses: false } }, model(120), systemClock);
     // Alone against the model, it goes on while its half of what the server says is left is above the margin.
     expect(r.phases).toEqual(['fast 44', 'fast 22', 'fast 11']);
     expect(r.ended).toBe('max-requests');
@@ -110,7 +111,7 @@ describe('approach', () => {
   });
 
   it('the segment that crosses goes on to the first 429 one request at a time', async () => {
-    const r = await approach({ ...options, remaining: 120, maxRequests: 500, share: { of: 2, crosses: true } }, model(120));
+    const r = await approach({ ...options, remaining: 120, maxRequests: 500, share: { of: 2, crosses: true } }, model(120), systemClock);
     // Its share of what is left is half of what the server says: fast while that is above the margin.
     expect(r.phases[0]).toBe(`fast ${60 - carefulMargin(4)}`);
     expect(r.ended).toBe('first-429');
@@ -119,7 +120,7 @@ describe('approach', () => {
   });
 
   it('never sends more than its cap, whatever the server says', async () => {
-    const r = await approach({ ...options, remaining: 60, maxRequests: 100 }, model(1_000, { lies: -1_000 }));
+    const r = await approach({ ...options, remaining: 60, maxRequests: 100 }, model(1_000, { lies: -1_000 }), systemClock);
     expect(r.sent).toBe(100);
     expect(r.ended).toBe('max-requests');
   });
@@ -142,7 +143,7 @@ describe('approach: the pair at Remaining 1', () => {
 
   it('asks the careful part for the pair on two or more connections, and returns it', async () => {
     const asked: boolean[] = [];
-    const r = await approach({ ...options, remaining: 3, maxRequests: 10 }, withPair(asked));
+    const r = await approach({ ...options, remaining: 3, maxRequests: 10 }, withPair(asked), systemClock);
     expect(asked).toEqual([true]);
     expect(r.pair?.together.map((p) => p.status)).toEqual([200, 429]);
     // The 429 came back last: nothing else was in flight.
@@ -151,15 +152,16 @@ describe('approach: the pair at Remaining 1', () => {
 
   it('never asks for it on one connection', async () => {
     const asked: boolean[] = [];
-    const r = await approach({ ...options, connections: 1, remaining: 3, maxRequests: 10 }, withPair(asked));
+    const r = await approach({ ...options, connections: 1, remaining: 3, maxRequests: 10 }, withPair(asked), systemClock);
     expect(asked).toEqual([false]);
     expect(r.pair).toBeUndefined();
   });
 });
 
-describe('approach: headers that describe the day (dayLimit)', () => {
+describe('approach: headers that describe the day (the plan\'s quota given)', () => {
   const PER_MINUTE = 60;
   const PER_DAY = 1_000;
+  const QUOTA = { perMinute: PER_MINUTE, perDay: PER_DAY };
   type Window = 'minute' | 'day';
 
   /**
@@ -172,7 +174,7 @@ describe('approach: headers that describe the day (dayLimit)', () => {
     let day = o.dayLeft ?? 900;
     let n = 0;
     const describe = o.describe ?? (() => 'day');
-    const carefulAsked: { maxRequests: number; dayLimit?: number }[] = [];
+    const carefulAsked: { maxRequests: number; quota?: { perMinute: number; perDay: number } }[] = [];
     const answer = (): TimelinePoint => {
       if (minute > 0 && day > 0) {
         minute -= 1;
@@ -185,7 +187,7 @@ describe('approach: headers that describe the day (dayLimit)', () => {
     const phases: Phases = {
       fast: fastPhase(answer, o.inFlight),
       careful: async (options) => {
-        carefulAsked.push({ maxRequests: options.maxRequests, ...('dayLimit' in options && options.dayLimit !== undefined ? { dayLimit: options.dayLimit } : {}) });
+        carefulAsked.push({ maxRequests: options.maxRequests, ...(options.quota !== undefined ? { quota: options.quota } : {}) });
         const points: TimelinePoint[] = [];
         for (let i = 0; i < options.maxRequests; i++) {
           const p = answer();
@@ -200,19 +202,19 @@ describe('approach: headers that describe the day (dayLimit)', () => {
 
   it("counts down answers that carry the day's Limit: the fast part does not go on by the day's Remaining", async () => {
     const { phases, carefulAsked } = twoWindows();
-    const r = await approach({ ...options, remaining: PER_MINUTE, maxRequests: 200, dayLimit: PER_DAY }, phases);
+    const r = await approach({ ...options, remaining: PER_MINUTE, maxRequests: 200, quota: QUOTA }, phases, systemClock);
     // 52 accepted, the day's Remaining then 848: counted down, 8 of the minute are left, below the margin.
     expect(r.phases).toEqual([`fast ${PER_MINUTE - carefulMargin(4)}`, `careful ${carefulMargin(4) + 1}`]);
     expect(r.ended).toBe('first-429');
     expect(r.inFlightAtFirst429).toBe(0);
     expect(r.points.filter((p) => p.status === 200)).toHaveLength(PER_MINUTE);
     expect(r.points.filter((p) => p.afterStop)).toEqual([]);
-    expect(carefulAsked).toEqual([{ maxRequests: 200 - (PER_MINUTE - carefulMargin(4)), dayLimit: PER_DAY }]);
+    expect(carefulAsked).toEqual([{ maxRequests: 200 - (PER_MINUTE - carefulMargin(4)), quota: QUOTA }]);
   });
 
-  it("without dayLimit the same answers are followed by the day's Remaining, and the fast part runs into the minute's 429", async () => {
+  it("without the plan's quota the same answers are followed by the day's Remaining, and the fast part runs into the minute's 429", async () => {
     const { phases, carefulAsked } = twoWindows();
-    const r = await approach({ ...options, remaining: PER_MINUTE, maxRequests: 200 }, phases);
+    const r = await approach({ ...options, remaining: PER_MINUTE, maxRequests: 200 }, phases, systemClock);
     expect(r.phases[0]).toBe(`fast ${PER_MINUTE - carefulMargin(4)}`);
     expect(r.phases).toHaveLength(2);
     expect(r.phases[1]).toMatch(/^fast /);
@@ -223,7 +225,7 @@ describe('approach: headers that describe the day (dayLimit)', () => {
   it('still follows the Remaining of answers that state the minute', async () => {
     // The last answer of the first fast part (its 32nd) states the minute; the ones before it, the day.
     const { phases } = twoWindows({ describe: (n) => (n === 31 ? 'minute' : 'day') });
-    const r = await approach({ ...options, remaining: 40, maxRequests: 500, dayLimit: PER_DAY }, phases);
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500, quota: QUOTA }, phases, systemClock);
     // Told 40 were left: the fast part's 32 would leave 8 counted down, but its last answer says
     // the minute has 28 left (the quota is 60), so the fast part goes on.
     expect(r.phases).toEqual(['fast 32', 'fast 20', 'careful 9']);
@@ -234,26 +236,26 @@ describe('approach: headers that describe the day (dayLimit)', () => {
   it("takes the lowest Remaining of the minute's answers, whatever the day's say", async () => {
     // The first ten answers state the minute (Remaining 59 … 50), the rest the day (899 … 868).
     const { phases } = twoWindows({ describe: (n) => (n < 10 ? 'minute' : 'day') });
-    const r = await approach({ ...options, remaining: 40, maxRequests: 500, dayLimit: PER_DAY }, phases);
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500, quota: QUOTA }, phases, systemClock);
     // Lowest minute Remaining 50: fast again for 42, which the minute refuses at 28.
     expect(r.phases).toEqual(['fast 32', 'fast 32']);
     expect(r.ended).toBe('first-429');
   });
 
   it('follows answers that carry no X-RateLimit-Limit when the day is given', async () => {
-    const r = await approach({ ...options, remaining: 40, maxRequests: 500, dayLimit: PER_DAY }, model(40, { refill: 100 }));
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500, quota: QUOTA }, model(40, { refill: 100 }), systemClock);
     expect(r.phases).toEqual(['fast 32', 'careful 1', 'fast 99', 'careful 9']);
   });
 
   // Answers without an X-RateLimit-Limit are followed whether a day limit is given or not.
   it('follows answers that carry no X-RateLimit-Limit when no day is given', async () => {
-    const r = await approach({ ...options, remaining: 40, maxRequests: 500 }, model(40, { refill: 100 }));
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500 }, model(40, { refill: 100 }), systemClock);
     expect(r.phases).toEqual(['fast 32', 'careful 1', 'fast 99', 'careful 9']);
   });
 
   it('follows minute answers with the day given, as it does without it', async () => {
     const { phases } = twoWindows({ describe: () => 'minute' });
-    const r = await approach({ ...options, remaining: 40, maxRequests: 500, dayLimit: PER_DAY }, phases);
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500, quota: QUOTA }, phases, systemClock);
     // A stated 40 (lower than the minute's 60): the fast part's 32 leave Remaining 28, so fast again.
     expect(r.phases).toEqual(['fast 32', 'fast 20', 'careful 9']);
     expect(r.ended).toBe('first-429');

@@ -1,4 +1,5 @@
-// lib/suite/ledger.ts: the accepted requests of every key over the whole run, as server seconds.
+// lib/suite/ledger.ts: the accepted requests of every key over the whole run, each as the span of
+// server seconds from its sending to its answer's Date.
 // Exchanges built by hand on a fixed clock: no client, no server.
 import { describe, expect, it } from 'vitest';
 import type { AuthUsed, Exchange } from '../../../lib/result/model.ts';
@@ -29,6 +30,9 @@ function exchange(status: number | undefined, o: { auth?: AuthUsed; at?: number;
   return status === undefined ? { ...base, transportError: 'ECONNRESET' } : { ...base, status, responseBody: '[]' };
 }
 
+/** A request let through somewhere from second `from` to second `to` (of S0). */
+const span = (from: number, to = from) => ({ from: S0 + from, to: S0 + to });
+
 const ledgerOf = (exchanges: Exchange[]): AcceptedLedger => {
   const ledger = new AcceptedLedger();
   for (const e of exchanges) ledger.add(e);
@@ -38,14 +42,14 @@ const ledgerOf = (exchanges: Exchange[]): AcceptedLedger => {
 describe('AcceptedLedger', () => {
   it('keeps only the accepted (2xx) exchanges', () => {
     const ledger = ledgerOf([200, 201, 204, 299, 199, 300, 304, 400, 401, 404, 429, 500, 503, undefined].map((s, i) => exchange(s, { at: i * 1000 })));
-    expect(ledger.of('free#1')).toEqual([S0, S0 + 1, S0 + 2, S0 + 3]);
+    expect(ledger.of('free#1')).toEqual([span(0), span(1), span(2), span(3)]);
   });
 
   it('keys them by label, whether the key went in the header or the query string', () => {
     const ledger = ledgerOf([exchange(200, { at: 0 }), exchange(200, { auth: PRO_IN_QUERY, at: 5_000 }), exchange(200, { at: 7_000 }), exchange(200, { auth: { ...FREE, label: 'free#2' }, at: 9_000 })]);
-    expect(ledger.of('free#1')).toEqual([S0, S0 + 7]);
-    expect(ledger.of('pro#1')).toEqual([S0 + 5]);
-    expect(ledger.of('free#2')).toEqual([S0 + 9]);
+    expect(ledger.of('free#1')).toEqual([span(0), span(7)]);
+    expect(ledger.of('pro#1')).toEqual([span(5)]);
+    expect(ledger.of('free#2')).toEqual([span(9)]);
   });
 
   it('ignores requests sent without a key, or with a credential the harness made up', () => {
@@ -55,20 +59,25 @@ describe('AcceptedLedger', () => {
     expect(ledger.of('none')).toEqual([]);
   });
 
-  it("takes the second of the server's Date header when there is one", () => {
-    // Our clock says 12:00:00.990 + 30 ms; the server says 11:59:58.
+  it("ends the span at the second of the server's Date, and starts it at the sending read on the server's clock", () => {
+    // Our clock says 12:00:00.990 + 30 ms; the server says 11:59:58 (3 s behind: its clock, not ours, places the sending).
     const ledger = ledgerOf([exchange(200, { at: 990, durationMs: 30, date: new Date(T0 - 2_000).toUTCString() })]);
-    expect(ledger.of('free#1')).toEqual([S0 - 2]);
+    expect(ledger.of('free#1')).toEqual([span(-3, -2)]);
   });
 
-  it('takes when the answer came (startedAt + durationMs) without a Date, or with one it cannot read', () => {
+  it('a slow answer is dated after the second it was sent in: its span covers both', () => {
+    const ledger = ledgerOf([exchange(200, { at: 900, durationMs: 1_300, date: new Date(T0 + 2_000).toUTCString() })]);
+    expect(ledger.of('free#1')).toEqual([span(0, 2)]);
+  });
+
+  it('takes our own clock without a Date, or with one it cannot read', () => {
     const ledger = ledgerOf([exchange(200, { at: 990, durationMs: 30 }), exchange(200, { at: 990, durationMs: 5 }), exchange(200, { at: 1_500, durationMs: 600, date: 'not a date' })]);
-    expect(ledger.of('free#1')).toEqual([S0 + 1, S0, S0 + 2]);
+    expect(ledger.of('free#1')).toEqual([span(0, 1), span(0), span(1, 2)]);
   });
 
-  it('keeps the seconds in the order the exchanges came, repeats included', () => {
+  it('keeps the spans in the order the exchanges came, repeats included', () => {
     const ledger = ledgerOf([exchange(200, { at: 3_000 }), exchange(200, { at: 1_000 }), exchange(200, { at: 1_200 })]);
-    expect(ledger.of('free#1')).toEqual([S0 + 3, S0 + 1, S0 + 1]);
+    expect(ledger.of('free#1')).toEqual([span(3), span(1), span(1)]);
   });
 
   it('is empty for a label it never saw', () => {
@@ -77,12 +86,12 @@ describe('AcceptedLedger', () => {
 
   it('hands out a copy: changing it changes nothing in the ledger', () => {
     const ledger = ledgerOf([exchange(200)]);
-    const seconds = ledger.of('free#1');
-    seconds.push(1, 2, 3);
-    seconds[0] = 0;
-    expect(ledger.of('free#1')).toEqual([S0]);
+    const spans = ledger.of('free#1');
+    spans.push(span(1), span(2));
+    spans[0] = span(9);
+    expect(ledger.of('free#1')).toEqual([span(0)]);
     const none = ledger.of('pro#1');
-    none.push(5);
+    none.push(span(5));
     expect(ledger.of('pro#1')).toEqual([]);
   });
 
@@ -90,6 +99,6 @@ describe('AcceptedLedger', () => {
     const ledger = new AcceptedLedger();
     const { add } = ledger;
     [exchange(200), exchange(429)].forEach(add);
-    expect(ledger.of('free#1')).toEqual([S0]);
+    expect(ledger.of('free#1')).toEqual([span(0)]);
   });
 });

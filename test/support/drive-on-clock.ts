@@ -1,0 +1,63 @@
+// The rate-limit suite's work, in this process, on a virtual clock: the reference server (with the
+// faults and variations asked for) answers through a simulated wire, the driver drives every key,
+// and every rate-limit check judges what it recorded, as the suite would. Milliseconds of real time.
+import { RATE_LIMIT_CHECKS } from '../../lib/checks/rate-limit.ts';
+import { judgeObeyedRetryAfters } from '../../lib/checks/retry-after.ts';
+import type { Finding } from '../../lib/checks/types.ts';
+import { validateTarget } from '../../lib/config/load.ts';
+import type { Target } from '../../lib/config/schema.ts';
+import { driveContext } from '../../lib/rate-limit/drive-context.ts';
+import { driveKeys } from '../../lib/rate-limit/drive-keys.ts';
+import type { KeyRun } from '../../lib/result/rate-limits.ts';
+import type { ServerConfigInput } from '../../targets/reference/config.ts';
+import { inProcessReference, type InProcessServer } from '../../targets/reference/in-process.ts';
+import { type Sim, simWire } from './sim-wire.ts';
+import { VirtualClock } from './virtual-clock.ts';
+
+/** Monday 6 January 2025, 12:00:00 UTC: a whole minute and a whole day (of any length that divides it) start here. */
+export const T0 = Date.UTC(2025, 0, 6, 12, 0, 0);
+
+export interface ClockRunOptions {
+  keys: { key: string; plan: string; disposable?: boolean }[];
+  plans?: Record<string, { perMinute: number; perDay: number }>;
+  windows: { minute: number; day: number };
+  faults?: ServerConfigInput['faults'];
+  variations?: ServerConfigInput['variations'];
+  /** Epoch ms the clock starts at (default T0). */
+  start?: number;
+  /** Network time each way (default 1 ms). */
+  latencyMs?: number;
+  soak?: boolean;
+}
+
+export interface ClockRun {
+  runs: Map<string, KeyRun>;
+  sim: Sim;
+  server: InProcessServer;
+  clock: VirtualClock;
+  target: Target;
+  startedAt: number;
+  /** Every rate-limit check's finding for a key, by check id; the run-level retry-after-obeyed under its own id. */
+  findings(label: string): Map<string, Finding>;
+  /** The ids of the checks that failed for a key (and the run-level one). */
+  failed(label: string): string[];
+}
+
+export async function driveOnClock(o: ClockRunOptions): Promise<ClockRun> {
+  const startedAt = o.start ?? T0;
+  const clock = new VirtualClock(startedAt);
+  const server = inProcessReference({ keys: o.keys.map(({ key, plan }) => ({ key, plan })), plans: o.plans ?? {}, windows: o.windows, faults: o.faults ?? [], variations: o.variations ?? [] }, clock);
+  const sim = simWire(server, clock, o.latencyMs === undefined ? {} : { latencyMs: o.latencyMs });
+  const target = validateTarget({ name: 'clock', baseUrl: 'http://127.0.0.1/v1', keys: o.keys, plans: o.plans ?? {}, windows: o.windows, allow: { load: true } }, 'clock.yaml', {});
+  const ctx = driveContext({ clock, wire: sim.wire, target, soak: o.soak ?? false, deadline: startedAt + 7 * 86_400_000, progress: () => {}, accepted: (label) => sim.ledger.of(label) });
+  const runs = new Map<string, KeyRun>();
+  await clock.run(() => driveKeys(ctx, runs));
+  const findings = (label: string) => {
+    const run = runs.get(label);
+    const judged = new Map<string, Finding>(run ? RATE_LIMIT_CHECKS.map((c) => [c.id, c.judge(run)] as const) : []);
+    judged.set('rate-limit.retry-after-obeyed', judgeObeyedRetryAfters(sim.exchanges));
+    return judged;
+  };
+  const failed = (label: string) => [...findings(label)].filter(([, f]) => f.outcome === 'fail').map(([id]) => id);
+  return { runs, sim, server, clock, target, startedAt, findings, failed };
+}

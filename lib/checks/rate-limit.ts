@@ -1,9 +1,9 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { headerInt } from '../models.ts';
-import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
+import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, observationPoint, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
 import { type AcceptedSpan, beyondAnyDay, busiestStretch } from '../rate-limit/day-count.ts';
-import { classifyRefusal, describedSeconds, type RefusalKind, readRetryAfter, refusalSeconds, resetMillisecondsHint, resetRelativeHint, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, type RefusalKind, readRetryAfter, refusalSeconds, resetMillisecondsHint, resetRelativeHint, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
 
@@ -336,18 +336,32 @@ function namedMs(p: TimelinePoint): number | undefined {
 
 /**
  * The day's limiter, from the accepted answers whose headers describe the day: a fixed day holds
- * one Reset (within two seconds of rounding noise); a refilling one moves it; too few to tell is
- * judged as refilling.
+ * one Reset per day window (within two seconds of rounding noise), the next a whole window later
+ * when the spending ran across a window's end; a refilling one moves it along. Too few to tell:
+ * the day's 429 tells.
  */
 function dayKind(run: KeyRun): 'fixed' | 'refilling' {
   const block = run.day?.block;
   const resets = [...(run.day?.dayResets ?? []), ...(block && describes(run, block) === 'day' && block.reset !== undefined ? [block.reset] : [])];
-  if (resets.length >= 2) return Math.max(...resets) - Math.min(...resets) <= 2 ? 'fixed' : 'refilling';
+  if (resets.length >= 2) return fixedWindowEnds(resets, run.windows.day) ? 'fixed' : 'refilling';
   // A refilling day gives a request back every day / perDay seconds: its 429 asks to wait about
   // that long. A fixed day (or a log of the day: any day-long span holds the quota at most) asks
   // for longer, up to the day's end.
   const wait = block ? refusalSeconds(block) : undefined;
   return wait !== undefined && wait <= (2 * run.windows.day) / run.quota.perDay + 2 ? 'refilling' : 'fixed';
+}
+
+/** Resets in groups of one value each (within CLOCK_SLACK_S), the groups whole windows apart: the ends of fixed windows. */
+function fixedWindowEnds(resets: readonly number[], windowSeconds: number): boolean {
+  const sorted = [...new Set(resets)].sort((a, b) => a - b);
+  const starts = sorted.filter((r, i) => i === 0 || r - sorted[i - 1]! > CLOCK_SLACK_S);
+  const groupOf = (r: number) => starts.findLast((s) => s <= r)!;
+  if (sorted.some((r) => r - groupOf(r) > CLOCK_SLACK_S)) return false;
+  return starts.every((s, i) => {
+    if (i === 0) return true;
+    const off = (s - starts[i - 1]!) % windowSeconds;
+    return off <= CLOCK_SLACK_S || windowSeconds - off <= CLOCK_SLACK_S;
+  });
 }
 
 /** The key's accepted requests of the run, each as the span of server seconds it was let through in. */
@@ -510,8 +524,12 @@ export function describeBan(run: KeyRun): Finding {
   const bans = pointsOf(run).filter((p) => isBan(run, p));
   if (!run.ban && bans.length > 0) return pass(`${run.label} got ${bans.length} 429(s) keeping the key out beyond the day window (Retry-After ${bans[0]!.retryAfter ?? 'none'}): a ban, whose length is not shown`);
   if (!run.ban) return skip('only keys marked disposable are probed');
-  const still = run.ban.after.status === 429 ? `still 429 after waiting Retry-After: the key looks banned (${run.ban.after.headers['retry-after'] ?? 'no Retry-After'})` : `${run.ban.after.status} after waiting Retry-After: no ban`;
-  return pass(`kept sending after a 429: ${run.ban.statuses.join(', ')}; ${still}`);
+  const { last, after } = run.ban;
+  // The key provoked it: a 429 that keeps it out beyond a minute window is a ban.
+  const lastPoint = last && last.status === 429 ? observationPoint(last) : undefined;
+  const banned = lastPoint && classifyRefusal({ ...run, provoked: true }, lastPoint) === 'ban' ? `banned: the last 429 kept the key out ${refusalSeconds(lastPoint)} s (Retry-After ${lastPoint.retryAfter ?? 'none'}), beyond one minute window; ` : '';
+  const still = after.status === 429 ? `still 429 after waiting Retry-After: the key looks banned (${after.headers['retry-after'] ?? 'no Retry-After'})` : banned ? `${after.status} after waiting it out, as it said` : `${after.status} after waiting Retry-After: no ban`;
+  return pass(`kept sending after a 429: ${run.ban.statuses.join(', ')}; ${banned}${still}`);
 }
 
 export function describeLoad(run: KeyRun): Finding {

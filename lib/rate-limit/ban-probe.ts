@@ -21,5 +21,5 @@ export async function probeBan(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   if (!last) return;
   const waited = await waitOut(ctx, last, `${key.label} after the ban probe`);
   const after = waited.waited ? await look(ctx, key) : undefined;
-  run.ban = { statuses, after: after && 'look' in after ? after.look : last };
+  run.ban = { statuses, last, after: after && 'look' in after ? after.look : last };
 }

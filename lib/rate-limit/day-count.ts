@@ -3,7 +3,8 @@
 // sent and the second its answer was dated (the server's clock): a slow answer dated after a day
 // window turned may have been counted in the window before. A request counts in a window only when
 // that whole span lies in it, so that requests of two day windows are never counted as one. Pure.
-import { serverOffsetMs, serverSecond } from './vocabulary.ts';
+import type { PlanQuota } from '../plans.ts';
+import { serverOffsetMs, serverSecond, windowDescribed } from './vocabulary.ts';
 
 /** When an accepted request was let through, in the server's whole seconds: from its sending to its answer's Date. */
 export interface AcceptedSpan {
@@ -20,6 +21,16 @@ export function acceptedSpan(sentAt: number, receivedAt: number, date: string | 
   const to = serverSecond(receivedAt, date);
   const from = Math.floor((sentAt + serverOffsetMs(receivedAt, date, true)) / 1000);
   return { from: Math.min(from, to), to };
+}
+
+/**
+ * An answer whose headers describe the day names, in its Reset, the end of the day window it was
+ * counted in: its span narrowed to that window (left as it was when the two do not meet).
+ */
+export function withinDayWindow(span: AcceptedSpan, quota: PlanQuota, daySeconds: number, headers: { limit: number; reset: number }): AcceptedSpan {
+  if (windowDescribed(quota, headers) !== 'day') return span;
+  const narrowed = { from: Math.max(span.from, headers.reset - daySeconds), to: Math.min(span.to, headers.reset - 1) };
+  return narrowed.from <= narrowed.to ? narrowed : span;
 }
 
 /** The requests let through within [start, end) for certain: their whole span in it. */

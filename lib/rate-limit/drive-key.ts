@@ -65,7 +65,8 @@ export async function runBurst(ctx: DriveContext, key: TargetKey, expected: numb
       connections: burstConnections(target),
       remaining: expected,
       maxRequests: cap,
-      maxDurationMs: Math.max(1, Math.min(windowMs, ctx.deadline - clock.now())),
+      // Two windows: answers too slow to spend the quota before the window turns go on to the 429 of the next.
+      maxDurationMs: Math.max(1, Math.min(2 * windowMs, ctx.deadline - clock.now())),
       timeoutS: Math.ceil(target.http.timeoutMs / 1000),
       quota: key.quota,
       ...(segment ? { share: { of, crosses: segment.index === 1 } } : {}),

@@ -145,7 +145,7 @@ export const KeyRunRecord = z.object({
   isolation: z.object({ exhausted: z.string(), before: Observation, after: Observation }).optional(),
   day: DayData.optional(),
   daySkipped: z.string().optional(),
-  ban: z.object({ statuses: z.array(z.number().int()), after: Observation }).optional(),
+  ban: z.object({ statuses: z.array(z.number().int()), last: Observation.optional().describe('The last answer to the requests sent early'), after: Observation }).optional(),
   /**
    * The key was refused for longer than the harness waits before anything was driven (banned, by
    * an earlier run or otherwise): why, and the refusal. Its checks skip with that reason.

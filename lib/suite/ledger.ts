@@ -3,11 +3,18 @@
 // day's quota is counted from it, so requests of the functional suites, the paced load and the
 // rate-limit suite's own bursts all count in the day window they fell in. Numbers only: a run's
 // worth is small.
-import { type AcceptedSpan, acceptedSpan } from '../rate-limit/day-count.ts';
+import { headerInt } from '../models.ts';
+import type { PlanQuota } from '../plans.ts';
+import { type AcceptedSpan, acceptedSpan, withinDayWindow } from '../rate-limit/day-count.ts';
 import type { Exchange } from '../result/model.ts';
+
+/** A key's plan and the day window's length: an answer whose headers describe the day names the day window it was counted in. */
+export type DayOf = (label: string) => { quota: PlanQuota; daySeconds: number } | undefined;
 
 export class AcceptedLedger {
   private readonly spans = new Map<string, AcceptedSpan[]>();
+
+  constructor(private readonly dayOf: DayOf = () => undefined) {}
 
   /** Takes every exchange of the run; keeps the accepted ones sent with a configured key. */
   readonly add = (e: Exchange): void => {
@@ -15,7 +22,11 @@ export class AcceptedLedger {
     const label = e.auth.kind === 'key' || e.auth.kind === 'key-in-query' ? e.auth.label : undefined;
     if (label === undefined) return;
     const sentAt = Date.parse(e.startedAt);
-    const span = acceptedSpan(sentAt, sentAt + e.durationMs, e.responseHeaders.date);
+    const day = this.dayOf(label);
+    const answered = acceptedSpan(sentAt, sentAt + e.durationMs, e.responseHeaders.date);
+    const reset = headerInt(e.responseHeaders['x-ratelimit-reset']);
+    const limit = headerInt(e.responseHeaders['x-ratelimit-limit']);
+    const span = day && reset !== undefined && limit !== undefined ? withinDayWindow(answered, day.quota, day.daySeconds, { limit, reset }) : answered;
     const list = this.spans.get(label);
     if (list) list.push(span);
     else this.spans.set(label, [span]);

@@ -59,10 +59,15 @@ export class Session {
   readonly client: ApiClient;
   readonly channel: EventChannel;
   /** Every key's accepted requests of the run, whichever suite sent them (the day is counted from it). */
-  readonly accepted = new AcceptedLedger();
+  readonly accepted: AcceptedLedger;
 
   constructor(readonly run: RunContext) {
     this.channel = new EventChannel(run.echoProgress ? (line) => console.info(line) : undefined);
+    const quotas = new Map(run.target.keys.map((k) => [k.label, k.quota]));
+    this.accepted = new AcceptedLedger((label) => {
+      const quota = quotas.get(label);
+      return quota && { quota, daySeconds: run.target.windows.day };
+    });
     this.client = new ApiClient({
       ...targetClientOptions(run.target),
       budget: new Budget(run.maxRequests, run.requestsBefore),

@@ -2,7 +2,7 @@
 // faults and variations asked for) answers through a simulated wire, the driver drives every key,
 // and every rate-limit check judges what it recorded, as the suite would. Milliseconds of real time.
 import { RATE_LIMIT_CHECKS } from '../../lib/checks/rate-limit.ts';
-import { judgeObeyedRetryAfters } from '../../lib/checks/retry-after.ts';
+import { RUN_CHECKS } from '../../lib/checks/responses.ts';
 import type { Finding } from '../../lib/checks/types.ts';
 import { validateTarget } from '../../lib/config/load.ts';
 import type { Target } from '../../lib/config/schema.ts';
@@ -37,9 +37,9 @@ export interface ClockRun {
   clock: VirtualClock;
   target: Target;
   startedAt: number;
-  /** Every rate-limit check's finding for a key, by check id; the run-level retry-after-obeyed under its own id. */
+  /** Every rate-limit check's finding for a key, by check id, and every run-level check's over the whole run. */
   findings(label: string): Map<string, Finding>;
-  /** The ids of the checks that failed for a key (and the run-level one). */
+  /** The ids of the checks that failed for a key, and the run-level ones that failed. */
   failed(label: string): string[];
 }
 
@@ -47,15 +47,19 @@ export async function driveOnClock(o: ClockRunOptions): Promise<ClockRun> {
   const startedAt = o.start ?? T0;
   const clock = new VirtualClock(startedAt);
   const server = inProcessReference({ keys: o.keys.map(({ key, plan }) => ({ key, plan })), plans: o.plans ?? {}, windows: o.windows, faults: o.faults ?? [], variations: o.variations ?? [] }, clock);
-  const sim = simWire(server, clock, o.latencyMs === undefined ? {} : { latencyMs: o.latencyMs });
   const target = validateTarget({ name: 'clock', baseUrl: 'http://127.0.0.1/v1', keys: o.keys, plans: o.plans ?? {}, windows: o.windows, allow: { load: true } }, 'clock.yaml', {});
+  const quotas = new Map(target.keys.map((k) => [k.label, k.quota]));
+  const sim = simWire(server, clock, o.latencyMs === undefined ? {} : { latencyMs: o.latencyMs }, (label) => {
+    const quota = quotas.get(label);
+    return quota && { quota, daySeconds: o.windows.day };
+  });
   const ctx = driveContext({ clock, wire: sim.wire, target, soak: o.soak ?? false, deadline: startedAt + 7 * 86_400_000, progress: () => {}, accepted: (label) => sim.ledger.of(label) });
   const runs = new Map<string, KeyRun>();
   await clock.run(() => driveKeys(ctx, runs));
   const findings = (label: string) => {
     const run = runs.get(label);
     const judged = new Map<string, Finding>(run ? RATE_LIMIT_CHECKS.map((c) => [c.id, c.judge(run)] as const) : []);
-    judged.set('rate-limit.retry-after-obeyed', judgeObeyedRetryAfters(sim.exchanges));
+    for (const c of RUN_CHECKS) judged.set(c.id, c.judge(sim.exchanges));
     return judged;
   };
   const failed = (label: string) => [...findings(label)].filter(([, f]) => f.outcome === 'fail').map(([id]) => id);

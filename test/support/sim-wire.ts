@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/load/clock.ts';
 import type { Recorder, Wire } from '../../lib/rate-limit/drive-context.ts';
 import type { Exchange } from '../../lib/result/model.ts';
 import { burstPoint, histogramOf, percentilesOf, type TimelinePoint } from '../../lib/result/rate-limits.ts';
-import { AcceptedLedger } from '../../lib/suite/ledger.ts';
+import { AcceptedLedger, type DayOf } from '../../lib/suite/ledger.ts';
 import type { InProcessResponse, InProcessServer } from '../../targets/reference/in-process.ts';
 
 export interface SimOptions {
@@ -29,10 +29,10 @@ export interface Sim {
   ledger: AcceptedLedger;
 }
 
-export function simWire(server: InProcessServer, clock: Clock, options: SimOptions = {}): Sim {
+export function simWire(server: InProcessServer, clock: Clock, options: SimOptions = {}, dayOf?: DayOf): Sim {
   const oneWay = options.latencyMs ?? 1;
   const exchanges: Exchange[] = [];
-  const ledger = new AcceptedLedger();
+  const ledger = new AcceptedLedger(dayOf);
   let seq = 0;
   let connections = 0;
   const recorder: Recorder = {

@@ -1,0 +1,215 @@
+// The rate-limit driver on a virtual clock, against model limiters: the reference server in this
+// process, with the kind of window, the day, a ban, a limiter per connection, headers of the day
+// or slow answers switched on. Each test names the limiter it models and asserts what was sent,
+// when, and the verdict; none takes more than a fraction of a second of real time.
+import { describe, expect, it } from 'vitest';
+import { countWithin } from '../../../lib/rate-limit/day-count.ts';
+import { readRetryAfter } from '../../../lib/rate-limit/vocabulary.ts';
+import type { Exchange } from '../../../lib/result/model.ts';
+import { observationPoint } from '../../../lib/result/rate-limits.ts';
+import { SLOW_DAY } from '../../../targets/reference/delivery.ts';
+import { type ClockRun, driveOnClock, T0 } from '../../support/drive-on-clock.ts';
+
+const FREE_1 = { key: 'sk-clock-free-1-3c4d5e', plan: 'free' };
+const FREE_2 = { key: 'sk-clock-free-2-6f7a8b', plan: 'free' };
+const PRO = { key: 'sk-clock-pro-1-9c0d1e', plan: 'pro' };
+const DAILY = { key: 'sk-clock-daily-1-2f3a4b', plan: 'daily' };
+const SPARE = { key: 'sk-clock-spare-1-5c6d7e', plan: 'free', disposable: true };
+/** A plan whose day can be spent within the short day window. */
+const PLANS = { daily: { perMinute: 40, perDay: 100 } };
+const WINDOWS = { minute: 4, day: 40 };
+
+const ofKey = (r: ClockRun, label: string) => r.sim.exchanges.filter((e) => e.auth.kind === 'key' && e.auth.label === label);
+const sentAt = (e: Exchange) => Date.parse(e.startedAt);
+const answeredAt = (e: Exchange) => sentAt(e) + e.durationMs;
+
+/**
+ * The key's requests sent while a Retry-After it had been given was still running, other than
+ * those already on the wire when a burst stopped: what a polite client never sends.
+ */
+function sentEarly(r: ClockRun, label: string): Exchange[] {
+  const events = ofKey(r, label).sort((a, b) => sentAt(a) - sentAt(b));
+  const refusals = events.filter((e) => e.status === 429).map((e) => ({ from: answeredAt(e), until: readRetryAfter(e.responseHeaders['retry-after'], answeredAt(e), e.responseHeaders.date)?.untilMs ?? answeredAt(e) }));
+  return events.filter((e) => !e.inFlightAtStop && refusals.some((x) => sentAt(e) >= x.from && sentAt(e) < x.until));
+}
+
+/** The checks that failed for the key, with the run-level ones; must and should alike. */
+const failures = (r: ClockRun, label: string) => r.failed(label);
+const finding = (r: ClockRun, label: string, id: string) => r.findings(label).get(id);
+
+describe('fixed window (the reference limiter)', () => {
+  it('bursts from a whole window to exactly the quota, crosses it with at most one request in flight, waits Retry-After, and passes', async () => {
+    const r = await driveOnClock({ keys: [FREE_1, FREE_2], windows: WINDOWS });
+    for (const label of ['free#1', 'free#2']) {
+      expect({ label, failed: failures(r, label) }).toEqual({ label, failed: [] });
+      const run = r.runs.get(label)!;
+      // What was sent: the quota stated at the start, then the 429, nothing in flight beyond the pair's one.
+      const start = observationPoint(run.start!).remaining!;
+      expect(run.burst!.points.filter((p) => p.status === 200 && !p.afterStop)).toHaveLength(start);
+      expect(run.burst!.inFlightAtFirst429).toBeLessThanOrEqual(1);
+      expect(finding(r, label, 'rate-limit.quota')).toMatchObject({ outcome: 'pass', message: `fixed window: exactly ${start} accepted before the first 429, from Remaining ${start}` });
+      expect(finding(r, label, 'rate-limit.boundary-race')).toMatchObject({ outcome: 'pass', message: 'two requests sent together at Remaining 1: 200 and 429' });
+      // When: nothing with the key during a Retry-After, and the retry at the moment it named.
+      expect(sentEarly(r, label)).toEqual([]);
+      const last429 = run.burst!.points.filter((p) => p.status === 429).at(-1)!;
+      expect(run.retry!.next.t - last429.t).toBeGreaterThanOrEqual(Number(last429.retryAfter) * 1000);
+      expect(run.retry!.next.status).toBe(200);
+      expect(r.server.stats().byKey[label]!.earlyRetries).toBeLessThanOrEqual(1);
+    }
+    expect(finding(r, 'free#2', 'rate-limit.isolation')).toMatchObject({ outcome: 'pass' });
+    expect(r.server.stats().bans).toBe(0);
+    // Every request the server saw is in the log.
+    expect(r.sim.exchanges).toHaveLength(r.server.stats().requests);
+  });
+
+  it('with less than half a window left, waits for the next window and bursts within it', async () => {
+    const r = await driveOnClock({ keys: [FREE_1], windows: WINDOWS, start: T0 + 3_000 });
+    const run = r.runs.get('free#1')!;
+    expect(run.start!.t).toBeGreaterThanOrEqual(T0 + 4_000);
+    expect(new Set(run.burst!.points.filter((p) => p.status === 200).map((p) => p.reset))).toEqual(new Set([(T0 + 8_000) / 1000]));
+    expect(observationPoint(run.start!).remaining).toBe(59);
+    expect(failures(r, 'free#1')).toEqual([]);
+  });
+});
+
+describe('sliding log (variation sliding-log)', () => {
+  it('passes, every request of the log counted, nothing sent during a Retry-After', async () => {
+    const r = await driveOnClock({ keys: [FREE_1, PRO], windows: WINDOWS, variations: ['sliding-log'] });
+    for (const label of ['free#1', 'pro#1']) {
+      expect({ label, failed: failures(r, label) }).toEqual({ label, failed: [] });
+      expect(sentEarly(r, label)).toEqual([]);
+      expect(finding(r, label, 'rate-limit.retry-after-honoured')?.outcome).toBe('pass');
+    }
+  });
+});
+
+describe('token bucket (variation sliding-window)', () => {
+  it('passes: judged as refilling, the refill allowed for, the fast part taking over again when room comes back', async () => {
+    const r = await driveOnClock({ keys: [FREE_1, PRO], windows: WINDOWS, variations: ['sliding-window'] });
+    for (const label of ['free#1', 'pro#1']) {
+      expect({ label, failed: failures(r, label) }).toEqual({ label, failed: [] });
+      expect(sentEarly(r, label)).toEqual([]);
+    }
+    expect(finding(r, 'pro#1', 'rate-limit.quota')).toMatchObject({ outcome: 'pass', message: expect.stringMatching(/^refilling limiter/) });
+  });
+});
+
+describe('minute + day (the daily plan: 40 a minute, 100 a day)', () => {
+  it("from a day window's start: spends the day to its 429, counts exactly the quota in the window, and leaves the key until its end (beyond what the harness waits)", async () => {
+    const r = await driveOnClock({ keys: [DAILY], plans: PLANS, windows: WINDOWS });
+    const day = r.runs.get('daily#1')!.day!;
+    expect(day.ended).toBe('day-block');
+    expect(finding(r, 'daily#1', 'rate-limit.daily-quota')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('day quota enforced: 100 accepted in the day window') });
+    expect(countWithin(r.sim.ledger.of('daily#1'), day.block!.reset! - WINDOWS.day, day.block!.reset!)).toBe(100);
+    // Its Retry-After names the day's end, more than two minute windows away: nothing more is sent.
+    expect(readRetryAfter(day.block!.retryAfter, day.block!.t, day.block!.date)!.seconds).toBeGreaterThan(2 * WINDOWS.minute + 5);
+    expect(day.followUps).toEqual([]);
+    expect(ofKey(r, 'daily#1').filter((e) => sentAt(e) > day.block!.t)).toEqual([]);
+    expect(sentEarly(r, 'daily#1')).toEqual([]);
+    expect(failures(r, 'daily#1')).toEqual([]);
+  });
+
+  it("late in a day window: sends one request at the moment the day's 429 names, and the next day lets it through", async () => {
+    const r = await driveOnClock({ keys: [DAILY], plans: PLANS, windows: WINDOWS, start: T0 + 20_000 });
+    const day = r.runs.get('daily#1')!.day!;
+    expect(day.ended).toBe('reopened');
+    const named = readRetryAfter(day.block!.retryAfter, day.block!.t, day.block!.date)!.untilMs!;
+    expect(day.followUps).toHaveLength(1);
+    expect(day.followUps![0]!.t).toBeGreaterThanOrEqual(named);
+    expect(day.followUps![0]!.status).toBe(200);
+    expect(finding(r, 'daily#1', 'rate-limit.daily-quota')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('let through again at') });
+    expect(finding(r, 'daily#1', 'rate-limit.retry-after-obeyed')?.outcome).toBe('pass');
+    expect(sentEarly(r, 'daily#1')).toEqual([]);
+  });
+
+  it('a day that lets one request too many through fails the day check, and only it', async () => {
+    const r = await driveOnClock({ keys: [DAILY], plans: PLANS, windows: WINDOWS, faults: ['rate-day-one-too-many'] });
+    expect(failures(r, 'daily#1')).toEqual(['rate-limit.daily-quota']);
+    expect(finding(r, 'daily#1', 'rate-limit.daily-quota')).toMatchObject({ outcome: 'fail', message: expect.stringContaining('101 requests accepted in the day window') });
+  });
+
+  it('a day that is never enforced is stopped once more came through than two days allow, and fails', async () => {
+    const r = await driveOnClock({ keys: [DAILY], plans: PLANS, windows: WINDOWS, faults: ['rate-daily-not-enforced'] });
+    const day = r.runs.get('daily#1')!.day!;
+    expect(day.ended).toBe('over-quota');
+    expect(day.accepted).toBeLessThanOrEqual(2 * 100 + 40 + 2);
+    expect(finding(r, 'daily#1', 'rate-limit.daily-quota')).toMatchObject({ outcome: 'fail', message: expect.stringContaining("without the day's quota stopping them") });
+  });
+});
+
+describe('ban after a 429 (variation ban-after-3-early: three early requests ban a key for two windows)', () => {
+  it('never gets a polite key banned; the disposable key, probed on purpose, is recorded as banned', async () => {
+    const r = await driveOnClock({ keys: [FREE_1, SPARE], windows: WINDOWS, variations: ['ban-after-3-early'] });
+    expect(r.server.stats().byKey['free#1']!.bans).toBe(0);
+    expect(failures(r, 'free#1')).toEqual([]);
+    const spare = r.runs.get('free#2')!;
+    expect(spare.ban?.statuses).toEqual([429, 429, 429, 429, 429]);
+    expect(r.server.stats().byKey['free#2']!.bans).toBe(1);
+    expect(finding(r, 'free#2', 'rate-limit.ban-probe')).toMatchObject({ outcome: 'pass', message: 'kept sending after a 429: 429, 429, 429, 429, 429; banned: the last 429 kept the key out 8 s (Retry-After 8), beyond one minute window; 200 after waiting it out, as it said' });
+    // The probe's five were sent early on purpose; nothing else was.
+    expect(sentEarly(r, 'free#2').length).toBe(5);
+  });
+});
+
+describe('a limiter per connection (fault rate-per-connection)', () => {
+  it('each connection counts its own quota: the per-connection check and the quota fail', async () => {
+    const r = await driveOnClock({ keys: [FREE_1], windows: WINDOWS, faults: ['rate-per-connection'] });
+    expect(failures(r, 'free#1')).toEqual(expect.arrayContaining(['rate-limit.per-connection', 'rate-limit.quota']));
+    const run = r.runs.get('free#1')!;
+    expect(run.burst!.points.filter((p) => p.status === 200).length).toBeGreaterThan(60);
+    expect(finding(r, 'free#1', 'rate-limit.per-connection')).toMatchObject({ outcome: 'fail', message: expect.stringContaining('each connection counts its own quota') });
+  });
+});
+
+describe('headers of the day window (variation headers-day-window)', () => {
+  it('judges the quota against the minute, and the headers that do not show it as a should failure only', async () => {
+    const r = await driveOnClock({ keys: [FREE_1], windows: WINDOWS, variations: ['headers-day-window'] });
+    expect(finding(r, 'free#1', 'rate-limit.headers-window')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('the day window (Limit 1000) on all') });
+    expect(finding(r, 'free#1', 'rate-limit.quota')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('the headers describe the day window') });
+    expect(failures(r, 'free#1').sort()).toEqual(['rate-limit.binding-headers', 'rate-limit.retry-after-consistent']);
+    // The burst counted down from the minute's quota, not the day's Remaining: at most the minute's 60 accepted.
+    expect(r.runs.get('free#1')!.burst!.points.filter((p) => p.status === 200).length).toBeLessThanOrEqual(60);
+    expect(sentEarly(r, 'free#1')).toEqual([]);
+  });
+});
+
+describe('answers slow enough that a burst spans two windows (120 ms a round trip, 4 s windows)', () => {
+  it('counts the window the burst ended in, from one more than its highest Remaining, and passes', async () => {
+    const r = await driveOnClock({ keys: [FREE_1], windows: WINDOWS, latencyMs: 60, start: T0 + 1_700 });
+    const burst = r.runs.get('free#1')!.burst!;
+    const resets = new Set(burst.points.filter((p) => p.status === 200).map((p) => p.reset));
+    expect(resets.size).toBe(2);
+    expect(failures(r, 'free#1')).toEqual([]);
+    expect(finding(r, 'free#1', 'rate-limit.quota')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('the window turned during the burst') });
+  });
+
+  it('answers too slow to spend the quota within any window (300 ms a round trip): the quota is not judged, and says why', async () => {
+    const r = await driveOnClock({ keys: [FREE_1], windows: WINDOWS, latencyMs: 150 });
+    expect(r.runs.get('free#1')!.burst!.ended).toBe('max-duration');
+    expect(finding(r, 'free#1', 'rate-limit.quota')).toMatchObject({ outcome: 'skip', message: expect.stringContaining('the load did not spend the quota within one window') });
+    expect(failures(r, 'free#1')).toEqual([]);
+  });
+});
+
+describe('slow-day: a key past half its day answered 1.2 s late, its spending across two day windows', () => {
+  // Starts 12 s before a day window ends: the first half of the day goes fast, the rest slowly, past the window's end.
+  const start = T0 + 28_000;
+
+  it('counts each day window on its own (a slow answer dated after the window it was let through in is not counted in the next), and passes', async () => {
+    const r = await driveOnClock({ keys: [DAILY], plans: PLANS, windows: WINDOWS, variations: ['slow-day'], start });
+    const day = r.runs.get('daily#1')!.day!;
+    const accepted = r.sim.ledger.of('daily#1');
+    // The key's accepted requests fall in two day windows, and some answers were dated a second later than they were sent.
+    expect(accepted.some((s) => s.to < (T0 + 40_000) / 1000)).toBe(true);
+    expect(accepted.some((s) => s.from >= (T0 + 40_000) / 1000)).toBe(true);
+    expect(accepted.some((s) => s.to > s.from)).toBe(true);
+    expect(SLOW_DAY.delayMs).toBeGreaterThan(1000);
+    expect(day.ended === 'day-block' || day.ended === 'reopened').toBe(true);
+    expect(failures(r, 'daily#1')).toEqual([]);
+  });
+
+  it('the quota + 1 in a day window still fails', async () => {
+    const r = await driveOnClock({ keys: [DAILY], plans: PLANS, windows: WINDOWS, variations: ['slow-day'], faults: ['rate-day-one-too-many'], start });
+    expect(failures(r, 'daily#1')).toEqual(['rate-limit.daily-quota']);
+  });
+});

@@ -143,19 +143,18 @@ export function judgeQuota(run: KeyRun): Finding {
   if (start === undefined) return skip(`the response before ${run.label}'s burst carried no integer X-RateLimit-Remaining, so there is no stated quota to count against (headers.rate-limit-present judges the header)`);
   const ok = window.points.filter(accepted);
   if (run.burst.ended !== 'first-429') {
-    // A load too slow to spend the quota before the window reset proves nothing either way,
-    // unless the first window already let more through than Remaining allowed.
-    const firstReset = ok[0]?.reset;
-    const inFirstWindow = ok.filter((p) => p.reset === firstReset).length;
-    if (run.burst.ended === 'max-duration' && ok.some((p) => p.reset !== firstReset) && inFirstWindow <= start) {
-      const needed = start / run.windows.minute;
+    // No 429: more accepted than Remaining and what any limiter of the plan gives back over the
+    // burst's time fails; fewer proves nothing (answers too slow to spend the quota before the
+    // window turned or the bucket refilled).
+    const most = start + quotaAllowance(run, start);
+    const cap = run.burst.ended === 'max-requests' ? 'request' : 'time';
+    if (ok.length <= most) {
       const achieved = run.burst.durationMs > 0 ? (run.burst.points.length * 1000) / run.burst.durationMs : 0;
-      return {
-        outcome: 'skip',
-        message: `${run.label}: the load did not spend the quota within one window (${inFirstWindow} of ${start} accepted before it reset; ${achieved.toFixed(0)} req/s achieved, ${needed.toFixed(0)} req/s needed): not checked`,
-      };
+      return skip(
+        `${run.label}: the load did not spend the quota: ${ok.length} accepted in ${(run.burst.durationMs / 1000).toFixed(1)} s without a 429 (its ${cap} cap), within the ${most} that Remaining ${start} and a window's turn or a bucket's refill allow meanwhile (${achieved.toFixed(0)} req/s achieved, ${(start / run.windows.minute).toFixed(0)} req/s needed): not checked`,
+      );
     }
-    return fail(`${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at its ${run.burst.ended === 'max-requests' ? 'request' : 'time'} cap)`, `a 429 after ${start} accepted requests`, `${ok.length} accepted, no 429`);
+    return fail(`${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at its ${cap} cap)`, `a 429 after ${start} accepted requests (at most ${most} with what a refilling limiter gives back over ${run.burst.durationMs} ms)`, `${ok.length} accepted, no 429`);
   }
   const first = firstRefusal(run);
   if (first?.startWindow === 'day' && !isDayRefusal(run, first.refusal)) {
@@ -335,10 +334,10 @@ function namedMs(p: TimelinePoint): number | undefined {
 }
 
 /**
- * The day's limiter, from the accepted answers whose headers describe the day: a fixed day holds
- * one Reset per day window (within two seconds of rounding noise), the next a whole window later
- * when the spending ran across a window's end; a refilling one moves it along. Too few to tell:
- * the day's 429 tells.
+ * The day's limiter, from the accepted answers whose headers describe the day and the day's 429,
+ * in the order they came: a fixed day holds one Reset per day window (within two seconds of
+ * rounding noise), the next a whole window later when the spending ran across a window's end; a
+ * refilling one moves it along. Too few to tell: the day's 429 tells.
  */
 function dayKind(run: KeyRun): 'fixed' | 'refilling' {
   const block = run.day?.block;
@@ -351,16 +350,18 @@ function dayKind(run: KeyRun): 'fixed' | 'refilling' {
   return wait !== undefined && wait <= (2 * run.windows.day) / run.quota.perDay + 2 ? 'refilling' : 'fixed';
 }
 
-/** Resets in groups of one value each (within CLOCK_SLACK_S), the groups whole windows apart: the ends of fixed windows. */
+/**
+ * Resets, in the order their answers came, that name the ends of fixed windows: each the one
+ * before it (within CLOCK_SLACK_S of rounding), or whole windows after it. A refilling limiter's
+ * Reset moves by less, or goes back (its 429 names the next request's worth).
+ */
 function fixedWindowEnds(resets: readonly number[], windowSeconds: number): boolean {
-  const sorted = [...new Set(resets)].sort((a, b) => a - b);
-  const starts = sorted.filter((r, i) => i === 0 || r - sorted[i - 1]! > CLOCK_SLACK_S);
-  const groupOf = (r: number) => starts.findLast((s) => s <= r)!;
-  if (sorted.some((r) => r - groupOf(r) > CLOCK_SLACK_S)) return false;
-  return starts.every((s, i) => {
+  return resets.every((r, i) => {
     if (i === 0) return true;
-    const off = (s - starts[i - 1]!) % windowSeconds;
-    return off <= CLOCK_SLACK_S || windowSeconds - off <= CLOCK_SLACK_S;
+    const step = r - resets[i - 1]!;
+    if (Math.abs(step) <= CLOCK_SLACK_S) return true;
+    const off = step % windowSeconds;
+    return step > 0 && (off <= CLOCK_SLACK_S || windowSeconds - off <= CLOCK_SLACK_S);
   });
 }
 

@@ -312,6 +312,19 @@ describe('judgeQuota', () => {
     { title: 'a fixed window with no Remaining left and an immediate 429 passes', run: () => keyRun({ start: startAt(0), burst: fixedBurst(0, 0) }), outcome: 'pass', mentions: ['exactly 0'] },
     { title: 'no 429 before the request cap fails', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 74, { no429: true }) }), outcome: 'fail', mentions: ['no 429 after 74 accepted', 'request cap'] },
     { title: 'no 429 before the time cap fails', run: () => keyRun({ start: startAt(10), burst: { ...fixedBurst(10, 74, { no429: true }), ended: 'max-duration' } }), outcome: 'fail', mentions: ['time cap'] },
+    // Without a 429, what a window's turn or a bucket's refill gives back over the burst's time is allowed before failing: 12 s at one a second.
+    {
+      title: 'no 429 from a slow load that stayed within Remaining and the refill over its time: not checked, saying why',
+      run: () => keyRun({ start: startAt(10), burst: { ...fixedBurst(10, 20, { no429: true, stepMs: 600 }), durationMs: 12_000 } }),
+      outcome: 'skip',
+      mentions: ['the load did not spend the quota: 20 accepted in 12.0 s without a 429 (its request cap), within the 60'],
+    },
+    {
+      title: 'no 429 from a load beyond Remaining and the refill over its time fails, naming the most allowed',
+      run: () => keyRun({ start: startAt(10), burst: { ...fixedBurst(10, 74, { no429: true, stepMs: 25 }), durationMs: 1_850 } }),
+      outcome: 'fail',
+      mentions: ['no 429 after 74 accepted requests'],
+    },
     // From a full quota only a token bucket's refill can add: 5 s at one a second, floor(5) + 1.
     { title: 'a refilling limiter from a full quota accepting a few more within its refill passes', run: () => keyRun({ start: startAt(60, S0 + 40), burst: bucketBurst(60, 4) }), outcome: 'pass', mentions: ['refilling', '64 accepted from Remaining 60', 'allowance 6'] },
     { title: 'a refilling limiter from a full quota accepting exactly its refill more passes', run: () => keyRun({ start: startAt(60, S0 + 40), burst: bucketBurst(60, 6) }), outcome: 'pass', mentions: ['refilling'] },

@@ -1,0 +1,124 @@
+// The reference server's fault catalogue as the harness's tests hold it: for every fault, the check
+// that must fail, and where that is shown. Faults of the rate-limit suite (and of the headers it
+// reads) are caught in this process on a virtual clock (test/unit/rate-limit/catalogue.test.ts);
+// the others through the command itself (test/e2e/fault-catalogue.test.ts). One list, so that a new
+// fault cannot be forgotten and none is shown twice.
+import type { CheckId } from '../../lib/checks/registry.ts';
+import type { FaultId } from '../../targets/reference/faults.ts';
+
+export const KEYS = [
+  { key: 'sk-fault-free-1-7f3a9c', plan: 'free' },
+  { key: 'sk-fault-free-2-5e6f7a', plan: 'free' },
+  { key: 'sk-fault-pro-1-2b8d4e', plan: 'pro' },
+  { key: 'sk-fault-daily-1-8b9c0d', plan: 'daily' },
+];
+/** A plan whose day can be spent within the short day window. */
+export const PLANS = { daily: { perMinute: 40, perDay: 100 } };
+/** Short enough for quick runs, long enough for a busy CI machine to spend a Pro quota in one window. */
+export const WINDOWS = { minute: 4, day: 40 };
+/** Latency the reference and every legal variation meet under paced load, and latency-grows-with-load does not. */
+export const LOAD_THRESHOLDS = { p95Ms: 200 };
+
+export interface Caught {
+  fault: FaultId;
+  /** The check that must fail. */
+  check: CheckId;
+  /**
+   * 'clock': the rate-limit suite's driver and checks in this process, on a virtual clock.
+   * Otherwise the suites the command runs (fewer is quicker).
+   */
+  by: 'clock' | string[];
+  /** Animals in the store beforehand. */
+  preload?: number;
+  /** The check is a `should`: only --strict makes it fail the run. */
+  strict?: boolean;
+  /** Fields added to the target file (load thresholds, say). */
+  target?: Record<string, unknown>;
+}
+
+export const CAUGHT: Caught[] = [
+  { fault: 'auth-disabled', check: 'auth.missing-key', by: ['auth'] },
+  { fault: 'auth-wrong-status', check: 'auth.invalid-key', by: ['auth'] },
+  { fault: 'auth-no-error-body', check: 'auth.missing-key', by: ['auth'] },
+  { fault: 'auth-scheme-case-sensitive', check: 'auth.scheme-case-insensitive', by: ['auth'], strict: true },
+  { fault: 'auth-after-validation', check: 'auth.before-validation', by: ['auth'] },
+  { fault: 'auth-query-key-accepted', check: 'auth.key-in-query', by: ['auth'] },
+  { fault: 'auth-empty-bearer-accepted', check: 'auth.empty-token', by: ['auth'] },
+  { fault: 'auth-key-prefix-accepted', check: 'auth.near-miss-key', by: ['auth'] },
+  { fault: 'auth-key-case-insensitive', check: 'auth.near-miss-key', by: ['auth'] },
+  { fault: 'error-status-mismatch', check: 'auth.wrong-scheme', by: ['auth'] },
+  { fault: 'error-plain-text', check: 'errors.error-body', by: ['auth'] },
+  { fault: 'error-missing-code', check: 'errors.error-body', by: ['auth'] },
+  { fault: 'error-no-content-type', check: 'errors.error-body', by: ['get-pet'] },
+  { fault: 'list-ignores-limit', check: 'list-pets.limit', by: ['list-pets'], preload: 30 },
+  { fault: 'list-default-limit-50', check: 'list-pets.default-limit', by: ['list-pets'], preload: 60 },
+  { fault: 'list-wrong-status-filter', check: 'list-pets.status-filter', by: ['list-pets'], preload: 60 },
+  { fault: 'list-filter-wrong-status', check: 'list-pets.status-filter', by: ['list-pets'], preload: 60 },
+  { fault: 'list-pet-missing-id', check: 'list-pets.pet-shape', by: ['list-pets'], preload: 5 },
+  { fault: 'list-one-invalid-pet', check: 'list-pets.pet-shape', by: ['list-pets'], preload: 30 },
+  { fault: 'list-limit-off-by-one', check: 'list-pets.limit', by: ['list-pets'], preload: 120 },
+  { fault: 'list-duplicates', check: 'list-pets.no-duplicates', by: ['list-pets'], preload: 30 },
+  { fault: 'list-rejects-limit-100', check: 'list-pets.limit', by: ['list-pets'] },
+  // Only the model-based sequences combine limit and status: these need no other suite to be caught.
+  { fault: 'list-limit-ignored-with-status', check: 'stateful.store-model', by: ['stateful'], preload: 30 },
+  { fault: 'list-filter-ignored-with-limit', check: 'stateful.store-model', by: ['stateful'], preload: 30 },
+  { fault: 'list-filter-misses-new', check: 'stateful.store-model', by: ['stateful'] },
+  { fault: 'list-status-case-insensitive', check: 'list-pets.status-filter-invalid', by: ['list-pets'], preload: 60 },
+  // Every 5xx is a must failure (responses.no-5xx), so no --strict is needed for it.
+  { fault: 'list-500-on-bad-limit', check: 'responses.no-5xx', by: ['list-pets'] },
+  { fault: 'list-accepts-limit-over-100', check: 'list-pets.limit-out-of-range', by: ['list-pets'], preload: 150 },
+  { fault: 'create-500-on-bad-input', check: 'create-pet.invalid-rejected', by: ['create-pet'] },
+  { fault: 'create-accepts-missing-name', check: 'create-pet.invalid-rejected', by: ['create-pet'] },
+  { fault: 'create-accepts-fraction', check: 'create-pet.invalid-rejected', by: ['create-pet'] },
+  { fault: 'create-accepts-string-category', check: 'create-pet.invalid-rejected', by: ['create-pet'] },
+  { fault: 'create-truncates-int64', check: 'create-pet.echo', by: ['create-pet'] },
+  { fault: 'create-trims-name', check: 'create-pet.echo', by: ['create-pet'] },
+  { fault: 'create-mangles-unicode', check: 'create-pet.echo', by: ['create-pet'] },
+  { fault: 'create-drops-status', check: 'create-pet.echo', by: ['create-pet'] },
+  { fault: 'create-returns-200', check: 'create-pet.created', by: ['create-pet'] },
+  { fault: 'create-201-without-id', check: 'create-pet.created', by: ['create-pet'] },
+  { fault: 'create-uses-body-id', check: 'create-pet.body-id-ignored', by: ['create-pet'] },
+  { fault: 'create-not-persisted', check: 'create-pet.persisted', by: ['create-pet'] },
+  { fault: 'create-accepts-many-invalid', check: 'create-pet.invalid-rejected', by: ['create-pet'] },
+  { fault: 'create-rejects-category-zero', check: 'create-pet.created', by: ['create-pet'] },
+  { fault: 'create-id-race', check: 'concurrency.parallel-creates', by: ['concurrency'] },
+  { fault: 'create-dedupes-identical', check: 'concurrency.parallel-creates', by: ['concurrency'] },
+  { fault: 'create-500-on-long-name', check: 'create-pet.boundaries', by: ['create-pet'] },
+  { fault: 'get-200-for-missing', check: 'get-pet.not-found', by: ['get-pet'] },
+  { fault: 'get-wrong-pet', check: 'get-pet.found', by: ['get-pet'], preload: 10 },
+  { fault: 'get-500-for-non-numeric', check: 'get-pet.non-numeric-no-5xx', by: ['get-pet'], strict: true },
+  { fault: 'get-500-on-huge-id', check: 'responses.no-5xx', by: ['get-pet'] },
+  { fault: 'headers-missing-on-errors', check: 'headers.rate-limit-present', by: ['auth'] },
+  { fault: 'headers-missing', check: 'headers.rate-limit-present', by: ['list-pets'] },
+  { fault: 'content-type-text', check: 'responses.json-media-type', by: ['list-pets'] },
+  { fault: 'rate-remaining-constant', check: 'rate-limit.remaining', by: 'clock' },
+  { fault: 'rate-remaining-negative', check: 'rate-limit.remaining', by: 'clock' },
+  { fault: 'rate-reset-milliseconds', check: 'rate-limit.reset-header', by: 'clock' },
+  { fault: 'rate-reset-relative', check: 'rate-limit.reset-header', by: 'clock' },
+  // With 2-second windows the start is at most a second behind the Date; comparing with Retry-After catches it.
+  { fault: 'rate-reset-window-start', check: 'rate-limit.retry-after-consistent', by: 'clock', strict: true },
+  { fault: 'rate-limit-wrong-plan', check: 'rate-limit.limit-header', by: 'clock' },
+  { fault: 'rate-one-too-many', check: 'rate-limit.quota', by: 'clock' },
+  { fault: 'rate-never-429', check: 'rate-limit.quota', by: 'clock' },
+  { fault: 'rate-no-retry-after', check: 'rate-limit.retry-after-present', by: 'clock' },
+  { fault: 'rate-retry-after-milliseconds', check: 'rate-limit.retry-after-consistent', by: 'clock', strict: true },
+  { fault: 'rate-retry-after-fraction', check: 'rate-limit.retry-after-format', by: 'clock', strict: true },
+  { fault: 'rate-retry-after-too-short', check: 'rate-limit.retry-after-honoured', by: 'clock' },
+  { fault: 'rate-shared-bucket', check: 'rate-limit.isolation', by: 'clock' },
+  // The rate-limit suite end to end once: two requests raced over real sockets at the limit.
+  { fault: 'rate-check-then-count', check: 'rate-limit.boundary-race', by: ['rate-limit'] },
+  { fault: 'rate-per-connection', check: 'rate-limit.per-connection', by: 'clock' },
+  { fault: 'rate-daily-not-enforced', check: 'rate-limit.daily-quota', by: 'clock' },
+  { fault: 'rate-no-reset', check: 'headers.rate-limit-present', by: 'clock' },
+  { fault: 'rate-no-remaining', check: 'headers.rate-limit-present', by: 'clock' },
+  { fault: 'rate-day-reset-negative', check: 'rate-limit.daily-quota', by: 'clock' },
+  { fault: 'rate-draft-headers', check: 'headers.rate-limit-present', by: 'clock' },
+  // Counted over the day window from every accepted request of the key, the main burst's included.
+  { fault: 'rate-day-one-too-many', check: 'rate-limit.daily-quota', by: 'clock' },
+  // The spent day's 429 says the minute's Retry-After: the request sent then is refused again.
+  { fault: 'rate-day-retry-after-minute', check: 'rate-limit.retry-after-obeyed', by: 'clock' },
+  // Bursts cannot see a bucket that holds the quota but refills slowly: a client pacing itself at 90% of its quota does.
+  { fault: 'rate-slow-refill', check: 'load.paced-no-429', by: ['load'] },
+  // No rule of the interface: caught by the target's own thresholds (the reference meets the same, in the variations).
+  { fault: 'latency-grows-with-load', check: 'load.thresholds', by: ['load'], target: { load: { thresholds: LOAD_THRESHOLDS } } },
+];

@@ -1,0 +1,110 @@
+// The reference server's catalogue against the rate-limit suite, in this process on a virtual
+// clock: each fault of the limiter and of its headers fails the check meant for it, each legal
+// variation passes every check, and what the checks say of a fault names its cause. The same
+// keys, plans and short windows as the command's catalogue; milliseconds each.
+import { describe, expect, it } from 'vitest';
+import { checkById } from '../../../lib/checks/registry.ts';
+import { VARIATION_IDS, type VariationId } from '../../../targets/reference/variations.ts';
+import { driveOnClock } from '../../support/drive-on-clock.ts';
+import { CAUGHT, KEYS, PLANS, WINDOWS } from '../../support/fault-catalogue.ts';
+
+const LABELS = ['free#1', 'free#2', 'pro#1', 'daily#1'];
+const ON_CLOCK = CAUGHT.filter((c) => c.by === 'clock');
+
+describe('faults of the limiter and its headers', () => {
+  it.each(ON_CLOCK)('$fault fails $check', async ({ fault, check, strict }) => {
+    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: [fault] });
+    const failed = new Set(LABELS.flatMap((label) => r.failed(label)));
+    expect([...failed]).toContain(check);
+    // A must fails the run as it is; a should only with --strict.
+    expect(checkById(check)?.severity).toBe(strict ? 'should' : 'must');
+  });
+});
+
+/**
+ * Variations that take a reading the harness reports as a `should` failure: they pass without
+ * --strict, and fail only these checks.
+ */
+const SHOULD_FAILURES: Partial<Record<VariationId, string[]>> = {
+  // The headers describe the day while the minute refuses first: both readings of "the applicable request limit".
+  'headers-day-window': ['rate-limit.binding-headers', 'rate-limit.retry-after-consistent'],
+};
+
+/** How the summary must describe the limiter of every key driven to a 429, where a variation could mislead it. */
+const BEHAVIOUR: Partial<Record<VariationId, RegExp>> = { 'reset-jitter': /^fixed window/ };
+
+describe('legal variations pass every rate-limit check', () => {
+  it.each(VARIATION_IDS)('%s', async (variation) => {
+    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations: [variation] });
+    const allowed = SHOULD_FAILURES[variation] ?? [];
+    for (const label of LABELS) {
+      const failed = r.failed(label);
+      expect({ label, failed: failed.filter((id) => !allowed.includes(id)) }).toEqual({ label, failed: [] });
+      for (const id of failed) expect(checkById(id)?.severity).toBe('should');
+    }
+    if (allowed.length > 0) expect(LABELS.some((label) => r.failed(label).includes(allowed[0]!))).toBe(true);
+    // No key here is disposable, so none may be banned, whatever the server bans for.
+    expect(r.server.stats().bans).toBe(0);
+    const behaviour = BEHAVIOUR[variation];
+    if (behaviour) {
+      const { summariseKey } = await import('../../../lib/result/rate-limits.ts');
+      for (const run of r.runs.values()) if (run.burst?.ended === 'first-429') expect({ key: run.label, behaviour: summariseKey(run).behaviour }).toEqual({ key: run.label, behaviour: expect.stringMatching(behaviour) });
+    }
+  });
+});
+
+describe('what the checks say about a fault', () => {
+  const outcomes = async (fault: (typeof CAUGHT)[number]['fault'], id: string) => {
+    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: [fault] });
+    return LABELS.map((label) => r.findings(label).get(id)!).filter(Boolean);
+  };
+
+  it('rate-no-reset: the Reset check skips naming the missing header, never passes', async () => {
+    const reset = await outcomes('rate-no-reset', 'rate-limit.reset-header');
+    expect(reset).toHaveLength(LABELS.length);
+    for (const f of reset) expect(f).toEqual({ outcome: 'skip', message: expect.stringContaining('carried an integer X-RateLimit-Reset') });
+  });
+
+  it('rate-no-remaining: the quota check skips naming the missing Remaining, not "no burst ran"', async () => {
+    const quota = await outcomes('rate-no-remaining', 'rate-limit.quota');
+    expect(quota).toHaveLength(LABELS.length);
+    for (const f of quota) expect(f).toEqual({ outcome: 'skip', message: expect.stringContaining('no integer X-RateLimit-Remaining') });
+  });
+
+  it('rate-day-reset-negative: the day block with a negative Reset fails', async () => {
+    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: ['rate-day-reset-negative'] });
+    expect(r.findings('daily#1').get('rate-limit.daily-quota')).toMatchObject({ outcome: 'fail', message: expect.stringContaining('-1, not after its Date') });
+  });
+
+  it('rate-draft-headers: the failure says the IETF draft headers came instead', async () => {
+    const [present] = await outcomes('rate-draft-headers', 'headers.rate-limit-present');
+    expect(present).toMatchObject({ outcome: 'fail', message: expect.stringContaining("the IETF draft's RateLimit-* headers") });
+  });
+
+  it('headers-day-window: the window named in info, the quota judged against the minute, the mismatch a should failure with the figures', async () => {
+    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations: ['headers-day-window'] });
+    const free = (id: string) => r.findings('free#1').get(id);
+    expect(free('rate-limit.headers-window')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('the day window (Limit 1000) on all') });
+    expect(free('rate-limit.quota')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('the headers describe the day window') });
+    expect(free('rate-limit.binding-headers')).toMatchObject({ outcome: 'fail', message: expect.stringMatching(/describe the day window \(Remaining said \d+\), but the minute's quota refused after \d+ accepted/) });
+    expect(checkById('rate-limit.binding-headers')?.severity).toBe('should');
+  });
+});
+
+describe('a key banned before the run (variation first-key-banned)', () => {
+  it('is recorded and not driven, and the next key of its plan takes its place', async () => {
+    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations: ['first-key-banned'] });
+    const banned = r.findings('free#1');
+    expect(banned.get('rate-limit.ban-probe')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('looks banned') });
+    for (const [id, f] of banned) {
+      if (id === 'rate-limit.ban-probe' || !id.startsWith('rate-limit.') || id === 'rate-limit.retry-after-obeyed') continue;
+      expect({ id, ...f }).toEqual({ id, outcome: 'skip', message: expect.stringContaining('free#1 was refused before') });
+    }
+    // free#2 is driven in its place: its quota judged, its day not left to free#1.
+    expect(r.findings('free#2').get('rate-limit.quota')?.outcome).toBe('pass');
+    expect(r.findings('free#2').get('rate-limit.daily-quota')).not.toMatchObject({ message: expect.stringContaining('spent on one key per plan') });
+    // Nothing was sent with the banned key after its first refusal.
+    expect(r.sim.exchanges.filter((e) => e.auth.kind === 'key' && e.auth.label === 'free#1').map((e) => e.status)).toEqual([429]);
+    expect(r.server.stats().bans).toBe(0);
+  });
+});

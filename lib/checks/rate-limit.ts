@@ -60,12 +60,12 @@ export function judgeResetHeader(run: KeyRun): Finding {
     const now = sentAt(p);
     const window = windowOf(run, p);
     // Date is the send time rounded down to the second, and the reset moment is later than the
-    // send time, so however it is rounded, Reset is never below Date's second. A full bucket has
-    // nothing left to reset and may name a moment just past: one second of slack there.
-    const full = p.remaining !== undefined && p.limit !== undefined && p.remaining >= p.limit - 1 && p.status !== 429;
+    // send time, so one server's Reset is never below its Date's second. But the replica that
+    // writes Date may run a second or two ahead of the limiter's store (variation
+    // several-instances), and a full bucket may name a moment just past: CLOCK_SLACK_S either way.
     // Reset rounds up to the next second, and a busy node:http server writes a Date cached up to a
     // second or more stale: two seconds of slack past one window.
-    if (p.reset < now - (full ? 1 : 0)) {
+    if (p.reset < now - CLOCK_SLACK_S) {
       const hint = resetRelativeHint(p.reset, window);
       return fail(`${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }

@@ -84,6 +84,8 @@ describe('listPets', () => {
     subject,
     arbitrary: outOfRangeLimit(),
     examples: NAMED_LIMITS,
+    // Each reason a limit is out of range (zero, a fraction, …) is its own kind of failure.
+    coverEach: (c) => c.reason,
     predicate: async (c, ctx) => list.outOfRange.judge(c.raw, c.reason, await get(ctx, { limit: c.raw })),
   });
 
@@ -91,6 +93,8 @@ describe('listPets', () => {
     subject,
     arbitrary: outOfRangeLimit(),
     examples: NAMED_LIMITS,
+    // Each reason a limit is out of range (zero, a fraction, …) is its own kind of failure.
+    coverEach: (c) => c.reason,
     predicate: async (c, ctx) => list.outOfRangeNo5xx.judge(`limit=${c.raw} (${c.reason})`, await get(ctx, { limit: c.raw })),
   });
 

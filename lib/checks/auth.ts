@@ -1,23 +1,23 @@
 // Authentication: "When the key is missing or invalid, the response is 401 with an Error body."
-import { errorBodyProblems } from './bodies.ts';
+import { errorBodyProblems, findingOfProblems } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, eachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen } from './types.ts';
 
 const clause = 'Authentication';
 const suite = 'auth';
 
-/** 401 and an Error body whose status is 401. */
+/** 401 and an Error body whose status is 401. Codes: not-401, and errorBodyProblems' (no-error-body, …). */
 export function expectUnauthorized(seen: Seen): Finding {
   if (seen.status !== 401) {
-    return findingOf([`got ${seen.status}, not 401`], '401 with an Error body', describeSeen(seen));
+    return findingOf('not-401', [`got ${seen.status}, not 401`], '401 with an Error body', describeSeen(seen));
   }
   // The right status with a wrong body is the Error clause's failure (errors.error-body).
-  return explainedBy(findingOf(errorBodyProblems(seen), '401 with an Error body (code, message, status 401), application/json', describeSeen(seen)), 'errors.error-body');
+  return explainedBy(findingOfProblems(errorBodyProblems(seen), '401 with an Error body (code, message, status 401), application/json', describeSeen(seen)), 'errors.error-body');
 }
 
-/** A configured key sent with the scheme in another case is accepted: anything but 401. */
+/** A configured key sent with the scheme in another case is accepted: anything but 401. Code: scheme-case-refused. */
 export function expectAccepted(seen: Seen): Finding {
-  if (seen.status === 401) return findingOf(['a valid key was refused because of the scheme\'s case'], 'not 401', describeSeen(seen));
+  if (seen.status === 401) return findingOf('scheme-case-refused', ['a valid key was refused because of the scheme\'s case'], 'not 401', describeSeen(seen));
   return pass();
 }
 
@@ -44,7 +44,7 @@ export const beforeValidation = defineCheck({
   title: 'An unauthenticated invalid POST /pets gets 401, not 400: authentication comes first',
   severity: 'must',
   judge: eachCase(({ body, seen }: { body: string; seen: Seen }) =>
-    seen.status === 401 ? pass() : fail(`unauthenticated POST with body ${body} got ${seen.status}, not 401`, '401 before any validation', `${seen.status} ${seen.text.slice(0, 200)}`),
+    seen.status === 401 ? pass() : fail('not-401', `unauthenticated POST with body ${body} got ${seen.status}, not 401`, '401 before any validation', `${seen.status} ${seen.text.slice(0, 200)}`),
   ),
 });
 
@@ -54,7 +54,7 @@ export const beforeLookup = defineCheck({
   suite,
   title: 'An unauthenticated GET of an animal that does not exist gets 401, not 404',
   severity: 'must',
-  judge: (seen: Seen): Finding => (seen.status === 401 ? pass() : fail(`unauthenticated GET of a missing animal got ${seen.status}, not 401`, '401 before any lookup', `${seen.status}`)),
+  judge: (seen: Seen): Finding => (seen.status === 401 ? pass() : fail('not-401', `unauthenticated GET of a missing animal got ${seen.status}, not 401`, '401 before any lookup', `${seen.status}`)),
 });
 
 export const schemeCaseInsensitive = defineCheck({

@@ -27,7 +27,8 @@ const show = (ids: readonly bigint[]) => ids.map(String).join(', ');
 /**
  * N POSTs sent together (some with identical bodies) must create N animals: each 201 with its own
  * id, and each found by getPet as it was sent. A read-then-write id counter hands two of them one
- * id, and the second overwrites the first.
+ * id, and the second overwrites the first. Codes: not-201, no-pet (a 201 without a Pet),
+ * duplicate-ids, created-not-found (getPet finds no Pet), created-changed (not as sent).
  */
 export function judgeParallelCreates(rounds: readonly CreateRound[]): Finding {
   if (rounds.length === 0 || rounds.every((r) => r.creates.length === 0)) return skip('no POSTs were sent together');
@@ -37,7 +38,7 @@ export function judgeParallelCreates(rounds: readonly CreateRound[]): Finding {
     for (const c of round.creates) {
       const pet = c.seen.status === 201 ? readPet(c.seen).value : undefined;
       if (!pet) {
-        const failed = fail(`round ${i + 1}: a POST sent together with ${n - 1} others got ${c.seen.status}${c.seen.status === 201 ? ' without a Pet' : ''}`, '201 with the created Pet, for each of them', describeSeen(c.seen));
+        const failed = fail(c.seen.status === 201 ? 'no-pet' : 'not-201', `round ${i + 1}: a POST sent together with ${n - 1} others got ${c.seen.status}${c.seen.status === 201 ? ' without a Pet' : ''}`, '201 with the created Pet, for each of them', describeSeen(c.seen));
         return explainedBy(failed, 'create-pet.created');
       }
       created.push({ sent: c.sent, pet });
@@ -46,6 +47,7 @@ export function judgeParallelCreates(rounds: readonly CreateRound[]): Finding {
     const repeated = ids.filter((id, k) => ids.indexOf(id) !== k);
     if (repeated.length > 0) {
       return fail(
+        'duplicate-ids',
         `round ${i + 1}: ${n} POSTs sent together got ${new Set(ids).size} distinct ids: id ${show([...new Set(repeated)])} was given to more than one animal (the id is read, then written)`,
         `${n} distinct ids`,
         `ids ${show(ids)}`,
@@ -55,9 +57,9 @@ export function judgeParallelCreates(rounds: readonly CreateRound[]): Finding {
       const lookup = round.lookups.find((l) => l.id === c.pet.id);
       if (!lookup) continue;
       const found = lookup.seen.status === 200 ? readPet(lookup.seen).value : undefined;
-      const problems = found ? echoProblems(c.sent, found) : [`getPet(${c.pet.id}) got ${lookup.seen.status}`];
+      const problems = found ? echoProblems(c.sent, found).map((p) => p.text) : [`getPet(${c.pet.id}) got ${lookup.seen.status}`];
       if (problems.length > 0) {
-        return fail(`round ${i + 1}: an animal created together with ${n - 1} others is not there as created: ${problems.join('; ')}`, `getPet(${c.pet.id}) returns it as sent`, describeSeen(lookup.seen));
+        return fail(found ? 'created-changed' : 'created-not-found', `round ${i + 1}: an animal created together with ${n - 1} others is not there as created: ${problems.join('; ')}`, `getPet(${c.pet.id}) returns it as sent`, describeSeen(lookup.seen));
       }
     }
   }

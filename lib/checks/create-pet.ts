@@ -1,6 +1,6 @@
 // createPet: `POST /pets` with a NewPet; 201 with the Pet; 400 with an Error body for bad input.
 import type { NewPet, Pet } from '../models.ts';
-import { errorBodyProblems } from './bodies.ts';
+import { errorBodyProblems, findingOfProblems, type Problem, problem, recoded, saidOf } from './bodies.ts';
 import { echoProblems, readPet, sameAnimalProblems } from './pets.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, explainedBy, fail, type Finding, findingOf, pass, type Seen } from './types.ts';
@@ -9,42 +9,61 @@ const clause = 'Endpoints / createPet';
 const petClause = 'Resources and their fields / Pet';
 const suite = 'create-pet';
 
-/** 201 and a Pet. Returns the Pet for the checks that follow. */
+/**
+ * 201 and a Pet. Returns the Pet for the checks that follow. Codes: not-201, and readPet's
+ * (invalid-pet, empty-body, not-json, no-content-type, not-json-media-type).
+ */
 export function judgeCreated(seen: Seen): { finding: Finding; pet?: Pet } {
   const expected = '201 with a Pet (name, categoryId, optional status, int64 id), application/json';
-  if (seen.status !== 201) return { finding: findingOf([`got ${seen.status}, not 201`], expected, describeSeen(seen)) };
+  if (seen.status !== 201) return { finding: findingOf('not-201', [`got ${seen.status}, not 201`], expected, describeSeen(seen)) };
   const { value, problems } = readPet(seen);
-  return value ? { finding: findingOf(problems, expected, describeSeen(seen)), pet: value } : { finding: findingOf(problems, expected, describeSeen(seen)) };
+  const finding = findingOfProblems(problems, expected, describeSeen(seen));
+  return value ? { finding, pet: value } : { finding };
 }
 
+/**
+ * The Pet as sent. Codes: name-not-echoed, category-id-not-echoed, status-not-echoed; with no Pet to
+ * compare, the code of judgeCreated's failure (not-201, invalid-pet, …).
+ */
 export function judgeEcho(sent: NewPet, seen: Seen): Finding {
   const expected = `the Pet as sent: ${describeNewPet(sent)}`;
   const { finding, pet } = judgeCreated(seen);
-  if (!pet) return fail(`no created Pet came back to compare: ${finding.outcome === 'fail' ? finding.message : seen.status}`, expected, describeSeen(seen));
-  return findingOf(echoProblems(sent, pet), expected, describeSeen(seen));
+  if (!pet) return fail(finding.outcome === 'fail' ? finding.code : 'not-created', `no created Pet came back to compare: ${finding.outcome === 'fail' ? finding.message : seen.status}`, expected, describeSeen(seen));
+  return findingOfProblems(echoProblems(sent, pet), expected, describeSeen(seen));
 }
 
+/** Code: id-taken. */
 export function judgeNewId(pet: Pet, idsBefore: ReadonlySet<bigint>): Finding {
-  return findingOf(idsBefore.has(pet.id) ? [`id ${pet.id} was already taken by another animal`] : [], 'an id not seen before', `id ${pet.id}`);
+  return findingOf('id-taken', idsBefore.has(pet.id) ? [`id ${pet.id} was already taken by another animal`] : [], 'an id not seen before', `id ${pet.id}`);
 }
 
+/**
+ * getPet returns the animal created. Codes: get-not-200; id-differs, name-differs,
+ * category-id-differs, status-differs; and readPet's of the getPet response, as get-… (get-invalid-pet,
+ * get-empty-body, …), apart from those of the POST (the suite judges it with judgeCreated first).
+ */
 export function judgePersisted(createdPet: Pet, seen: Seen): Finding {
   const expected = `200 with the Pet created: ${describePet(createdPet)}`;
-  if (seen.status !== 200) return findingOf([`getPet(${createdPet.id}) got ${seen.status}, not 200`], expected, describeSeen(seen));
+  if (seen.status !== 200) return findingOf('get-not-200', [`getPet(${createdPet.id}) got ${seen.status}, not 200`], expected, describeSeen(seen));
   const { value, problems } = readPet(seen);
-  if (!value) return findingOf(problems, expected, describeSeen(seen));
+  if (!value) return findingOfProblems(recoded('get', problems), expected, describeSeen(seen));
   // A 201 without status (none was sent: "not shown") says nothing the getPet status can contradict.
   const compared = createdPet.status === undefined ? { ...createdPet, status: value.status } : createdPet;
-  return findingOf([...problems, ...sameAnimalProblems(compared, value)], expected, describeSeen(seen));
+  return findingOfProblems([...sameAnimalProblems(compared, value), ...recoded('get', problems)], expected, describeSeen(seen));
 }
 
+/**
+ * An invalid NewPet gets 400 with an Error body. Codes: server-error (5xx), accepted (2xx), not-400
+ * (another status); for a 400, errorBodyProblems' (no-error-body, invalid-error-body, …).
+ */
 export function judgeInvalidRejected(reason: string, seen: Seen): Finding {
   const expected = `400 with an Error body (${reason})`;
   if (seen.status !== 400) {
+    const code = seen.status >= 500 ? 'server-error' : seen.status < 300 ? 'accepted' : 'not-400';
     const kind = seen.status >= 500 ? 'a server error' : seen.status < 300 ? 'accepted' : `${seen.status}`;
-    return findingOf([`${reason}: got ${seen.status} (${kind}), not 400`], expected, describeSeen(seen));
+    return findingOf(code, [`${reason}: got ${seen.status} (${kind}), not 400`], expected, describeSeen(seen));
   }
-  return explainedBy(findingOf(errorBodyProblems(seen).map((p) => `${reason}: ${p}`), expected, describeSeen(seen)), 'errors.error-body');
+  return explainedBy(findingOfProblems(saidOf(reason, errorBodyProblems(seen)), expected, describeSeen(seen)), 'errors.error-body');
 }
 
 /** What a NewPet at an edge of its fields is, as the checks need it (see boundaryNewPet). */
@@ -59,51 +78,58 @@ export interface BoundaryCase {
 /**
  * A NewPet at an edge: 201 with the Pet exactly as sent, or one of the refusals its edge allows.
  * Never a 5xx, never another status, never a Pet changed on the way (a name normalised, trimmed
- * or cut; a categoryId read as another number).
+ * or cut; a categoryId read as another number). Codes: server-error; not-201 (an edge that must be
+ * created, refused); unexpected-status (neither 201 nor an allowed refusal); for a 201, readPet's
+ * (invalid-pet, empty-body, …) and echoProblems' (name-not-echoed, …); for an allowed refusal,
+ * errorBodyProblems' (no-error-body, …).
  */
 export function judgeBoundary(c: BoundaryCase, seen: Seen): Finding {
   const refusals = c.mayRefuseWith.length > 0 ? `, or ${c.mayRefuseWith.join(' or ')} with an Error body` : '';
   const expected = `201 with the Pet exactly as sent (${c.reason})${refusals}`;
   if (seen.status === 201) {
     const { value, problems } = readPet(seen);
-    if (!value) return findingOf(problems.map((p) => `${c.reason}: ${p}`), expected, describeSeen(seen));
+    if (!value) return findingOfProblems(saidOf(c.reason, problems), expected, describeSeen(seen));
     const changed = [...namePatch(c.pet.name, value.name), ...echoProblems({ ...c.pet, name: value.name }, value)];
-    return findingOf(changed.map((p) => `${c.reason}: ${p}`), expected, describeSeen(seen));
+    return findingOfProblems(saidOf(c.reason, changed), expected, describeSeen(seen));
   }
   if (c.mayRefuseWith.includes(seen.status)) {
-    const finding = findingOf(errorBodyProblems(seen).map((p) => `${c.reason}: ${p}`), expected, describeSeen(seen));
+    const finding = findingOfProblems(saidOf(c.reason, errorBodyProblems(seen)), expected, describeSeen(seen));
     return finding.outcome === 'pass' ? pass(`${c.reason}: refused with ${seen.status}`) : explainedBy(finding, 'errors.error-body');
   }
+  const code = seen.status >= 500 ? 'server-error' : c.mayRefuseWith.length === 0 ? 'not-201' : 'unexpected-status';
   const kind = seen.status >= 500 ? 'a server error' : c.mayRefuseWith.length === 0 ? 'a valid NewPet not created' : `neither 201 nor ${c.mayRefuseWith.join(' or ')}`;
-  return findingOf([`${c.reason}: got ${seen.status} (${kind})`], expected, describeSeen(seen));
+  return findingOf(code, [`${c.reason}: got ${seen.status} (${kind})`], expected, describeSeen(seen));
 }
 
-/** How a name came back changed, without quoting thousands of characters. */
-function namePatch(sent: string, got: string): string[] {
+/** How a name came back changed, without quoting thousands of characters. Code: name-not-echoed. */
+function namePatch(sent: string, got: string): Problem[] {
   if (got === sent) return [];
   const short = 60;
-  if (sent.length <= short && got.length <= short) return [`name ${JSON.stringify(got)} is not the ${JSON.stringify(sent)} sent`];
+  if (sent.length <= short && got.length <= short) return [problem('name-not-echoed', `name ${JSON.stringify(got)} is not the ${JSON.stringify(sent)} sent`)];
   let i = 0;
   while (i < sent.length && i < got.length && sent[i] === got[i]) i++;
   const at = (text: string) => JSON.stringify(text.slice(i, i + 16));
-  return [`a name of ${sent.length} UTF-16 code units came back with ${got.length}, differing from index ${i} (sent ${at(sent)}, got ${at(got)})`];
+  return [problem('name-not-echoed', `a name of ${sent.length} UTF-16 code units came back with ${got.length}, differing from index ${i} (sent ${at(sent)}, got ${at(got)})`)];
 }
 
-/** After POSTing a NewPet carrying `id` = an existing animal's id. */
+/**
+ * After POSTing a NewPet carrying `id` = an existing animal's id. Codes: took-existing-id,
+ * neither-created-nor-rejected, existing-gone, and existing-… of sameAnimalProblems' (existing-name-differs, …).
+ */
 export function judgeBodyId(existing: Pet, createSeen: Seen, existingAfter: Seen): Finding {
-  const problems: string[] = [];
+  const problems: Problem[] = [];
   if (createSeen.status === 201) {
     const { value } = readPet(createSeen);
-    if (value && value.id === existing.id) problems.push(`the new animal took id ${existing.id}, given in the body and already used`);
+    if (value && value.id === existing.id) problems.push(problem('took-existing-id', `the new animal took id ${existing.id}, given in the body and already used`));
   } else if (createSeen.status >= 500 || createSeen.status < 400) {
-    problems.push(`POST with an id got ${createSeen.status}: neither created (201) nor rejected (4xx)`);
+    problems.push(problem('neither-created-nor-rejected', `POST with an id got ${createSeen.status}: neither created (201) nor rejected (4xx)`));
   }
-  if (existingAfter.status !== 200) problems.push(`the existing animal ${existing.id} is gone after the POST (getPet: ${existingAfter.status})`);
+  if (existingAfter.status !== 200) problems.push(problem('existing-gone', `the existing animal ${existing.id} is gone after the POST (getPet: ${existingAfter.status})`));
   else {
     const { value } = readPet(existingAfter);
-    if (value) problems.push(...sameAnimalProblems(existing, value).map((p) => `existing animal changed: ${p}`));
+    if (value) problems.push(...saidOf('existing animal changed', recoded('existing', sameAnimalProblems(existing, value))));
   }
-  return findingOf(problems, `the existing animal ${describePet(existing)} untouched, and any new one with another id`, describeSeen(createSeen));
+  return findingOfProblems(problems, `the existing animal ${describePet(existing)} untouched, and any new one with another id`, describeSeen(createSeen));
 }
 
 export function describeNewPet(p: NewPet): string {
@@ -121,10 +147,10 @@ export function describeExtraFields(extra: readonly string[], seen: Seen): Findi
   return pass(`answered ${seen.status} (neither ignored with 201 nor rejected with 400)`);
 }
 
-/** The status of an animal created without one ("not shown"): recorded; the creation itself must work. */
+/** The status of an animal created without one ("not shown"): recorded; the creation itself must work. Code: not-created. */
 export function describeStatusDefault(seen: Seen): Finding {
   const { value } = readPet(seen);
-  if (seen.status !== 201 || !value) return fail(`a NewPet without status was not created: ${seen.status}`, '201', seen.text.slice(0, 200));
+  if (seen.status !== 201 || !value) return fail('not-created', `a NewPet without status was not created: ${seen.status}`, '201', seen.text.slice(0, 200));
   return pass(value.status === undefined ? 'the Pet comes back without status' : `the Pet comes back with status "${value.status}"`);
 }
 

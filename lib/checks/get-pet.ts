@@ -1,6 +1,6 @@
 // getPet (deprecated): `GET /pets/{petId}` returns the Pet, 404 with an Error body when missing.
 import type { Pet } from '../models.ts';
-import { errorBodyProblems } from './bodies.ts';
+import { errorBodyProblems, findingOfProblems, problem } from './bodies.ts';
 import { readPet, sameAnimalProblems } from './pets.ts';
 import { judgeNo5xx } from './bodies.ts';
 import { defineCheck } from './define.ts';
@@ -9,22 +9,28 @@ import { describeSeen, eachCase, explainedBy, type Finding, findingOf, pass, typ
 const clause = 'Endpoints / getPet';
 const suite = 'get-pet';
 
+/**
+ * The animal as listed. Codes: not-200; id-differs, name-differs, category-id-differs,
+ * status-differs; readPet's (invalid-pet, empty-body, not-json, no-content-type, not-json-media-type).
+ */
 export function judgeFound(listed: Pet, seen: Seen): Finding {
   const expected = `200 with ${listed.id} as listed`;
-  if (seen.status !== 200) return findingOf([`getPet(${listed.id}) got ${seen.status}, not 200`], expected, describeSeen(seen));
+  if (seen.status !== 200) return findingOf('not-200', [`getPet(${listed.id}) got ${seen.status}, not 200`], expected, describeSeen(seen));
   const { value, problems } = readPet(seen);
-  if (!value) return findingOf(problems, expected, describeSeen(seen));
-  return findingOf([...problems, ...sameAnimalProblems(listed, value)], expected, describeSeen(seen));
+  if (!value) return findingOfProblems(problems, expected, describeSeen(seen));
+  return findingOfProblems([...sameAnimalProblems(listed, value), ...problems], expected, describeSeen(seen));
 }
 
+/** Codes: not-404, and errorBodyProblems' (no-error-body, invalid-error-body, …). */
 export function judgeNotFound(id: bigint, seen: Seen): Finding {
   const expected = '404 with an Error body';
-  if (seen.status !== 404) return findingOf([`getPet(${id}) of a missing animal got ${seen.status}, not 404`], expected, describeSeen(seen));
-  return explainedBy(findingOf(errorBodyProblems(seen), expected, describeSeen(seen)), 'errors.error-body');
+  if (seen.status !== 404) return findingOf('not-404', [`getPet(${id}) of a missing animal got ${seen.status}, not 404`], expected, describeSeen(seen));
+  return explainedBy(findingOfProblems(errorBodyProblems(seen), expected, describeSeen(seen)), 'errors.error-body');
 }
 
+/** Code: accepted (a 2xx). */
 export function judgeNonNumeric(raw: string, reason: string, seen: Seen): Finding {
-  return findingOf(seen.status >= 200 && seen.status < 300 ? [`GET /pets/${raw} (${reason}) got ${seen.status}`] : [], '400 or 404', describeSeen(seen));
+  return findingOfProblems(seen.status >= 200 && seen.status < 300 ? [problem('accepted', `GET /pets/${raw} (${reason}) got ${seen.status}`)] : [], '400 or 404', describeSeen(seen));
 }
 
 export function describeDeprecation(seen: Seen): Finding {

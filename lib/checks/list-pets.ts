@@ -1,7 +1,7 @@
 // listPets: `GET /pets` returns Pets: at most `limit` animals (1..100, default 20), filtered by status.
 import { PAGE_SIZE, type Pet, type PetStatus } from '../models.ts';
 import { duplicateIds, type Page, readPage, readPet } from './pets.ts';
-import { errorBodyProblems, judgeNo5xx } from './bodies.ts';
+import { errorBodyProblems, findingOfProblems, judgeNo5xx, problem, saidOf } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, eachCase, explainedBy, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
 
@@ -9,23 +9,25 @@ const clause = 'Endpoints / listPets';
 const pageSize = 'Limits / Page size';
 const suite = 'list-pets';
 
+/** Codes: too-many-animals, and judgePage's. */
 export function expectDefaultPage(seen: Seen): Finding {
   const { finding, page } = judgePage(seen, 'no limit');
   if (!page) return finding;
   const over = page.items.length > PAGE_SIZE.default ? [`${page.items.length} animals without limit, more than the default ${PAGE_SIZE.default}`] : [];
-  return noted(findingOf(over, `at most ${PAGE_SIZE.default} animals`, summarisePage(seen)), page);
+  return noted(findingOf('too-many-animals', over, `at most ${PAGE_SIZE.default} animals`, summarisePage(seen)), page);
 }
 
 /**
  * 200 and a JSON array: the page, for the checks that look further. Each list check judges only its
  * own clause (count, default, filter, bounds); an item that is not a Pet is list-pets.pet-shape's
- * failure, and the others only mention it.
+ * failure, and the others only mention it. Codes: not-200, and readPage's (empty-body, not-json,
+ * not-json-array).
  */
 export function judgePage(seen: Seen, what: string): { finding: Finding; page?: Page } {
   const expected = `200 with a JSON array of Pet (${what})`;
-  if (seen.status !== 200) return { finding: findingOf([`${what}: got ${seen.status}, not 200`], expected, describeSeen(seen)) };
+  if (seen.status !== 200) return { finding: findingOf('not-200', [`${what}: got ${seen.status}, not 200`], expected, describeSeen(seen)) };
   const { page, problems } = readPage(seen);
-  if (!page) return { finding: findingOf(problems.map((p) => `${what}: ${p}`), expected, describeSeen(seen)) };
+  if (!page) return { finding: findingOfProblems(saidOf(what, problems), expected, describeSeen(seen)) };
   return { finding: noted(pass(), page), page };
 }
 
@@ -36,48 +38,53 @@ function noted(finding: Finding, page: Page): Finding {
   return finding.outcome === 'skip' ? finding : { ...finding, message: finding.message ? `${finding.message}; ${note}` : note };
 }
 
+/** Codes: too-many-animals, and judgePage's. */
 export function judgeLimit(requested: number, seen: Seen): Finding {
   const { finding, page } = judgePage(seen, `limit=${requested}`);
   if (!page) return finding;
   const n = page.items.length;
-  return noted(findingOf(n > requested ? [`limit=${requested} returned ${n} animals`] : [], `at most ${requested} animals`, summarisePage(seen)), page);
+  return noted(findingOf('too-many-animals', n > requested ? [`limit=${requested} returned ${n} animals`] : [], `at most ${requested} animals`, summarisePage(seen)), page);
 }
 
+/** Codes: duplicate-ids, and judgePage's. */
 export function judgeNoDuplicates(what: string, seen: Seen): Finding {
   const { finding, page } = judgePage(seen, what);
   if (!page) return finding;
   const dups = duplicateIds(page.pets);
-  return noted(findingOf(dups.length ? [`${what}: id${dups.length > 1 ? 's' : ''} ${dups.join(', ')} listed more than once`] : [], 'each animal at most once', summarisePage(seen)), page);
+  return noted(findingOf('duplicate-ids', dups.length ? [`${what}: id${dups.length > 1 ? 's' : ''} ${dups.join(', ')} listed more than once`] : [], 'each animal at most once', summarisePage(seen)), page);
 }
 
 /**
  * `full` is a page with limit=100. When it holds more than 20 animals, the store holds more than
  * 20 and the default page must hold exactly 20; otherwise the default page holds them all.
+ * Codes: too-many-animals, too-few-animals, and judgePage's.
  */
 export function judgeDefaultLimit(full: readonly unknown[], seen: Seen): Finding {
   const { finding, page } = judgePage(seen, 'no limit');
   if (!page) return finding;
   const n = page.items.length;
   const want = Math.min(full.length, PAGE_SIZE.default);
+  const code = n > PAGE_SIZE.default ? 'too-many-animals' : 'too-few-animals';
   if (full.length >= 100 || full.length > PAGE_SIZE.default) {
-    return noted(findingOf(n !== PAGE_SIZE.default ? [`the store holds more than 20 animals but the default page has ${n}`] : [], 'exactly 20 animals', summarisePage(seen)), page);
+    return noted(findingOf(code, n !== PAGE_SIZE.default ? [`the store holds more than 20 animals but the default page has ${n}`] : [], 'exactly 20 animals', summarisePage(seen)), page);
   }
   // The interface has no delete, so the store can only have grown since the first page was read.
   const ok = n >= want && n <= PAGE_SIZE.default;
-  return noted(findingOf(ok ? [] : [`the store held ${full.length} animals but the default page has ${n}`], `${want} to ${PAGE_SIZE.default} animals`, summarisePage(seen)), page);
+  return noted(findingOf(code, ok ? [] : [`the store held ${full.length} animals but the default page has ${n}`], `${want} to ${PAGE_SIZE.default} animals`, summarisePage(seen)), page);
 }
 
 // Items that are not Pets still show their status and id: a filter that let them through is wrong too.
 const statusOf = (item: unknown): unknown => (item !== null && typeof item === 'object' ? (item as { status?: unknown }).status : undefined);
 const idOf = (item: unknown): string => (item !== null && typeof item === 'object' ? String((item as { id?: unknown }).id) : '?');
 
+/** Codes: wrong-status-listed, too-many-animals, and judgePage's. */
 export function judgeStatusFilter(status: PetStatus, requested: number, seen: Seen): Finding {
   const { finding, page } = judgePage(seen, `status=${status}&limit=${requested}`);
   if (!page) return finding;
   const wrong = page.items.filter((item) => statusOf(item) !== status);
-  const problems = wrong.length ? [`status=${status} listed ${wrong.length} animal(s) with another status, e.g. id ${idOf(wrong[0])} with ${String(statusOf(wrong[0]) ?? 'no status')}`] : [];
-  if (page.items.length > requested) problems.push(`limit=${requested} returned ${page.items.length} animals`);
-  return noted(findingOf(problems, `only animals with status ${status}`, summarisePage(seen)), page);
+  const problems = wrong.length ? [problem('wrong-status-listed', `status=${status} listed ${wrong.length} animal(s) with another status, e.g. id ${idOf(wrong[0])} with ${String(statusOf(wrong[0]) ?? 'no status')}`)] : [];
+  if (page.items.length > requested) problems.push(problem('too-many-animals', `limit=${requested} returned ${page.items.length} animals`));
+  return noted(findingOfProblems(problems, `only animals with status ${status}`, summarisePage(seen)), page);
 }
 
 /**
@@ -85,43 +92,55 @@ export function judgeStatusFilter(status: PetStatus, requested: number, seen: Se
  * 400 for listPets, so two answers are legal: 400 with an Error body, or 200 listing only animals
  * whose status is exactly the value given, which no Pet has, so an empty page. Animals of a
  * status that matches it ignoring case, or of every status, mean the filter was misread.
+ * Codes: filter-ignores-case, filter-ignored, filter-matched-other-value; server-error and
+ * unexpected-status (neither 400 nor 200); for a 400, errorBodyProblems' (no-error-body, …); for
+ * a 200, judgePage's.
  */
 export function judgeStatusFilterInvalid(value: string, reason: string, seen: Seen): Finding {
   const what = `status=${JSON.stringify(value)} (${reason})`;
   const expected = `400 with an Error body, or 200 with no animal whose status is not exactly ${JSON.stringify(value)} (no Pet has it)`;
   if (seen.status === 400) {
-    const finding = findingOf(errorBodyProblems(seen).map((p) => `${what}: ${p}`), expected, describeSeen(seen));
+    const finding = findingOfProblems(saidOf(what, errorBodyProblems(seen)), expected, describeSeen(seen));
     return finding.outcome === 'pass' ? pass(`${what}: refused with 400`) : explainedBy(finding, 'errors.error-body');
   }
-  if (seen.status !== 200) return findingOf([`${what}: got ${seen.status}, neither 400 nor 200${seen.status >= 500 ? ' (a server error)' : ''}`], expected, describeSeen(seen));
+  if (seen.status !== 200) {
+    const code = seen.status >= 500 ? 'server-error' : 'unexpected-status';
+    return findingOf(code, [`${what}: got ${seen.status}, neither 400 nor 200${seen.status >= 500 ? ' (a server error)' : ''}`], expected, describeSeen(seen));
+  }
   const { finding, page } = judgePage(seen, what);
   if (!page) return finding;
   const wrong = page.items.filter((item) => statusOf(item) !== value);
   if (wrong.length === 0) return noted(pass(`${what}: 200 with ${page.items.length === 0 ? 'no animal' : `${page.items.length} animals of exactly that status`}`), page);
   const listed = [...new Set(wrong.map((item) => String(statusOf(item) ?? 'no status')))];
   const folded = (text: string) => text.toUpperCase().toLowerCase();
-  const how = listed.every((s) => folded(s) === folded(value)) ? 'the filter ignores case' : listed.length > 1 ? 'the filter was ignored' : 'the filter matched another value';
+  const [code, how] = listed.every((s) => folded(s) === folded(value))
+    ? ['filter-ignores-case', 'the filter ignores case']
+    : listed.length > 1
+      ? ['filter-ignored', 'the filter was ignored']
+      : ['filter-matched-other-value', 'the filter matched another value'];
   return noted(
-    findingOf([`${what} listed ${wrong.length} animal(s) of status ${listed.join(', ')}, e.g. id ${idOf(wrong[0])}: ${how}`], expected, summarisePage(seen)),
+    findingOf(code, [`${what} listed ${wrong.length} animal(s) of status ${listed.join(', ')}, e.g. id ${idOf(wrong[0])}: ${how}`], expected, summarisePage(seen)),
     page,
   );
 }
 
+/** Codes: created-not-listed, and judgePage's. */
 export function judgeCreatedVisible(createdPet: Pet, status: PetStatus, seen: Seen): Finding {
   const { finding, page } = judgePage(seen, `status=${status}&limit=100`);
   if (!page) return finding;
   if (page.items.length >= 100) return noted(pass(`the page for ${status} is full (100), so animal ${createdPet.id} need not be on it`), page);
   const found = page.pets.some((p) => p.id === createdPet.id);
-  return noted(findingOf(found ? [] : [`animal ${createdPet.id} created with status ${status} is missing from a page of ${page.items.length} (room for 100)`], `animal ${createdPet.id} listed`, summarisePage(seen)), page);
+  return noted(findingOf('created-not-listed', found ? [] : [`animal ${createdPet.id} created with status ${status} is missing from a page of ${page.items.length} (room for 100)`], `animal ${createdPet.id} listed`, summarisePage(seen)), page);
 }
 
+/** Codes: too-many-animals (more than the maximum), and judgePage's. */
 export function judgeOutOfRange(raw: string, reason: string, seen: Seen): Finding {
   if (seen.status >= 400 && seen.status < 500) return pass(`limit=${raw}: rejected with ${seen.status}`);
   if (seen.status !== 200) return pass(`limit=${raw}: ${seen.status}, no animals listed`);
   const { finding, page } = judgePage(seen, `limit=${raw} (${reason})`);
   if (!page) return finding;
   const n = page.items.length;
-  return noted(findingOf(n > PAGE_SIZE.max ? [`limit=${raw} returned ${n} animals, more than ${PAGE_SIZE.max}`] : [], `400, or at most ${PAGE_SIZE.max} animals`, summarisePage(seen)), page);
+  return noted(findingOf('too-many-animals', n > PAGE_SIZE.max ? [`limit=${raw} returned ${n} animals, more than ${PAGE_SIZE.max}`] : [], `400, or at most ${PAGE_SIZE.max} animals`, summarisePage(seen)), page);
 }
 
 /** An animal created with a status, then looked for on that status's page (when it was created). */

@@ -48,6 +48,7 @@ export function judgePacedNo429(run: PacedRun): Finding {
   if (inWindow > run.quota.perMinute) return skip(`${run.label}: a 429 at paced request ${first.request} is not judged: the harness itself sent ${inWindow} requests with the key within a minute window of it, more than the quota of ${run.quota.perMinute}`);
   const headers = [`Retry-After ${p.retryAfter ?? '(none)'}`, p.remaining !== undefined ? `Remaining ${p.remaining}` : undefined, p.limit !== undefined ? `Limit ${p.limit}` : undefined].filter(Boolean).join(', ');
   return fail(
+      '429-within-quota',
       `${run.label}: 429 at paced request ${first.request} of ${run.requests.length}, ${seconds(first.atMs)} in, while sending at ${first.rate} req/s (asked ${rateText(run)}): only ${first.sentInWindow} requests of the key within the ${run.windows.minute} s before it, the quota being ${run.quota.perMinute}`,
       `no 429 while the client stays within its quota (${run.quota.perMinute} per ${run.windows.minute} s)`,
       `429 (${headers}) after ${first.sentInWindow} requests in ${run.windows.minute} s`,
@@ -116,10 +117,10 @@ export function judgePacedRemaining(run: PacedRun): Finding {
     if (a.n === 0) continue;
     const { remaining: r, limit: l = limits[0]! } = a.point;
     const which = `paced request ${a.n}`;
-    if (r! < 0) return fail(`${run.label}: X-RateLimit-Remaining ${r} at ${which}`, 'never below 0', `${r}`);
+    if (r! < 0) return fail('negative', `${run.label}: X-RateLimit-Remaining ${r} at ${which}`, 'never below 0', `${r}`);
     // Remaining may or may not count the request it answers (Limit on the first is one reading of
     // "requests remaining": the rate-limit suite's Remaining check allows it too); more never.
-    if (r! > l) return fail(`${run.label}: X-RateLimit-Remaining ${r} on the accepted ${which}, more than its Limit ${l}`, `at most ${l}`, `${r}`);
+    if (r! > l) return fail('above-limit', `${run.label}: X-RateLimit-Remaining ${r} on the accepted ${which}, more than its Limit ${l}`, `at most ${l}`, `${r}`);
     if (!isDay(a.point)) {
       // The other requests the window holds against the key cannot be more than were sent in it.
       const counted = l - 1 - r!;
@@ -127,6 +128,7 @@ export function judgePacedRemaining(run: PacedRun): Finding {
       const tolerance = Math.max(2, Math.ceil(l * 0.05));
       if (counted > sent + tolerance) {
         return fail(
+          'counts-more-than-sent',
           `${run.label}: X-RateLimit-Remaining ${r} at ${which} counts ${counted} other requests in the window, but only ${sent} were sent with the key in the ${run.windows.minute} s before it`,
           `Remaining at least ${Math.max(0, l - 1 - sent - tolerance)} (Limit ${l} less what was sent)`,
           `${r}`,
@@ -138,7 +140,7 @@ export function judgePacedRemaining(run: PacedRun): Finding {
       // In a fixed window, every request answered before this one was sent had been counted already.
       const before = all.filter((b) => b !== a && fixed.get(b) === window && isDay(b.point) === isDay(a.point) && b.point.t < a.sentAt).length;
       if (r! > l - before) {
-        return fail(`${run.label}: X-RateLimit-Remaining ${r} at ${which}, though ${before} requests of its window had been answered before it was sent`, `at most ${l - before}`, `${r}`);
+        return fail('not-counting-answered', `${run.label}: X-RateLimit-Remaining ${r} at ${which}, though ${before} requests of its window had been answered before it was sent`, `at most ${l - before}`, `${r}`);
       }
     }
   }
@@ -178,6 +180,7 @@ export function judgeThresholds(input: { keys: readonly PacedLoadKey[]; threshol
   const figures = set.map(([name, limit]) => `${THRESHOLD_NAMES[name]} ${show(name, measured[name])} (threshold ${name} ${limit})`).join(', ');
   if (breached.length === 0) return pass(`over ${o.sent} paced requests: ${figures}`);
   return fail(
+    'threshold-breached',
     `over ${o.sent} paced requests: ${breached.map(([name, limit]) => `${THRESHOLD_NAMES[name]} ${show(name, measured[name])} is above the threshold ${name} ${limit}`).join('; ')}`,
     breached.map(([name, limit]) => `${name} ≤ ${limit}`).join(', '),
     breached.map(([name]) => `${THRESHOLD_NAMES[name]} ${show(name, measured[name])}`).join(', '),

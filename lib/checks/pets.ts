@@ -1,27 +1,29 @@
 // Reading animals out of responses, and comparing them. Ids are bigint: compared exactly.
 import { type NewPet, Pet, Pets } from '../models.ts';
 import { tryParseJson } from '../json.ts';
-import { jsonProblems, modelProblems } from './bodies.ts';
+import { jsonProblems, modelProblems, type Problem, problem } from './bodies.ts';
 import type { Seen } from './types.ts';
 
 export interface Parsed<T> {
   value?: T;
-  problems: string[];
+  problems: Problem[];
 }
 
+/** A Pet, as JSON. Codes: invalid-pet, and jsonProblems' (empty-body, not-json, no-content-type, not-json-media-type). */
 export function readPet(seen: Seen): Parsed<Pet> {
   const { problems, value } = jsonProblems(seen);
   if (value === undefined) return { problems };
   const shape = modelProblems(Pet, value, 'Pet');
-  if (shape.length > 0) return { problems: [...problems, ...shape] };
+  if (shape.length > 0) return { problems: [...shape.map((text) => problem('invalid-pet', text)), ...problems] };
   return { value: Pet.parse(value), problems };
 }
 
+/** Pets, as JSON. Codes: invalid-pets, and jsonProblems'. */
 export function readPets(seen: Seen): Parsed<Pet[]> {
   const { problems, value } = jsonProblems(seen);
   if (value === undefined) return { problems };
   const shape = modelProblems(Pets, value, 'Pets');
-  if (shape.length > 0) return { problems: [...problems, ...shape] };
+  if (shape.length > 0) return { problems: [...shape.map((text) => problem('invalid-pets', text)), ...problems] };
   return { value: Pets.parse(value), problems };
 }
 
@@ -36,11 +38,12 @@ export interface Page {
   invalid: number;
 }
 
-export function readPage(seen: Seen): { page?: Page; problems: string[] } {
-  if (seen.text.trim() === '') return { problems: ['body is empty'] };
+/** Codes of `problems`: empty-body, not-json, not-json-array. */
+export function readPage(seen: Seen): { page?: Page; problems: Problem[] } {
+  if (seen.text.trim() === '') return { problems: [problem('empty-body', 'body is empty')] };
   const parsed = tryParseJson(seen.text);
-  if (!parsed.ok) return { problems: [`body is not JSON (${parsed.error})`] };
-  if (!Array.isArray(parsed.value)) return { problems: ['body is not a JSON array'] };
+  if (!parsed.ok) return { problems: [problem('not-json', `body is not JSON (${parsed.error})`)] };
+  if (!Array.isArray(parsed.value)) return { problems: [problem('not-json-array', 'body is not a JSON array')] };
   const items: unknown[] = parsed.value;
   const pets = items.flatMap((item) => {
     const pet = Pet.safeParse(item);
@@ -49,34 +52,36 @@ export function readPage(seen: Seen): { page?: Page; problems: string[] } {
   return { page: { items, pets, invalid: items.length - pets.length }, problems: [] };
 }
 
-/** What each item of a page that is not a Pet gets wrong, at most a few. */
-export function invalidPetProblems(items: readonly unknown[]): string[] {
-  const problems: string[] = [];
+/** What each item of a page that is not a Pet gets wrong, at most a few. Code: invalid-pet. */
+export function invalidPetProblems(items: readonly unknown[]): Problem[] {
+  const problems: Problem[] = [];
   items.forEach((item, i) => {
-    const shape = modelProblems(Pet, item, `item ${i}`);
-    if (shape.length > 0) problems.push(...shape);
+    for (const text of modelProblems(Pet, item, `item ${i}`)) problems.push(problem('invalid-pet', text));
   });
   return problems;
 }
 
 const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? v.toString() : v === undefined ? 'absent' : String(v));
 
-/** What of the NewPet sent did not come back exactly. Status is compared only when it was sent. */
-export function echoProblems(sent: NewPet, got: Pick<Pet, 'name' | 'categoryId' | 'status'>): string[] {
-  const problems: string[] = [];
-  if (got.name !== sent.name) problems.push(`name ${show(got.name)} is not the ${show(sent.name)} sent`);
-  if (got.categoryId !== sent.categoryId) problems.push(`categoryId ${show(got.categoryId)} is not the ${show(sent.categoryId)} sent`);
-  if (sent.status !== undefined && got.status !== sent.status) problems.push(`status ${show(got.status)} is not the ${show(sent.status)} sent`);
+/**
+ * What of the NewPet sent did not come back exactly. Status is compared only when it was sent.
+ * Codes: name-not-echoed, category-id-not-echoed, status-not-echoed.
+ */
+export function echoProblems(sent: NewPet, got: Pick<Pet, 'name' | 'categoryId' | 'status'>): Problem[] {
+  const problems: Problem[] = [];
+  if (got.name !== sent.name) problems.push(problem('name-not-echoed', `name ${show(got.name)} is not the ${show(sent.name)} sent`));
+  if (got.categoryId !== sent.categoryId) problems.push(problem('category-id-not-echoed', `categoryId ${show(got.categoryId)} is not the ${show(sent.categoryId)} sent`));
+  if (sent.status !== undefined && got.status !== sent.status) problems.push(problem('status-not-echoed', `status ${show(got.status)} is not the ${show(sent.status)} sent`));
   return problems;
 }
 
-/** Differences between two views of one animal (all fields of Pet). */
-export function sameAnimalProblems(expected: Pet, got: Pet): string[] {
-  const problems: string[] = [];
-  if (got.id !== expected.id) problems.push(`id ${show(got.id)} is not ${show(expected.id)}`);
-  if (got.name !== expected.name) problems.push(`name ${show(got.name)} is not ${show(expected.name)}`);
-  if (got.categoryId !== expected.categoryId) problems.push(`categoryId ${show(got.categoryId)} is not ${show(expected.categoryId)}`);
-  if (got.status !== expected.status) problems.push(`status ${show(got.status)} is not ${show(expected.status)}`);
+/** Differences between two views of one animal (all fields of Pet). Codes: id-differs, name-differs, category-id-differs, status-differs. */
+export function sameAnimalProblems(expected: Pet, got: Pet): Problem[] {
+  const problems: Problem[] = [];
+  if (got.id !== expected.id) problems.push(problem('id-differs', `id ${show(got.id)} is not ${show(expected.id)}`));
+  if (got.name !== expected.name) problems.push(problem('name-differs', `name ${show(got.name)} is not ${show(expected.name)}`));
+  if (got.categoryId !== expected.categoryId) problems.push(problem('category-id-differs', `categoryId ${show(got.categoryId)} is not ${show(expected.categoryId)}`));
+  if (got.status !== expected.status) problems.push(problem('status-differs', `status ${show(got.status)} is not ${show(expected.status)}`));
   return problems;
 }
 

@@ -20,7 +20,7 @@ export function judgeLimitHeader(run: KeyRun): Finding {
   const seen = [...new Set(pointsOf(run).map((p) => p.limit).filter((l) => l !== undefined))];
   if (seen.length === 0) return skip('no X-RateLimit-Limit seen (headers.rate-limit-present judges that)');
   if (wrong.length === 0) return pass(`X-RateLimit-Limit: ${seen.join(', ')}`);
-  return fail(`${run.label}: X-RateLimit-Limit is ${wrong[0]!.limit} on ${wrong.length} responses`, `${run.quota.perMinute} (per minute) or ${run.quota.perDay} (per day) for plan ${run.plan}`, `${wrong[0]!.limit}`);
+  return fail('not-the-plan-quota', `${run.label}: X-RateLimit-Limit is ${wrong[0]!.limit} on ${wrong.length} responses`, `${run.quota.perMinute} (per minute) or ${run.quota.perDay} (per day) for plan ${run.plan}`, `${wrong[0]!.limit}`);
 }
 
 /** The second a response was sent: its Date header, else when it arrived. */
@@ -67,11 +67,11 @@ export function judgeResetHeader(run: KeyRun): Finding {
     // second or more stale: two seconds of slack past one window.
     if (p.reset < now - CLOCK_SLACK_S) {
       const hint = resetRelativeHint(p.reset, window);
-      return fail(`${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+      return fail('reset-before-date', `${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }
     if (p.reset > now + window + 2) {
       const hint = resetMillisecondsHint(p.reset, now);
-      return fail(`${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+      return fail('reset-beyond-window', `${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }
   }
   return pass(bans.length > 0 ? `${bans.length} ban refusal(s) with Reset up to ${Math.max(...bans.map((p) => p.reset! - sentAt(p)))} s ahead not judged (a ban's length is not shown; rate-limit.ban-probe records it)` : undefined);
@@ -110,14 +110,14 @@ function said(window: QuotaWindow): string {
 
 export function judgeRemaining(run: KeyRun): Finding {
   const negative = pointsOf(run).find((p) => p.remaining !== undefined && p.remaining < 0);
-  if (negative) return fail(`${run.label}: X-RateLimit-Remaining is ${negative.remaining} (status ${negative.status})`, 'never below 0', `${negative.remaining}`);
+  if (negative) return fail('negative', `${run.label}: X-RateLimit-Remaining is ${negative.remaining} (status ${negative.status})`, 'never below 0', `${negative.remaining}`);
   const window = quotaWindow(run);
   const start = window.start;
   const ok = window.points.filter(accepted);
   if (start === undefined) return skip(`the response before ${run.label}'s burst carried no integer X-RateLimit-Remaining to count down from (headers.rate-limit-present judges the header)`);
   if (ok.length === 0) return skip(`${run.label}'s burst had no accepted request before its first 429: nothing counted down`);
   const remainings = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined);
-  if (remainings.length === 0) return fail(`${run.label}: no accepted response carried X-RateLimit-Remaining`, 'Remaining on every response', 'absent');
+  if (remainings.length === 0) return fail('absent', `${run.label}: no accepted response carried X-RateLimit-Remaining`, 'Remaining on every response', 'absent');
   const lowest = Math.min(...remainings);
   const fixed = limiterKind(ok, refillPerSecond(run)) === 'fixed';
   const allowance = fixed ? 0 : refillAllowance(run);
@@ -125,13 +125,14 @@ export function judgeRemaining(run: KeyRun): Finding {
   const reachedBottom = run.burst?.ended === 'first-429' && lowest <= 1;
   if (!reachedBottom && lowest > Math.max(0, start - ok.length + allowance)) {
     return fail(
+      'not-counting-down',
       `${run.label}: after ${ok.length} accepted requests from ${stated(window)}, Remaining went no lower than ${lowest}`,
       `down to ${Math.max(0, start - ok.length)}${allowance ? ` (+${allowance} refill)` : ''}`,
       `values seen: ${[...new Set(remainings)].slice(0, 12).join(', ')}`,
     );
   }
   if (fixed && new Set(remainings).size !== remainings.length) {
-    return fail(`${run.label}: in a fixed window, Remaining repeated a value (each accepted request must lower it by one)`, 'each value once', remainings.slice(0, 12).join(', '));
+    return fail('repeated-in-fixed-window', `${run.label}: in a fixed window, Remaining repeated a value (each accepted request must lower it by one)`, 'each value once', remainings.slice(0, 12).join(', '));
   }
   return pass();
 }
@@ -154,13 +155,13 @@ export function judgeQuota(run: KeyRun): Finding {
         `${run.label}: the load did not spend the quota: ${ok.length} accepted in ${(run.burst.durationMs / 1000).toFixed(1)} s without a 429 (its ${cap} cap), within the ${most} that Remaining ${start} and a window's turn or a bucket's refill allow meanwhile (${achieved.toFixed(0)} req/s achieved, ${(start / run.windows.minute).toFixed(0)} req/s needed): not checked`,
       );
     }
-    return fail(`${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at its ${cap} cap)`, `a 429 after ${start} accepted requests (at most ${most} with what a refilling limiter gives back over ${run.burst.durationMs} ms)`, `${ok.length} accepted, no 429`);
+    return fail('no-429', `${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at its ${cap} cap)`, `a 429 after ${start} accepted requests (at most ${most} with what a refilling limiter gives back over ${run.burst.durationMs} ms)`, `${ok.length} accepted, no 429`);
   }
   const first = firstRefusal(run);
   if (first?.startWindow === 'day' && !isDayRefusal(run, first.refusal)) {
     // The headers count the day; the minute refuses first, from a count they do not show.
     const most = run.quota.perMinute + refillAllowance(run);
-    if (ok.length > most) return fail(`${run.label}: ${ok.length} accepted before the first 429, more than the ${run.quota.perMinute} a minute of plan ${run.plan} (plus ${most - run.quota.perMinute} a refilling limiter may give back meanwhile)`, `at most ${most}`, `${ok.length}`);
+    if (ok.length > most) return fail('more-than-minute-quota', `${run.label}: ${ok.length} accepted before the first 429, more than the ${run.quota.perMinute} a minute of plan ${run.plan} (plus ${most - run.quota.perMinute} a refilling limiter may give back meanwhile)`, `at most ${most}`, `${ok.length}`);
     return pass(`the headers describe the day window (Remaining ${start} of ${run.quota.perDay}); the minute's quota refused after ${ok.length} accepted, within the ${run.quota.perMinute} a minute (rate-limit.binding-headers judges what the headers show)`);
   }
   if (first && first.startWindow === 'minute' && isDayRefusal(run, first.refusal) && ok.length < start) {
@@ -177,12 +178,13 @@ export function judgeQuota(run: KeyRun): Finding {
     const total = ok.length + late;
     return total === start
       ? pass(`fixed window: exactly ${start} accepted before the first 429, from ${stated(window)}`)
-      : fail(`${run.label}: ${total} requests accepted in the window before the first 429, but ${said(window)}`, `${start}`, `${total}`);
+      : fail('not-the-stated-quota', `${run.label}: ${total} requests accepted in the window before the first 429, but ${said(window)}`, `${start}`, `${total}`);
   }
   const allowance = quotaAllowance(run, start);
-  if (ok.length < start) return fail(`${run.label}: a 429 after ${ok.length} accepted requests, but ${said(window)}`, `at least ${start}`, `${ok.length}`);
+  if (ok.length < start) return fail('refused-before-quota', `${run.label}: a 429 after ${ok.length} accepted requests, but ${said(window)}`, `at least ${start}`, `${ok.length}`);
   if (ok.length > start + allowance) {
     return fail(
+      'more-than-refill-allows',
       `${run.label}: ${ok.length} accepted, more than ${stated(window)} plus what a refilling limiter can give back meanwhile (${allowance}: a token bucket's refill over ${run.burst.durationMs} ms, or what a sliding log had already spent)`,
       `at most ${start + allowance}`,
       `${ok.length}`,
@@ -219,6 +221,7 @@ export function judgeBoundaryRace(run: KeyRun): Finding {
   const moved = ok.find((p) => p.reset === undefined || pair.before.reset === undefined || Math.abs(p.reset - pair.before.reset) > jitter);
   if (moved) return skip(`${run.label}: both requests sent together at Remaining 1 were accepted, but Reset moved from ${pair.before.reset ?? 'none'} to ${moved.reset ?? 'none'} (a new window): not judged`);
   return fail(
+    'both-accepted',
     `${run.label}: two requests sent together on two connections when Remaining was 1 were both accepted: the limiter lets requests through between checking and counting them`,
     'one accepted and one 429',
     `${statuses}; Remaining then ${ok.map((p) => p.remaining ?? 'absent').join(' and ')}`,
@@ -255,6 +258,7 @@ export function judgePerConnection(run: KeyRun): Finding {
   if (steps === 0) return skip(`${run.label}: no connection had two responses with others accepted in between: nothing to compare`);
   if (over && ownCount / steps >= 0.8) {
     return fail(
+      'quota-per-connection',
       `${run.label}: each connection counts its own quota: ${ok.length} accepted over ${byConn.size} connections, more than the plan's ${run.quota.perMinute} a minute; on each, Remaining fell by one per own request whatever the others had accepted in between`,
       `one quota for the key: at most ${run.quota.perMinute}${allowance > 1 ? ` (+${allowance} refill)` : ''} accepted over all connections`,
       counts.join('; '),
@@ -270,7 +274,7 @@ function first429(run: KeyRun): TimelinePoint | undefined {
 export function judgeRetryAfterPresent(run: KeyRun): Finding {
   const p = first429(run);
   if (!p) return skip('no 429 was seen');
-  return p.retryAfter === undefined ? fail(`${run.label}: the 429 has no Retry-After`, 'Retry-After', 'absent') : pass(`Retry-After: ${p.retryAfter}`);
+  return p.retryAfter === undefined ? fail('absent', `${run.label}: the 429 has no Retry-After`, 'Retry-After', 'absent') : pass(`Retry-After: ${p.retryAfter}`);
 }
 
 export function judgeRetryAfterFormat(run: KeyRun): Finding {
@@ -279,7 +283,7 @@ export function judgeRetryAfterFormat(run: KeyRun): Finding {
   if (!reading) return skip('no Retry-After to judge');
   if (reading.legal) return pass(`Retry-After: ${reading.value} (${reading.form})`);
   const read = reading.seconds === undefined ? 'it names no moment' : `read as ${reading.form}, ${Math.round(reading.seconds * 10) / 10} s, and waited out so`;
-  return fail(`${run.label}: Retry-After "${reading.value}" is neither delta-seconds nor an IMF-fixdate (${read})`, 'delta-seconds (e.g. 30) or an IMF-fixdate (RFC 9110 §10.2.3, §5.6.7)', reading.value);
+  return fail('not-delta-seconds-or-imf-fixdate', `${run.label}: Retry-After "${reading.value}" is neither delta-seconds nor an IMF-fixdate (${read})`, 'delta-seconds (e.g. 30) or an IMF-fixdate (RFC 9110 §10.2.3, §5.6.7)', reading.value);
 }
 
 export function judgeRetryAfterConsistent(run: KeyRun): Finding {
@@ -290,18 +294,18 @@ export function judgeRetryAfterConsistent(run: KeyRun): Finding {
   const sent = sentAt(p);
   const reading = readRetryAfter(p.retryAfter, p.t, p.date)!;
   const until = retryAfterNamedSecond(p);
-  if (until === undefined) return fail(`${run.label}: Retry-After "${p.retryAfter}" names no moment`, `X-RateLimit-Reset ${p.reset}`, p.retryAfter);
+  if (until === undefined) return fail('names-no-moment', `${run.label}: Retry-After "${p.retryAfter}" names no moment`, `X-RateLimit-Reset ${p.reset}`, p.retryAfter);
   const hint = retryAfterMillisecondsHint(reading, p.reset - sent);
   if (limiterKind(beforeStop(run), refillPerSecond(run)) !== 'fixed') {
     // A refilling limiter may name the next token in Retry-After and the full bucket in Reset.
     return until >= sent - 1 && until <= p.reset + 1
       ? pass(`refilling limiter: Retry-After ${p.retryAfter} within X-RateLimit-Reset ${p.reset}`)
-      : fail(`${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, beyond X-RateLimit-Reset ${p.reset}${hint}`, `no later than ${p.reset}`, `${Math.round(until - p.reset)} s after`);
+      : fail('beyond-reset', `${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, beyond X-RateLimit-Reset ${p.reset}${hint}`, `no later than ${p.reset}`, `${Math.round(until - p.reset)} s after`);
   }
   // A Reset rounded with noise (resetJitter) may be that much off the window's true end.
   return Math.abs(until - p.reset) <= 1 + resetJitter(beforeStop(run))
     ? pass()
-    : fail(`${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, X-RateLimit-Reset at ${p.reset}${hint}`, 'the same moment within 1 s', `${Math.round(until - p.reset)} s apart`);
+    : fail('not-the-reset-moment', `${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, X-RateLimit-Reset at ${p.reset}${hint}`, 'the same moment within 1 s', `${Math.round(until - p.reset)} s apart`);
 }
 
 export function judgeRetryAfterHonoured(run: KeyRun): Finding {
@@ -310,19 +314,19 @@ export function judgeRetryAfterHonoured(run: KeyRun): Finding {
   const { next, waitedMs } = run.retry;
   return next.status >= 200 && next.status < 300
     ? pass(`waited ${waitedMs} ms, then ${next.status}`)
-    : fail(`${run.label}: after waiting the ${waitedMs} ms Retry-After asked for, the next request got ${next.status}`, '2xx', `${next.status}`);
+    : fail('refused-after-waiting', `${run.label}: after waiting the ${waitedMs} ms Retry-After asked for, the next request got ${next.status}`, '2xx', `${next.status}`);
 }
 
 export function judgeIsolation(run: KeyRun): Finding {
   if (!run.isolation) return skip(`${run.label}: no other key of plan ${run.plan} was exhausted before it`);
   const { before, after, exhausted } = run.isolation;
-  if (after.status === 429) return fail(`${run.label} got 429 right after ${exhausted} (same plan) was exhausted`, '2xx: quotas are per key', '429');
-  if (after.status < 200 || after.status >= 300) return fail(`${run.label} got ${after.status} right after ${exhausted} was exhausted`, '2xx', `${after.status}`);
+  if (after.status === 429) return fail('refused-after-other-key', `${run.label} got 429 right after ${exhausted} (same plan) was exhausted`, '2xx: quotas are per key', '429');
+  if (after.status < 200 || after.status >= 300) return fail('not-accepted-after-other-key', `${run.label} got ${after.status} right after ${exhausted} was exhausted`, '2xx', `${after.status}`);
   const r0 = headerInt(before.headers['x-ratelimit-remaining']);
   const r1 = headerInt(after.headers['x-ratelimit-remaining']);
   const sameWindow = before.headers['x-ratelimit-reset'] === after.headers['x-ratelimit-reset'];
   if (sameWindow && r0 !== undefined && r1 !== undefined && r1 < r0 - 1) {
-    return fail(`${run.label}: Remaining fell from ${r0} to ${r1} while only ${exhausted} was sending`, `${r0 - 1}`, `${r1}`);
+    return fail('counted-other-key', `${run.label}: Remaining fell from ${r0} to ${r1} while only ${exhausted} was sending`, `${r0 - 1}`, `${r1}`);
   }
   return pass(`${run.label} untouched by ${exhausted}: ${after.status}, Remaining ${r1}`);
 }
@@ -398,6 +402,7 @@ function judgeDayWithoutBlock(run: KeyRun, day: DayData): Finding {
   const beyond = beyondAnyDay(spans, perDay, D);
   if (beyond) {
     return fail(
+      'beyond-any-day',
       `${run.label}: ${beyond.count} requests accepted within ${D} s (the server's seconds ${beyond.from} to ${beyond.to}) without the day's quota stopping them, more than any day limiter lets through in a day window's length`,
       `a 429 for the day after at most ${perDay} in a day window (at most ${2 * perDay} across two)`,
       `${beyond.count} accepted within ${D} s`,
@@ -407,7 +412,7 @@ function judgeDayWithoutBlock(run: KeyRun, day: DayData): Finding {
     for (const reset of new Set(day.dayResets ?? [])) {
       const counted = countDayWindow(run, spans, reset);
       if (counted.count > perDay) {
-        return fail(`${run.label}: ${counted.count} requests accepted in the day window that ends at X-RateLimit-Reset ${reset} (as headers of the day said), more than the ${perDay} a day, without a 429 for the day`, `at most ${perDay}`, `${counted.count}`);
+        return fail('over-day-quota-shown-window', `${run.label}: ${counted.count} requests accepted in the day window that ends at X-RateLimit-Reset ${reset} (as headers of the day said), more than the ${perDay} a day, without a 429 for the day`, `at most ${perDay}`, `${counted.count}`);
       }
     }
   }
@@ -426,6 +431,7 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   if (day.ended === 'still-refused') {
     const said = day.block?.retryAfter !== undefined ? ` (the last said Retry-After ${day.block.retryAfter})` : '';
     return fail(
+      'still-refused',
       `${run.label}: after ${day.accepted} requests accepted, the key was refused again each time it waited out a 429's Retry-After${said}: the day is spent, but its 429s name times inside it`,
       "a 429 of a spent day names the day's end",
       `refused again after waiting out the Retry-After of ${DAY_FOLLOW_UPS} 429s in a row`,
@@ -436,10 +442,10 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   const now = sentAt(block);
   // A fixed day window names its end; a refilling one may name its next token (but never beyond a day).
   const namesDay = block.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute;
-  if (block.reset === undefined) return fail(`${run.label}: the day's 429 carries no integer X-RateLimit-Reset`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, 'absent');
-  if (block.reset <= now) return fail(`${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not after its Date (${now})`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
+  if (block.reset === undefined) return fail('day-reset-absent', `${run.label}: the day's 429 carries no integer X-RateLimit-Reset`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, 'absent');
+  if (block.reset <= now) return fail('day-reset-not-after-date', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not after its Date (${now})`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
   if ((!namesDay && block.reset <= now + run.windows.minute) || block.reset > now + run.windows.day + 1) {
-    return fail(`${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not the end of the day window`, `after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
+    return fail('day-reset-not-day-end', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not the end of the day window`, `after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
   }
   // Every 429 of the spent day names, in Retry-After, a time at or after the day's reset; a
   // refilling day may name a sooner one, if the request sent then is let through.
@@ -457,6 +463,7 @@ export function judgeDailyQuota(run: KeyRun): Finding {
       ? `the request sent then was refused again (${next.status}${next.retryAfter !== undefined ? `, Retry-After ${next.retryAfter}` : ''})`
       : `no request was sent then (the harness waits at most two minute windows, and sends at most ${DAY_FOLLOW_UPS} after the day's 429), so nothing showed the key let through before the day's reset`;
     return fail(
+      'retry-after-before-day-end',
       `${run.label}: a 429 of the spent day says Retry-After ${p.retryAfter}, ${early} s before the day's reset at ${block.reset}: ${what}`,
       `Retry-After naming ${block.reset} (the day's reset) or later, or a time at which the key is let through`,
       `Retry-After ${p.retryAfter} (until ${Math.round(named / 1000)})`,
@@ -469,6 +476,7 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   const counted = countDayWindow(run, daySpans(day), block.reset);
   if (counted.count > run.quota.perDay + counted.refill) {
     return fail(
+      'over-day-quota',
       `${run.label}: ${counted.count} requests accepted in the day window that ends at X-RateLimit-Reset ${block.reset}, more than the ${run.quota.perDay} a day${counted.refill ? ` (plus ${counted.refill} a refilling day gives back over their ${counted.seconds} s)` : ''}`,
       `at most ${run.quota.perDay + counted.refill}`,
       `${counted.count}`,
@@ -503,12 +511,13 @@ export function judgeBindingHeaders(run: KeyRun): Finding {
   const leftover = refusal.remaining !== undefined && refusal.remaining > 0 ? `, and the 429 itself says Remaining ${refusal.remaining}` : '';
   if (startWindow !== refusedBy && k + 1 < start) {
     return fail(
+      'other-limit-binds',
       `${run.label}: the headers do not show the limit that binds: they describe the ${startWindow} window (Remaining said ${start}), but the ${refusedBy}'s quota refused after ${k} accepted${leftover}`,
       `X-RateLimit-* of the limit that refuses first (Remaining ${k} at the start)`,
       `Remaining ${start}, refused after ${k}`,
     );
   }
-  if (leftover) return fail(`${run.label}: a 429 says X-RateLimit-Remaining ${refusal.remaining}: the headers do not show the limit that refused`, 'Remaining 0 on a 429 of the limit described', `Remaining ${refusal.remaining}`);
+  if (leftover) return fail('remaining-left-on-429', `${run.label}: a 429 says X-RateLimit-Remaining ${refusal.remaining}: the headers do not show the limit that refused`, 'Remaining 0 on a 429 of the limit described', `Remaining ${refusal.remaining}`);
   return startWindow === refusedBy
     ? pass(`${run.label}: the headers describe the ${startWindow} window, whose quota refused first (after ${k} accepted, Remaining said ${start})`)
     : pass(`${run.label}: the headers describe the ${startWindow} window and the ${refusedBy}'s quota refused, after ${k} accepted as Remaining ${start} said: nothing was left over`);

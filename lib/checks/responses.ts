@@ -1,12 +1,12 @@
 // Rules that hold for every response of the run, whichever suite caused it: judged once, over the
 // whole exchange log, after the suites. Pure: exchanges in, findings out.
 import type { Exchange } from '../result/model.ts';
-import { rateLimitHeaderProblems } from '../rate-limit/vocabulary.ts';
-import { errorBodyProblems, isJsonMediaType } from './bodies.ts';
+import { RATE_LIMIT_HEADERS, rateLimitHeaderProblems } from '../rate-limit/vocabulary.ts';
+import { errorBodyProblems, isJsonMediaType, type Problem, problem } from './bodies.ts';
 import { invalidPetProblems, readPage } from './pets.ts';
 import { defineCheck } from './define.ts';
 import { retryAfterObeyed } from './retry-after.ts';
-import { type Finding, type Seen, skip } from './types.ts';
+import { fail, type Finding, type Seen, skip } from './types.ts';
 
 const suite = 'run';
 
@@ -21,7 +21,8 @@ function seenOf(e: Exchange): Seen | undefined {
 interface Rule {
   /** Which responses the rule is about. */
   applies: (s: Seen, e: Exchange) => boolean;
-  problemsOf: (s: Seen) => string[];
+  /** What is wrong with one response; the first offender's first problem names the failure's kind. */
+  problemsOf: (s: Seen) => Problem[];
   expected: string;
   /** Judges the body: a cut (or, for load bursts, unkept) body cannot be judged; headers still can. */
   readsBody: boolean;
@@ -30,7 +31,7 @@ interface Rule {
 /** Judges every response the rule applies to; fails naming the first offenders, kept as evidence. */
 function judgeAll({ applies, problemsOf, expected, readsBody }: Rule): (exchanges: readonly Exchange[]) => Finding {
   return (exchanges) => {
-    const offenders: { exchange: Exchange; problems: string[] }[] = [];
+    const offenders: { exchange: Exchange; problems: Problem[] }[] = [];
     let judged = 0;
     for (const exchange of exchanges) {
       const seen = seenOf(exchange);
@@ -45,13 +46,14 @@ function judgeAll({ applies, problemsOf, expected, readsBody }: Rule): (exchange
     if (offenders.length === 0) return { outcome: 'pass', message: `${judged} responses checked` };
     const first = offenders[0]!;
     const shown = offenders.slice(0, EVIDENCE_LIMIT);
-    return {
-      outcome: 'fail',
-      message: `${offenders.length} of ${judged} responses: ${first.exchange.method} ${pathOf(first.exchange.url)} → ${first.exchange.status}: ${first.problems.join('; ')}`,
-      exchanges: shown.map((o) => o.exchange),
+    const said = (problems: readonly Problem[]) => problems.map((p) => p.text).join('; ');
+    const failed = fail(
+      first.problems[0]!.code,
+      `${offenders.length} of ${judged} responses: ${first.exchange.method} ${pathOf(first.exchange.url)} → ${first.exchange.status}: ${said(first.problems)}`,
       expected,
-      actual: shown.map((o) => `${o.exchange.method} ${pathOf(o.exchange.url)} → ${o.exchange.status}: ${o.problems.join('; ')}`).join('\n'),
-    };
+      shown.map((o) => `${o.exchange.method} ${pathOf(o.exchange.url)} → ${o.exchange.status}: ${said(o.problems)}`).join('\n'),
+    );
+    return { ...failed, exchanges: shown.map((o) => o.exchange) };
   };
 }
 
@@ -64,6 +66,7 @@ function pathOf(url: string): string {
   }
 }
 
+/** Codes: errorBodyProblems' (no-error-body, error-body-not-json, invalid-error-body, error-status-mismatch, …). */
 export const errorBody = defineCheck({
   id: 'errors.error-body', explainedBy: ['responses.json-media-type'],
   clause: 'Errors',
@@ -78,7 +81,7 @@ export const errorBody = defineCheck({
   }),
 });
 
-// The 429 body is "not shown": none at all is legal; a body, though, should be an Error.
+// The 429 body is "not shown": none at all is legal; a body, though, should be an Error. Codes: as errors.error-body.
 export const rateLimitedBody = defineCheck({
   id: 'errors.429-error-body', explainedBy: ['responses.json-media-type'],
   clause: 'Errors',
@@ -93,6 +96,7 @@ export const rateLimitedBody = defineCheck({
   }),
 });
 
+/** Codes: no-content-type, not-json-media-type. */
 export const jsonMediaType = defineCheck({
   id: 'responses.json-media-type',
   clause: 'What the service does',
@@ -101,12 +105,13 @@ export const jsonMediaType = defineCheck({
   severity: 'must',
   judge: judgeAll({
     applies: (s) => s.text.length > 0 && s.status !== 429,
-    problemsOf: (s) => (isJsonMediaType(s.headers['content-type']) ? [] : [`Content-Type is ${s.headers['content-type'] ? `"${s.headers['content-type']}"` : 'missing'}`]),
+    problemsOf: (s) => (isJsonMediaType(s.headers['content-type']) ? [] : [s.headers['content-type'] ? problem('not-json-media-type', `Content-Type is "${s.headers['content-type']}"`) : problem('no-content-type', 'Content-Type is missing')]),
     expected: 'Content-Type: application/json (parameters allowed)',
     readsBody: false,
   }),
 });
 
+/** Codes: rate-limit-header-missing, rate-limit-header-not-integer (every header there). */
 export const rateLimitHeaders = defineCheck({
   id: 'headers.rate-limit-present',
   clause: 'Limits / Rate limit headers',
@@ -115,7 +120,11 @@ export const rateLimitHeaders = defineCheck({
   severity: 'must',
   judge: judgeAll({
     applies: () => true,
-    problemsOf: (s) => rateLimitHeaderProblems(s.headers),
+    problemsOf: (s) => {
+      // A header missing is the main problem; else one that is not an integer.
+      const code = RATE_LIMIT_HEADERS.some((name) => s.headers[name.toLowerCase()] === undefined) ? 'rate-limit-header-missing' : 'rate-limit-header-not-integer';
+      return rateLimitHeaderProblems(s.headers).map((text) => problem(code, text));
+    },
     expected: 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',
     readsBody: false,
   }),
@@ -123,7 +132,7 @@ export const rateLimitHeaders = defineCheck({
 
 const isListPets = (e: Exchange) => e.method === 'GET' && pathOf(e.url).split('?')[0]!.endsWith('/pets');
 
-/** Every animal of every page, whichever list check asked for it; the list checks only mention it. */
+/** Every animal of every page, whichever list check asked for it; the list checks only mention it. Code: invalid-pet. */
 export const petShape = defineCheck({
   id: 'list-pets.pet-shape',
   clause: 'Resources and their fields / Pet',
@@ -142,7 +151,7 @@ export const petShape = defineCheck({
 });
 
 // No operation lists a 5xx: a server error answers nothing the interface describes, whatever the
-// request (a malformed one included: that is a 4xx).
+// request (a malformed one included: that is a 4xx). Code: server-error.
 export const no5xx = defineCheck({
   id: 'responses.no-5xx',
   clause: 'Endpoints',
@@ -151,7 +160,7 @@ export const no5xx = defineCheck({
   severity: 'must',
   judge: judgeAll({
     applies: () => true,
-    problemsOf: (s) => (s.status >= 500 ? [`a server error (${s.status})`] : []),
+    problemsOf: (s) => (s.status >= 500 ? [problem('server-error', `a server error (${s.status})`)] : []),
     expected: 'a status the operation lists: 200 or 201, 400, 401, 404, 429',
     readsBody: false,
   }),

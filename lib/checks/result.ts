@@ -31,6 +31,7 @@ export function toCheckResult(def: CheckDef, judgement: Judgement, ctx: ResultCo
     title: def.title,
     severity: def.severity,
     outcome: judgement.outcome,
+    ...(failed ? { code: failed.code } : {}),
     message: others.length > 0 ? `${judgement.message} (and ${others.length} more kind${others.length > 1 ? 's' : ''} of failure: ${others.map((o) => o.kind).join('; ')})` : (judgement.message ?? def.title),
     suite: def.suite,
     // Provisional: linkCauses keeps it only when that check failed too.
@@ -47,6 +48,7 @@ export function toCheckResult(def: CheckDef, judgement: Judgement, ctx: ResultCo
             ? {
                 failures: others.map((o) => ({
                   kind: o.kind,
+                  code: o.code,
                   message: o.message,
                   ...(o.expected !== undefined ? { expected: o.expected } : {}),
                   ...(o.actual !== undefined ? { actual: o.actual } : {}),

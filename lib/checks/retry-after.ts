@@ -41,6 +41,7 @@ export function judgeObeyedRetryAfters(exchanges: readonly Exchange[]): Finding 
   const shown = broken.slice(0, SHOWN);
   return {
     outcome: 'fail',
+    code: 'refused-at-named-time',
     message: `${broken.length} of ${judged} Retry-Afters waited out named a time at which the key was still refused: ${line(broken[0]!)}`,
     expected: 'the request sent at the time a 429 names is let through ("the client retries only after the indicated time")',
     actual: shown.map(line).join('\n'),

@@ -16,6 +16,8 @@ export interface PropertyFailure {
 /** Another kind of failure of the same property, shrunk on its own. */
 export interface OtherFailure {
   kind: string;
+  /** The code of its finding. */
+  code: string;
   message: string;
   expected?: string;
   actual?: string;
@@ -28,6 +30,12 @@ export type Finding =
   | { outcome: 'pass'; message?: string }
   | {
       outcome: 'fail';
+      /**
+       * What kind of failure this is, stable across runs and wording (as a zod issue's code):
+       * lower-case words joined by hyphens, unique within its check. Grouping, baselines and
+       * tests tell failures apart by it, never by the message.
+       */
+      code: string;
       message: string;
       expected?: string;
       actual?: string;
@@ -59,21 +67,29 @@ export interface Seen {
 
 export const pass = (message?: string): Finding => (message === undefined ? { outcome: 'pass' } : { outcome: 'pass', message });
 
-export const fail = (message: string, expected?: string, actual?: string): Finding => ({
-  outcome: 'fail',
-  message,
-  ...(expected !== undefined ? { expected } : {}),
-  ...(actual !== undefined ? { actual } : {}),
-});
+/** What a failure's code looks like: lower-case words (letters, digits) joined by hyphens. */
+const CODE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** A failure of kind `code`. Throws on a code that is not one (a message passed first, say). */
+export const fail = (code: string, message: string, expected?: string, actual?: string): Finding => {
+  if (!CODE.test(code)) throw new Error(`failure code ${JSON.stringify(code)} is not lower-case words joined by hyphens (such as "not-401"); fail() takes the code first, then the message`);
+  return {
+    outcome: 'fail',
+    code,
+    message,
+    ...(expected !== undefined ? { expected } : {}),
+    ...(actual !== undefined ? { actual } : {}),
+  };
+};
 
 /** The same finding, as a failure another check's clause explains (see `explainedBy`). */
 export function explainedBy(finding: Finding, id: string): Finding {
   return finding.outcome === 'fail' ? { ...finding, explainedBy: id } : finding;
 }
 
-/** Joins the problems found in one response into a finding: none is a pass. */
-export function findingOf(problems: readonly string[], expected: string, actual: string): Finding {
-  return problems.length === 0 ? pass() : fail(problems.join('; '), expected, actual);
+/** Joins the problems found in one response into a finding of kind `code`: none is a pass. */
+export function findingOf(code: string, problems: readonly string[], expected: string, actual: string): Finding {
+  return problems.length === 0 ? pass() : fail(code, problems.join('; '), expected, actual);
 }
 
 export function describeSeen(seen: Seen): string {
@@ -103,12 +119,4 @@ export function eachCase<T>(one: (c: T) => Finding, outcomes: { none?: Finding; 
     return outcomes.all ? outcomes.all(cases.length) : pass();
   };
   return Object.assign(judge, { one });
-}
-
-/** A failure's message with its numbers and quoted values blanked: failures alike in all else are one kind. */
-export function kindOfMessage(message: string): string {
-  return message
-    .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
-    .replace(/-?\d+(\.\d+)?/g, '#')
-    .slice(0, 200);
 }

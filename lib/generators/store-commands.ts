@@ -29,9 +29,11 @@ export class StepFailed extends Error {
 
 type StoreCommand = fc.AsyncCommand<Sequence, StoreApi>;
 
-function step(sequence: Sequence, name: string, problems: string[], seen: Seen): void {
+/** A judged step: its name recorded; a disagreement (its problems and their code) ends the sequence. */
+function step(sequence: Sequence, name: string, judged: { problems: string[]; code?: string }, seen: Seen): void {
   sequence.steps.push(name);
-  if (problems.length > 0) throw new StepFailed({ steps: [...sequence.steps], problems, seen });
+  const { problems, code } = judged;
+  if (problems.length > 0) throw new StepFailed({ steps: [...sequence.steps], problems, ...(code ? { code } : {}), seen });
 }
 
 class Create implements StoreCommand {
@@ -41,8 +43,9 @@ class Create implements StoreCommand {
   }
   async run(s: Sequence, api: StoreApi): Promise<void> {
     const seen = await api.create(this.pet);
-    const { problems, learned } = judgeCreateStep(s.model, this.pet, seen);
-    step(s, this.toString(), problems, seen);
+    const judged = judgeCreateStep(s.model, this.pet, seen);
+    step(s, this.toString(), judged, seen);
+    const { learned } = judged;
     if (learned) s.model.known.set(learned.id, learned);
   }
   toString(): string {
@@ -57,8 +60,9 @@ class List implements StoreCommand {
   }
   async run(s: Sequence, api: StoreApi): Promise<void> {
     const seen = await api.list(this.query);
-    const { problems, learned } = judgeListStep(s.model, this.query, seen);
-    step(s, this.toString(), problems, seen);
+    const judged = judgeListStep(s.model, this.query, seen);
+    step(s, this.toString(), judged, seen);
+    const { learned } = judged;
     // Without writes, the model learns the store from what it reads.
     if (!s.model.writes) for (const pet of learned) if (!s.model.known.has(pet.id)) s.model.known.set(pet.id, pet);
   }
@@ -77,8 +81,7 @@ class Get implements StoreCommand {
     const ids = [...s.model.known.keys()];
     const id = ids[this.pick % ids.length]!;
     const seen = await api.get(id);
-    const { problems } = judgeGetStep(s.model, id, seen);
-    step(s, `Get(${id})`, problems, seen);
+    step(s, `Get(${id})`, judgeGetStep(s.model, id, seen), seen);
   }
   toString(): string {
     return `Get(#${this.pick})`;

@@ -72,6 +72,7 @@ export const Evidence = z.object({
     .array(
       z.object({
         kind: z.string().describe('What tells this failure apart, e.g. the reason an invalid NewPet is invalid'),
+        code: z.string().optional().describe('The code of its finding'),
         message: z.string(),
         expected: z.string().optional(),
         actual: z.string().optional(),
@@ -92,6 +93,7 @@ export const CheckResult = z.object({
   title: z.string(),
   severity: Severity,
   outcome: Outcome,
+  code: z.string().optional().describe('A failure\'s kind within its check, stable across runs and wording (e.g. "too-many-accepted"): tools tell failures apart by it, never by the message'),
   message: z.string(),
   suite: z.string(),
   causedBy: z

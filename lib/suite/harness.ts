@@ -11,7 +11,7 @@ import type { TargetKey } from '../config/schema.ts';
 import { BudgetExhaustedError, describeError, HarnessError } from '../errors.ts';
 import type { CheckDef } from '../checks/define.ts';
 import { toCheckResult } from '../checks/result.ts';
-import { type EachCase, type Finding, type Judgement, kindOfMessage, type PropertyFailure } from '../checks/types.ts';
+import { type EachCase, type Finding, type Judgement, type OtherFailure, type PropertyFailure } from '../checks/types.ts';
 import { seedFor } from '../generators/seed.ts';
 import { stringifyJson } from '../json.ts';
 import type { CheckResult, Exchange } from '../result/model.ts';
@@ -201,23 +201,45 @@ function examplesFor<T>(options: PropertyOptions<T>, seed: number): [T][] {
   return examples.map((e) => [e]);
 }
 
+/**
+ * What tells a failing case apart from the other failures of its property: the cover function's
+ * kind when there is one, else the finding's code (never its message, whose wording and figures
+ * vary from case to case).
+ */
+export function kindOfCase<T>(value: T, finding: Finding, coverEach?: (value: T) => string): string {
+  return coverEach?.(value) ?? (finding.outcome === 'fail' ? finding.code : '');
+}
+
+/** Another kind of failure of a property, as its minimal case replayed alone reported it. */
+export function otherFailure(kind: string, replayed: Extract<Finding, { outcome: 'fail' }>, property: PropertyFailure, exchanges: Exchange[]): OtherFailure {
+  return {
+    kind,
+    code: replayed.code,
+    message: replayed.message,
+    ...(replayed.expected !== undefined ? { expected: replayed.expected } : {}),
+    ...(replayed.actual !== undefined ? { actual: replayed.actual } : {}),
+    property,
+    exchanges,
+  };
+}
+
 /** At most this many kinds of failure are each shrunk and reported for one property check. */
 const MAX_KINDS = 20;
 
 /**
  * A property check: fast-check generates cases from a seed derived from the run's seed and the
  * check's name (so `--seed` replays it even when other checks are left out). Every case is tried,
- * so that each distinct kind of failure is found (the cover function's kind, else the failure's
- * message with its values blanked); each kind, up to MAX_KINDS, is then shrunk on its own to a
- * minimal counterexample (the cases already tried are remembered, not sent again), and replayed
- * alone so that its evidence shows only its exchanges.
+ * so that each distinct kind of failure is found (see kindOfCase: the cover function's kind, else
+ * the failure's code); each kind, up to MAX_KINDS, is then shrunk on its own to a minimal
+ * counterexample (the cases already tried are remembered, not sent again), and replayed alone so
+ * that its evidence shows only its exchanges.
  */
 export function property<T>(def: CheckDef, options: PropertyOptions<T>): void {
   const name = options.subject ? `${def.id} [${options.subject}]` : def.id;
   check(def, options, async (ctx) => {
     const seed = seedFor(ctx.run.seed, name);
     const numRuns = options.runs ?? ctx.run.runs;
-    const kindOf = (value: T, finding: Finding) => options.coverEach?.(value) ?? (finding.outcome === 'fail' ? kindOfMessage(finding.message) : '');
+    const kindOf = (value: T, finding: Finding) => kindOfCase(value, finding, options.coverEach);
     const judged = new Map<string, Finding>();
     let harnessError: unknown;
     const judge = async (value: T): Promise<Finding> => {
@@ -289,10 +311,7 @@ export function property<T>(def: CheckDef, options: PropertyOptions<T>): void {
       property: main.property,
       ...(rest.length > 0
         ? {
-            others: rest.map((f) => {
-              const r = f.replayed;
-              return { kind: f.kind, message: r.message, ...(r.expected !== undefined ? { expected: r.expected } : {}), ...(r.actual !== undefined ? { actual: r.actual } : {}), property: f.property, exchanges: f.exchanges };
-            }),
+            others: rest.map((f) => otherFailure(f.kind, f.replayed, f.property, f.exchanges)),
           }
         : {}),
     };

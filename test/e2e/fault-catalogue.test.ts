@@ -122,6 +122,17 @@ describe('what the report says about a fault', () => {
     }
   });
 
+  it('latency-grows-with-load: the breached threshold fails the run (exit 1), the measured figure in the message', async () => {
+    const { run, report } = await catalogueRun('latency-grows-with-load');
+    expect(run.code).toBe(1);
+    const failed = report.checks.filter((c) => c.outcome === 'fail');
+    expect(failed.map((c) => [c.id, c.code])).toEqual([['load.thresholds', 'threshold-breached']]);
+    expect(failed[0]!.message).toMatch(/^over \d+ paced requests: p95 (\d+) ms is above the threshold p95Ms 200$/);
+    const measured = Number(/p95 (\d+) ms/.exec(failed[0]!.message)![1]);
+    expect(measured).toBe(report.pacedLoad!.overall.latency.p95);
+    expect(measured).toBeGreaterThan(LOAD_THRESHOLDS.p95Ms);
+  });
+
   it('auth-no-error-body: every 401 without an Error body fails, all under one root, errors.error-body', async () => {
     const report = await reportOf('auth-no-error-body');
     const failed = report.checks.filter((c) => c.outcome === 'fail');

@@ -80,16 +80,22 @@ describe('the rate-limit suite against a conforming limiter', () => {
 });
 
 describe('without load allowed', () => {
-  it('skips every rate-limit check, saying how to allow it, and sends nothing with the keys', async () => {
+  it('skips every rate-limit and paced-load check, saying how to allow it, and sends nothing with the keys', async () => {
     const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS });
     const dir = tempDir('no-load');
     try {
       const target = { name: 'noload', baseUrl: server.baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS };
-      const run = await runCli(['--target', writeTarget(dir, target), '--report-dir', path.join(dir, 'out'), '--suite', 'rate-limit']);
+      const run = await runCli(['--target', writeTarget(dir, target), '--report-dir', path.join(dir, 'out'), '--suite', 'rate-limit,load']);
       expect(run.code).toBe(0);
-      const limits = readReport(path.join(dir, 'out')).checks.filter((c) => c.suite === 'rate-limit');
+      const report = readReport(path.join(dir, 'out'));
+      const limits = report.checks.filter((c) => c.suite === 'rate-limit');
       expect(limits.length).toBeGreaterThan(0);
       expect(limits.every((c) => c.outcome === 'skip' && /allow\.load .* --allow-load/.test(c.message))).toBe(true);
+      const load = report.checks.filter((c) => c.suite === 'load');
+      expect(load.length).toBe(3 * KEYS.length + 1);
+      for (const c of load) expect({ id: c.id, outcome: c.outcome, message: c.message }).toEqual({ id: c.id, outcome: 'skip', message: expect.stringContaining('allow.load') });
+      expect(report.pacedLoad).toBeUndefined();
+      expect(report.requests.bySuite.load ?? 0).toBe(0);
       expect(server.stats().requests).toBe(1); // the reachability probe, unauthenticated
     } finally {
       await server.close();

@@ -7,7 +7,8 @@ import type { Finding } from '../../lib/checks/types.ts';
 import { validateTarget } from '../../lib/config/load.ts';
 import type { Target } from '../../lib/config/schema.ts';
 import { driveContext } from '../../lib/rate-limit/drive-context.ts';
-import { driveKeys } from '../../lib/rate-limit/drive-keys.ts';
+import { driveKeys, segmentSlots } from '../../lib/rate-limit/drive-keys.ts';
+import { mergeKeyRuns } from '../../lib/result/merge.ts';
 import type { KeyRun } from '../../lib/result/rate-limits.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import { inProcessReference, type InProcessServer } from '../../targets/reference/in-process.ts';
@@ -64,4 +65,31 @@ export async function driveOnClock(o: ClockRunOptions): Promise<ClockRun> {
   };
   const failed = (label: string) => [...findings(label)].filter(([, f]) => f.outcome === 'fail').map(([id]) => id);
   return { runs, sim, server, clock, target, startedAt, findings, failed };
+}
+
+/**
+ * The same, split over `count` load segments (runners 1..N, --load-segment I/N) that start together
+ * at `leadMs` after the clock's start: each its own wire (connections, log, ledger), one server,
+ * one clock. Their key runs merged as `merge` merges them, and judged once.
+ */
+export async function driveSegmentsOnClock(o: ClockRunOptions, count: number, leadMs = 1_000): Promise<{ runs: Map<string, KeyRun>; server: InProcessServer; failed(label: string): string[]; findings(label: string): Map<string, Finding> }> {
+  const startedAt = o.start ?? T0;
+  const clock = new VirtualClock(startedAt);
+  const server = inProcessReference({ keys: o.keys.map(({ key, plan }) => ({ key, plan })), plans: o.plans ?? {}, windows: o.windows, faults: o.faults ?? [], variations: o.variations ?? [] }, clock);
+  const target = validateTarget({ name: 'clock', baseUrl: 'http://127.0.0.1/v1', keys: o.keys, plans: o.plans ?? {}, windows: o.windows, allow: { load: true } }, 'clock.yaml', {});
+  const startAt = startedAt + leadMs;
+  const slots = segmentSlots({ target }, startAt);
+  const segments = Array.from({ length: count }, (_, i) => {
+    const sim = simWire(server, clock, o.latencyMs === undefined ? {} : { latencyMs: o.latencyMs });
+    const ctx = driveContext({ clock, wire: sim.wire, target, soak: false, deadline: startedAt + 7 * 86_400_000, progress: () => {}, accepted: (label) => sim.ledger.of(label), segment: { index: i + 1, count, startAt, slots } });
+    return { index: i + 1, ctx, runs: new Map<string, KeyRun>() };
+  });
+  await clock.run(() => Promise.all(segments.map((s) => driveKeys(s.ctx, s.runs))));
+  const runs = new Map<string, KeyRun>();
+  for (const key of target.keys) {
+    const parts = segments.flatMap((s) => (s.runs.has(key.label) ? [{ index: s.index, run: s.runs.get(key.label)! }] : []));
+    if (parts.length > 0) runs.set(key.label, mergeKeyRuns(parts));
+  }
+  const findings = (label: string) => new Map<string, Finding>(runs.has(label) ? RATE_LIMIT_CHECKS.map((c) => [c.id, c.judge(runs.get(label)!)] as const) : []);
+  return { runs, server, findings, failed: (label) => [...findings(label)].filter(([, f]) => f.outcome === 'fail').map(([id]) => id) };
 }

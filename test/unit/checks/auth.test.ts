@@ -1,23 +1,32 @@
 // lib/checks/auth.ts: "When the key is missing or invalid, the response is 401 with an Error body."
 import { describe, expect, it } from 'vitest';
-import { AUTH_CHECKS, expectAccepted, expectUnauthorized, missingKey, nearMissKey, schemeCaseInsensitive, UNAUTHORIZED_CHECKS } from '../../../lib/checks/auth.ts';
-import type { Seen } from '../../../lib/checks/types.ts';
+import { AUTH_CHECKS, beforeLookup, beforeValidation, expectAccepted, expectUnauthorized, missingKey, nearMissKey, schemeCaseInsensitive, UNAUTHORIZED_CHECKS } from '../../../lib/checks/auth.ts';
+import type { Finding, Seen } from '../../../lib/checks/types.ts';
 import { errorBody, expectFinding, type Outcome, seen } from './_seen.ts';
 
+type Case = { title: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string };
+
+/** The outcome and mentions asked for; a failure also of the code asked for (every failing case names one). */
+function expectJudged(finding: Finding, { outcome, mentions, code }: Omit<Case, 'title' | 'seen'>): void {
+  expectFinding(finding, outcome, mentions);
+  if (outcome === 'fail') expect(finding).toMatchObject({ outcome: 'fail', code: code ?? '(the case names no code)' });
+}
+
 describe('expectUnauthorized', () => {
-  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+  it.each<Case>([
     { title: '401 with an Error body passes', seen: seen(401, errorBody(401)), outcome: 'pass' },
     { title: '401 with an Error body and a charset passes', seen: seen(401, errorBody(401), { 'content-type': 'application/json; charset=UTF-8' }), outcome: 'pass' },
-    { title: '401 with an empty body fails naming the body', seen: seen(401, ''), outcome: 'fail', mentions: ['body is empty'] },
-    { title: '401 with a text/plain body fails naming the Content-Type', seen: seen(401, 'Unauthorized', { 'content-type': 'text/plain' }), outcome: 'fail', mentions: ['Content-Type', 'not JSON'] },
-    { title: '401 with {} fails naming the missing fields', seen: seen(401, {}), outcome: 'fail', mentions: ['Error.code', 'Error.message', 'Error.status'] },
-    { title: '401 whose Error.status is 400 fails naming both', seen: seen(401, errorBody(400)), outcome: 'fail', mentions: ['Error.status is 400', '401'] },
-    { title: '403 fails naming 403', seen: seen(403, errorBody(403)), outcome: 'fail', mentions: ['403', 'not 401'] },
-    { title: '200 fails naming 200', seen: seen(200, []), outcome: 'fail', mentions: ['200', 'not 401'] },
-    { title: '400 (validation before authentication) fails naming 400', seen: seen(400, errorBody(400)), outcome: 'fail', mentions: ['400', 'not 401'] },
-    { title: '404 (lookup before authentication) fails naming 404', seen: seen(404, errorBody(404)), outcome: 'fail', mentions: ['404', 'not 401'] },
-  ])('$title', ({ seen: s, outcome, mentions }) => {
-    expectFinding(expectUnauthorized(s), outcome, mentions);
+    { title: '401 with an empty body fails: no Error body', seen: seen(401, ''), outcome: 'fail', code: 'no-error-body' },
+    { title: '401 with a text/plain body fails: not JSON, naming the Content-Type', seen: seen(401, 'Unauthorized', { 'content-type': 'text/plain' }), outcome: 'fail', code: 'error-body-not-json', mentions: ['Content-Type is "text/plain"'] },
+    { title: '401 with an Error body as text/plain fails on the Content-Type', seen: seen(401, errorBody(401), { 'content-type': 'text/plain' }), outcome: 'fail', code: 'error-body-not-json-media-type', mentions: ['"text/plain"'] },
+    { title: '401 with {} fails naming the missing fields', seen: seen(401, {}), outcome: 'fail', code: 'invalid-error-body', mentions: ['Error.code', 'Error.message', 'Error.status'] },
+    { title: '401 whose Error.status is 400 fails naming both', seen: seen(401, errorBody(400)), outcome: 'fail', code: 'error-status-mismatch', mentions: ['Error.status is 400', '401'] },
+    { title: '403 fails naming 403', seen: seen(403, errorBody(403)), outcome: 'fail', code: 'not-401', mentions: ['403', 'not 401'] },
+    { title: '200 fails naming 200', seen: seen(200, []), outcome: 'fail', code: 'not-401', mentions: ['200', 'not 401'] },
+    { title: '400 (validation before authentication) fails naming 400', seen: seen(400, errorBody(400)), outcome: 'fail', code: 'not-401', mentions: ['400', 'not 401'] },
+    { title: '404 (lookup before authentication) fails naming 404', seen: seen(404, errorBody(404)), outcome: 'fail', code: 'not-401', mentions: ['404', 'not 401'] },
+  ])('$title', ({ seen: s, ...c }) => {
+    expectJudged(expectUnauthorized(s), c);
   });
 
   it('describes the response it got in `actual`', () => {
@@ -27,14 +36,33 @@ describe('expectUnauthorized', () => {
 });
 
 describe('expectAccepted', () => {
-  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+  it.each<Case>([
     { title: '200 passes', seen: seen(200, []), outcome: 'pass' },
     { title: '201 passes', seen: seen(201, { id: 1, name: 'Rex', categoryId: 1 }), outcome: 'pass' },
     { title: '404 (key accepted, animal missing) passes', seen: seen(404, errorBody(404)), outcome: 'pass' },
     { title: '400 (key accepted, body refused) passes', seen: seen(400, errorBody(400)), outcome: 'pass' },
-    { title: '401 fails, naming the scheme case', seen: seen(401, errorBody(401)), outcome: 'fail', mentions: ["scheme's case"] },
-  ])('$title', ({ seen: s, outcome, mentions }) => {
-    expectFinding(expectAccepted(s), outcome, mentions);
+    { title: '401 fails: the key refused for the scheme\'s case', seen: seen(401, errorBody(401)), outcome: 'fail', code: 'scheme-case-refused' },
+  ])('$title', ({ seen: s, ...c }) => {
+    expectJudged(expectAccepted(s), c);
+  });
+});
+
+describe('auth.scheme-case-insensitive', () => {
+  it('fails on the first scheme refused, naming it, with the code of expectAccepted', () => {
+    const finding = schemeCaseInsensitive.judge([{ scheme: 'bearer', seen: seen(200, []) }, { scheme: 'BEARER', seen: seen(401, errorBody(401)) }]);
+    expectJudged(finding, { outcome: 'fail', code: 'scheme-case-refused', mentions: ['"BEARER <key>"'] });
+  });
+});
+
+describe('auth.before-validation and auth.before-lookup', () => {
+  it('pass on 401', () => {
+    expectFinding(beforeValidation.judge([{ body: '{}', seen: seen(401, errorBody(401)) }]), 'pass');
+    expectFinding(beforeLookup.judge(seen(401, errorBody(401))), 'pass');
+  });
+
+  it('fail on a 400 or a 404 (validated or looked up before authentication), naming the status', () => {
+    expectJudged(beforeValidation.judge([{ body: '{"name":1}', seen: seen(400, errorBody(400)) }]), { outcome: 'fail', code: 'not-401', mentions: ['{"name":1}', 'got 400, not 401'] });
+    expectJudged(beforeLookup.judge(seen(404, errorBody(404))), { outcome: 'fail', code: 'not-401', mentions: ['got 404, not 401'] });
   });
 });
 
@@ -50,7 +78,7 @@ describe('AUTH_CHECKS', () => {
 
   it('judge several responses: the first that is not a 401 with an Error body decides', () => {
     expectFinding(missingKey.judge([seen(401, errorBody(401)), seen(401, errorBody(401))]), 'pass');
-    expectFinding(missingKey.judge([seen(401, errorBody(401)), seen(200, [])]), 'fail', ['200', 'not 401']);
+    expectJudged(missingKey.judge([seen(401, errorBody(401)), seen(200, [])]), { outcome: 'fail', code: 'not-401', mentions: ['200', 'not 401'] });
     expectFinding(missingKey.judge([]), 'skip');
   });
 });
@@ -64,12 +92,12 @@ describe('auth.near-miss-key', () => {
 
   it('passes when every near miss gets 401 with an Error body, and fails on the first that is served', () => {
     expectFinding(nearMissKey.judge([seen(401, errorBody(401)), seen(401, errorBody(401))]), 'pass');
-    expectFinding(nearMissKey.judge([seen(401, errorBody(401)), seen(200, []), seen(403, errorBody(403))]), 'fail', ['got 200, not 401']);
-    expectFinding(nearMissKey.judge.one(seen(201, { id: 1, name: 'x', categoryId: 1 })), 'fail', ['201']);
+    expectJudged(nearMissKey.judge([seen(401, errorBody(401)), seen(200, []), seen(403, errorBody(403))]), { outcome: 'fail', code: 'not-401', mentions: ['got 200, not 401'] });
+    expectJudged(nearMissKey.judge.one(seen(201, { id: 1, name: 'x', categoryId: 1 })), { outcome: 'fail', code: 'not-401', mentions: ['201'] });
   });
 
   it('leaves a 401 without an Error body to errors.error-body', () => {
     const finding = nearMissKey.judge([seen(401, '')]);
-    expect(finding).toMatchObject({ outcome: 'fail', explainedBy: 'errors.error-body' });
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'no-error-body', explainedBy: 'errors.error-body' });
   });
 });

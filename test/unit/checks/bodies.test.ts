@@ -1,7 +1,7 @@
 // lib/checks/bodies.ts: the JSON media type, Error bodies, and "no 5xx for bad input".
 import { describe, expect, it } from 'vitest';
-import { errorBodyProblems, isJsonMediaType, jsonProblems, judgeNo5xx, modelProblems } from '../../../lib/checks/bodies.ts';
-import type { Seen } from '../../../lib/checks/types.ts';
+import { errorBodyProblems, findingOfProblems, isJsonMediaType, jsonProblems, judgeNo5xx, modelProblems, problem, recoded, saidOf } from '../../../lib/checks/bodies.ts';
+import type { Finding, Seen } from '../../../lib/checks/types.ts';
 import { Pet } from '../../../lib/models.ts';
 import { errorBody, expectFinding, type Outcome, seen } from './_seen.ts';
 
@@ -34,7 +34,33 @@ describe('jsonProblems', () => {
   it('still returns the value when only the Content-Type is wrong', () => {
     const { problems, value } = jsonProblems(seen(200, '[]', { 'content-type': 'text/plain' }));
     expect(value).toEqual([]);
-    expect(problems).toEqual(['Content-Type is "text/plain", not application/json']);
+    expect(problems).toEqual([{ code: 'not-json-media-type', text: 'Content-Type is "text/plain", not application/json' }]);
+  });
+
+  it('names a missing Content-Type apart from a wrong one', () => {
+    expect(jsonProblems(seen(200, '[]', {})).problems).toEqual([{ code: 'no-content-type', text: 'Content-Type is missing, not application/json' }]);
+  });
+
+  it('names a body that is empty or not JSON first: it is the main problem, the Content-Type after it', () => {
+    expect(jsonProblems(seen(401, '', {})).problems.map((p) => p.code)).toEqual(['empty-body', 'no-content-type']);
+    expect(jsonProblems(seen(401, 'Unauthorized', { 'content-type': 'text/plain' })).problems.map((p) => p.code)).toEqual(['not-json', 'not-json-media-type']);
+    expect(jsonProblems(seen(401, '{"a":')).problems.map((p) => p.code)).toEqual(['not-json']);
+  });
+});
+
+describe('findingOfProblems', () => {
+  it('passes without problems', () => {
+    expect(findingOfProblems([], 'e', 'a')).toEqual({ outcome: 'pass' });
+  });
+
+  it('joins every problem into one failure whose code is the first problem\'s', () => {
+    const finding = findingOfProblems([problem('name-not-echoed', 'name "a" is not the "b" sent'), problem('status-not-echoed', 'status absent is not the "sold" sent')], 'as sent', '201');
+    expect(finding).toEqual({ outcome: 'fail', code: 'name-not-echoed', message: 'name "a" is not the "b" sent; status absent is not the "sold" sent', expected: 'as sent', actual: '201' });
+  });
+
+  it('says each problem of a subject, or files it under codes of its own, keeping the other half', () => {
+    expect(saidOf('limit=5', [problem('empty-body', 'body is empty')])).toEqual([{ code: 'empty-body', text: 'limit=5: body is empty' }]);
+    expect(recoded('get', [problem('empty-body', 'body is empty')])).toEqual([{ code: 'get-empty-body', text: 'body is empty' }]);
   });
 });
 
@@ -50,33 +76,38 @@ describe('modelProblems', () => {
 });
 
 describe('errorBodyProblems', () => {
-  it.each<{ title: string; seen: Seen; mentions: string[] }>([
-    { title: 'a valid Error body has no problems', seen: seen(404, errorBody(404)), mentions: [] },
-    { title: 'a charset parameter is fine', seen: seen(400, errorBody(400), { 'content-type': 'application/json; charset=utf-8' }), mentions: [] },
-    { title: 'extra fields beside code, message, status are fine', seen: seen(401, errorBody(401, { details: ['x'], traceId: 'abc' })), mentions: [] },
-    { title: 'Error.status other than the HTTP status is named with both', seen: seen(404, errorBody(400)), mentions: ['Error.status is 400', 'HTTP status is 404'] },
-    { title: 'code missing is named', seen: seen(400, { message: 'm', status: 400 }), mentions: ['Error.code'] },
-    { title: 'code not a string is named', seen: seen(400, errorBody(400, { code: 42 })), mentions: ['Error.code'] },
-    { title: 'message missing is named', seen: seen(400, { code: 'c', status: 400 }), mentions: ['Error.message'] },
-    { title: 'message not a string is named', seen: seen(400, errorBody(400, { message: 7 })), mentions: ['Error.message'] },
-    { title: 'status missing is named', seen: seen(400, { code: 'c', message: 'm' }), mentions: ['Error.status'] },
-    { title: 'status as a string is named', seen: seen(400, errorBody(400, { status: '400' })), mentions: ['Error.status'] },
-    { title: 'status with a fraction is named', seen: seen(400, '{"code":"c","message":"m","status":400.5}'), mentions: ['Error.status'] },
-    { title: 'an array is not an Error', seen: seen(400, [errorBody(400)]), mentions: ['Error'] },
-    { title: 'a body that is not JSON is named', seen: seen(400, 'Bad Request'), mentions: ['not JSON'] },
-    { title: 'an empty body is named', seen: seen(401, ''), mentions: ['body is empty'] },
-    { title: 'a whitespace-only body is empty', seen: seen(401, ' \r\n'), mentions: ['body is empty'] },
-    { title: 'the right body as text/plain names the Content-Type', seen: seen(400, errorBody(400), { 'content-type': 'text/plain' }), mentions: ['Content-Type is "text/plain"'] },
-    { title: 'the right body without Content-Type names it missing', seen: seen(400, errorBody(400), {}), mentions: ['Content-Type is missing'] },
-    { title: 'the right body as application/problem+json names the Content-Type', seen: seen(400, errorBody(400), { 'content-type': 'application/problem+json' }), mentions: ['application/problem+json'] },
-    { title: 'an empty text/plain body names both', seen: seen(401, '', { 'content-type': 'text/plain' }), mentions: ['Content-Type', 'body is empty'] },
-  ])('$title', ({ seen: s, mentions }) => {
+  // codes: every problem's code, in order (the first leads a finding); mentions: what the texts name.
+  it.each<{ title: string; seen: Seen; codes: string[]; mentions?: string[] }>([
+    { title: 'a valid Error body has no problems', seen: seen(404, errorBody(404)), codes: [] },
+    { title: 'a charset parameter is fine', seen: seen(400, errorBody(400), { 'content-type': 'application/json; charset=utf-8' }), codes: [] },
+    { title: 'extra fields beside code, message, status are fine', seen: seen(401, errorBody(401, { details: ['x'], traceId: 'abc' })), codes: [] },
+    { title: 'Error.status other than the HTTP status is named with both', seen: seen(404, errorBody(400)), codes: ['error-status-mismatch'], mentions: ['Error.status is 400', 'HTTP status is 404'] },
+    { title: 'code missing is named', seen: seen(400, { message: 'm', status: 400 }), codes: ['invalid-error-body'], mentions: ['Error.code'] },
+    { title: 'code not a string is named', seen: seen(400, errorBody(400, { code: 42 })), codes: ['invalid-error-body'], mentions: ['Error.code'] },
+    { title: 'message missing is named', seen: seen(400, { code: 'c', status: 400 }), codes: ['invalid-error-body'], mentions: ['Error.message'] },
+    { title: 'message not a string is named', seen: seen(400, errorBody(400, { message: 7 })), codes: ['invalid-error-body'], mentions: ['Error.message'] },
+    { title: 'status missing is named', seen: seen(400, { code: 'c', message: 'm' }), codes: ['invalid-error-body'], mentions: ['Error.status'] },
+    { title: 'status as a string is named', seen: seen(400, errorBody(400, { status: '400' })), codes: ['invalid-error-body'], mentions: ['Error.status'] },
+    { title: 'status with a fraction is named', seen: seen(400, '{"code":"c","message":"m","status":400.5}'), codes: ['invalid-error-body'], mentions: ['Error.status'] },
+    { title: 'an array is not an Error', seen: seen(400, [errorBody(400)]), codes: ['invalid-error-body'], mentions: ['Error'] },
+    { title: 'a body that is not JSON is named', seen: seen(400, 'Bad Request'), codes: ['error-body-not-json'], mentions: ["got 'B' at position 0"] },
+    { title: 'an empty body is named', seen: seen(401, ''), codes: ['no-error-body'] },
+    { title: 'a whitespace-only body is empty', seen: seen(401, ' \r\n'), codes: ['no-error-body'] },
+    { title: 'the right body as text/plain names the Content-Type', seen: seen(400, errorBody(400), { 'content-type': 'text/plain' }), codes: ['error-body-not-json-media-type'], mentions: ['Content-Type is "text/plain"'] },
+    { title: 'the right body without Content-Type names it missing', seen: seen(400, errorBody(400), {}), codes: ['error-body-no-content-type'] },
+    { title: 'the right body as application/problem+json names the Content-Type', seen: seen(400, errorBody(400), { 'content-type': 'application/problem+json' }), codes: ['error-body-not-json-media-type'], mentions: ['application/problem+json'] },
+    { title: 'an empty text/plain body names both, the body first', seen: seen(401, '', { 'content-type': 'text/plain' }), codes: ['no-error-body', 'error-body-not-json-media-type'], mentions: ['text/plain'] },
+    { title: 'an Error without status as text/plain names both, the body first', seen: seen(400, { code: 'c', message: 'm' }, { 'content-type': 'text/plain' }), codes: ['invalid-error-body', 'error-body-not-json-media-type'], mentions: ['Error.status', 'text/plain'] },
+    { title: 'a wrong Error.status without Content-Type names both, the body first', seen: seen(404, errorBody(400), {}), codes: ['error-status-mismatch', 'error-body-no-content-type'], mentions: ['Error.status is 400', 'HTTP status is 404'] },
+  ])('$title', ({ seen: s, codes, mentions = [] }) => {
     const problems = errorBodyProblems(s);
-    if (mentions.length === 0) expect(problems).toEqual([]);
-    else {
-      expect(problems.length).toBeGreaterThan(0);
-      for (const m of mentions) expect(problems.join('; ')).toContain(m);
-    }
+    expect(problems.map((p) => p.code)).toEqual(codes);
+    for (const m of mentions) expect(problems.map((p) => p.text).join('; ')).toContain(m);
+  });
+
+  it('gives the body\'s codes apart from those of a Pet or a page', () => {
+    expect(errorBodyProblems(seen(401, '', {})).map((p) => p.code)).toEqual(['no-error-body', 'error-body-no-content-type']);
+    expect(errorBodyProblems(seen(400, 'Bad Request', { 'content-type': 'text/html' })).map((p) => p.code)).toEqual(['error-body-not-json', 'error-body-not-json-media-type']);
   });
 });
 
@@ -88,7 +119,8 @@ describe('judgeNo5xx', () => {
     { title: 'a 500 fails and names it', status: 500, outcome: 'fail', mentions: ['limit=abc', '500'] },
     { title: 'a 503 fails and names it', status: 503, outcome: 'fail', mentions: ['503'] },
   ])('$title', ({ status, outcome, mentions }) => {
-    const finding = judgeNo5xx('limit=abc', seen(status, status === 200 ? [] : errorBody(status)));
+    const finding: Finding = judgeNo5xx('limit=abc', seen(status, status === 200 ? [] : errorBody(status)));
     expectFinding(finding, outcome, mentions);
+    if (outcome === 'fail') expect(finding).toMatchObject({ outcome: 'fail', code: 'server-error' });
   });
 });

@@ -28,23 +28,36 @@ describe('judgeParallelCreates', () => {
   it('fails when two POSTs sent together got one id, naming it and every id', () => {
     const finding = judgeParallelCreates([round([11n, 12n, 13n, 13n])]);
     expectFinding(finding, 'fail', ['4 POSTs sent together got 3 distinct ids', 'id 13 was given to more than one animal']);
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'duplicate-ids' });
     expect(finding.outcome === 'fail' && finding.actual).toBe('ids 11, 12, 13, 13');
   });
 
   it('fails when one created in the crowd is not found as sent (overwritten by another)', () => {
     const overwritten = round([11n, 12n, 13n, 14n], (id, i) => (id === 11n ? sent[1]! : sent[i]!));
-    expectFinding(judgeParallelCreates([overwritten]), 'fail', ['not there as created', 'name "b" is not the "a" sent']);
+    const finding = judgeParallelCreates([overwritten]);
+    expectFinding(finding, 'fail', ['name "b" is not the "a" sent']);
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'created-changed' });
   });
 
   it('fails when getPet cannot find one, and a POST that got no 201 is created\'s failure too', () => {
     const lost = round([11n, 12n, 13n, 14n]);
     lost.lookups[0] = { id: 11n, seen: answer(404, { code: 'not_found', message: 'no', status: 404 }) };
-    expectFinding(judgeParallelCreates([lost]), 'fail', ['getPet(11) got 404']);
+    const gone = judgeParallelCreates([lost]);
+    expectFinding(gone, 'fail', ['getPet(11) got 404']);
+    expect(gone).toMatchObject({ outcome: 'fail', code: 'created-not-found' });
     const refused = round([11n, 12n, 13n, 14n]);
     refused.creates[2] = { sent: twin, seen: answer(500, { code: 'internal', message: 'x', status: 500 }) };
     const finding = judgeParallelCreates([refused]);
     expectFinding(finding, 'fail', ['a POST sent together with 3 others got 500']);
-    expect(finding.outcome === 'fail' && finding.explainedBy).toBe('create-pet.created');
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'not-201', explainedBy: 'create-pet.created' });
+  });
+
+  it('fails on a 201 without a Pet, apart from another status', () => {
+    const empty = round([11n, 12n, 13n, 14n]);
+    empty.creates[1] = { sent: sent[1]!, seen: answer(201, { id: 12 }) };
+    const finding = judgeParallelCreates([empty]);
+    expectFinding(finding, 'fail', ['got 201 without a Pet']);
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'no-pet', explainedBy: 'create-pet.created' });
   });
 
   it('skips when nothing was sent', () => {

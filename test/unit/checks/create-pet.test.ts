@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   describeNewPet,
   describePet,
+  describeStatusDefault,
   judgeBodyId,
   judgeBoundary,
   judgeCreated,
@@ -12,14 +13,20 @@ import {
   judgeNewId,
   judgePersisted,
 } from '../../../lib/checks/create-pet.ts';
-import type { Seen } from '../../../lib/checks/types.ts';
+import type { Finding, Seen } from '../../../lib/checks/types.ts';
 import { INT64_MAX, INT64_MIN, type NewPet, type Pet } from '../../../lib/models.ts';
 import { errorBody, expectFinding, type Outcome, pet, seen } from './_seen.ts';
 
 const TWO_53 = 2n ** 53n;
 
+/** The outcome and mentions asked for; a failure also of the code asked for (every failing case names one). */
+function expectJudged(finding: Finding, { outcome, mentions, code }: { outcome: Outcome; mentions?: readonly string[]; code?: string }): void {
+  expectFinding(finding, outcome, mentions);
+  if (outcome === 'fail') expect(finding).toMatchObject({ outcome: 'fail', code: code ?? '(the case names no code)' });
+}
+
 describe('judgeCreated', () => {
-  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[]; id?: bigint }>([
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string; id?: bigint }>([
     { title: '201 with a Pet passes and returns it', seen: seen(201, { id: 1, name: 'Rex', categoryId: 2 }), outcome: 'pass', id: 1n },
     { title: '201 with a Pet and a status passes', seen: seen(201, { id: 5, name: 'Rex', categoryId: 2, status: 'sold' }), outcome: 'pass', id: 5n },
     { title: '201 with a charset passes', seen: seen(201, { id: 5, name: 'Rex', categoryId: 2 }, { 'content-type': 'application/json;charset=utf-8' }), outcome: 'pass', id: 5n },
@@ -27,19 +34,22 @@ describe('judgeCreated', () => {
     { title: '201 with an id above 2^53 written as digits passes with the exact bigint', seen: seen(201, '{"id":9007199254740993,"name":"Rex","categoryId":2}'), outcome: 'pass', id: TWO_53 + 1n },
     { title: '201 with id int64 max passes', seen: seen(201, '{"id":9223372036854775807,"name":"Rex","categoryId":2}'), outcome: 'pass', id: INT64_MAX },
     { title: '201 with a negative int64 id passes', seen: seen(201, '{"id":-9223372036854775808,"name":"Rex","categoryId":2}'), outcome: 'pass', id: INT64_MIN },
-    { title: '200 fails naming 200', seen: seen(200, { id: 1, name: 'Rex', categoryId: 2 }), outcome: 'fail', mentions: ['200', 'not 201'] },
-    { title: '400 fails naming 400', seen: seen(400, errorBody(400)), outcome: 'fail', mentions: ['400', 'not 201'] },
-    { title: '201 without id fails naming id', seen: seen(201, { name: 'Rex', categoryId: 2 }), outcome: 'fail', mentions: ['Pet.id'] },
-    { title: '201 with id as a fraction fails naming id', seen: seen(201, '{"id":1.5,"name":"Rex","categoryId":2}'), outcome: 'fail', mentions: ['Pet.id'] },
-    { title: '201 with id as a string fails naming id', seen: seen(201, { id: '12', name: 'Rex', categoryId: 2 }), outcome: 'fail', mentions: ['Pet.id'] },
-    { title: '201 with id above int64 fails naming id', seen: seen(201, '{"id":9223372036854775808,"name":"Rex","categoryId":2}'), outcome: 'fail', mentions: ['Pet.id', 'int64'] },
-    { title: '201 without categoryId fails naming it', seen: seen(201, { id: 1, name: 'Rex' }), outcome: 'fail', mentions: ['Pet.categoryId'] },
-    { title: '201 with a status outside PetStatus fails naming status', seen: seen(201, { id: 1, name: 'Rex', categoryId: 2, status: 'adopted' }), outcome: 'fail', mentions: ['Pet.status'] },
-    { title: '201 with an empty body fails', seen: seen(201, ''), outcome: 'fail', mentions: ['body is empty'] },
-    { title: '201 with a Pet labelled text/plain fails naming the Content-Type', seen: seen(201, { id: 1, name: 'Rex', categoryId: 2 }, { 'content-type': 'text/plain' }), outcome: 'fail', mentions: ['Content-Type'], id: 1n },
-  ])('$title', ({ seen: s, outcome, mentions, id }) => {
+    { title: '200 fails naming 200', seen: seen(200, { id: 1, name: 'Rex', categoryId: 2 }), outcome: 'fail', code: 'not-201', mentions: ['200', 'not 201'] },
+    { title: '400 fails naming 400', seen: seen(400, errorBody(400)), outcome: 'fail', code: 'not-201', mentions: ['400', 'not 201'] },
+    { title: '201 without id fails naming id', seen: seen(201, { name: 'Rex', categoryId: 2 }), outcome: 'fail', code: 'invalid-pet', mentions: ['Pet.id'] },
+    { title: '201 with id as a fraction fails naming id', seen: seen(201, '{"id":1.5,"name":"Rex","categoryId":2}'), outcome: 'fail', code: 'invalid-pet', mentions: ['Pet.id'] },
+    { title: '201 with id as a string fails naming id', seen: seen(201, { id: '12', name: 'Rex', categoryId: 2 }), outcome: 'fail', code: 'invalid-pet', mentions: ['Pet.id'] },
+    { title: '201 with id above int64 fails naming id', seen: seen(201, '{"id":9223372036854775808,"name":"Rex","categoryId":2}'), outcome: 'fail', code: 'invalid-pet', mentions: ['Pet.id', 'int64'] },
+    { title: '201 without categoryId fails naming it', seen: seen(201, { id: 1, name: 'Rex' }), outcome: 'fail', code: 'invalid-pet', mentions: ['Pet.categoryId'] },
+    { title: '201 with a status outside PetStatus fails naming status', seen: seen(201, { id: 1, name: 'Rex', categoryId: 2, status: 'adopted' }), outcome: 'fail', code: 'invalid-pet', mentions: ['Pet.status'] },
+    { title: '201 with an empty body fails', seen: seen(201, ''), outcome: 'fail', code: 'empty-body' },
+    { title: '201 with a body that is not JSON fails', seen: seen(201, 'Created'), outcome: 'fail', code: 'not-json', mentions: ["got 'C' at position 0"] },
+    { title: '201 with a Pet without Content-Type fails saying so', seen: seen(201, { id: 1, name: 'Rex', categoryId: 2 }, {}), outcome: 'fail', code: 'no-content-type', id: 1n },
+    { title: '201 without id as text/plain fails on the Pet first', seen: seen(201, { name: 'Rex', categoryId: 2 }, { 'content-type': 'text/plain' }), outcome: 'fail', code: 'invalid-pet', mentions: ['Pet.id', '"text/plain"'] },
+    { title: '201 with a Pet labelled text/plain fails naming the Content-Type', seen: seen(201, { id: 1, name: 'Rex', categoryId: 2 }, { 'content-type': 'text/plain' }), outcome: 'fail', code: 'not-json-media-type', mentions: ['Content-Type is "text/plain"'], id: 1n },
+  ])('$title', ({ seen: s, outcome, mentions, code, id }) => {
     const { finding, pet: created } = judgeCreated(s);
-    expectFinding(finding, outcome, mentions);
+    expectJudged(finding, { outcome, mentions, code });
     if (id === undefined) expect(created).toBeUndefined();
     else {
       expect(typeof created?.id).toBe('bigint');
@@ -70,80 +80,94 @@ describe('judgeEcho', () => {
     expectFinding(judgeEcho(sent, s), 'pass');
   });
 
-  it.each<{ title: string; sent: NewPet; seen: Seen; mentions: string[] }>([
-    { title: 'a trimmed name fails naming name', sent: { name: '  Rex ', categoryId: 3n }, seen: created({ name: 'Rex', categoryId: 3n }), mentions: ['name "Rex"', '"  Rex "'] },
-    { title: 'a name normalised to NFC fails naming name', sent: { name: 'Ame\u0301lie', categoryId: 3n }, seen: created({ name: 'Amélie', categoryId: 3n }), mentions: ['name'] },
-    { title: 'an emoji replaced by U+FFFD fails naming name', sent: { name: 'Rex🐶', categoryId: 3n }, seen: created({ name: 'Rex\uFFFD', categoryId: 3n }), mentions: ['name'] },
+  it.each<{ title: string; sent: NewPet; seen: Seen; mentions: string[]; code: string }>([
+    { title: 'a trimmed name fails naming name', sent: { name: '  Rex ', categoryId: 3n }, seen: created({ name: 'Rex', categoryId: 3n }), code: 'name-not-echoed', mentions: ['name "Rex"', '"  Rex "'] },
+    { title: 'a name normalised to NFC fails naming name', sent: { name: 'Ame\u0301lie', categoryId: 3n }, seen: created({ name: 'Amélie', categoryId: 3n }), code: 'name-not-echoed', mentions: ['name "Amélie"'] },
+    { title: 'an emoji replaced by U+FFFD fails naming name', sent: { name: 'Rex🐶', categoryId: 3n }, seen: created({ name: 'Rex\uFFFD', categoryId: 3n }), code: 'name-not-echoed', mentions: ['name "Rex\uFFFD"'] },
     {
       title: 'categoryId 9223372036854775807 returned as 9223372036854775808 (precision loss) fails naming categoryId',
       sent: { name: 'Rex', categoryId: INT64_MAX },
       seen: seen(201, '{"id":10,"name":"Rex","categoryId":9223372036854775808}'),
-      mentions: ['categoryId'],
+      code: 'invalid-pet',
+      mentions: ['Pet.categoryId'],
     },
     {
       title: 'categoryId 9223372036854775807 returned as 9223372036854775800 (rounded) fails naming both values',
       sent: { name: 'Rex', categoryId: INT64_MAX },
       seen: seen(201, '{"id":10,"name":"Rex","categoryId":9223372036854775800}'),
+      code: 'category-id-not-echoed',
       mentions: ['categoryId 9223372036854775800', '9223372036854775807 sent'],
     },
     {
       title: 'categoryId 2^53+1 returned as 2^53 fails naming both values',
       sent: { name: 'Rex', categoryId: TWO_53 + 1n },
       seen: seen(201, '{"id":10,"name":"Rex","categoryId":9007199254740992}'),
+      code: 'category-id-not-echoed',
       mentions: ['categoryId 9007199254740992', '9007199254740993 sent'],
     },
-    { title: 'categoryId returned as a string fails naming categoryId', sent: { name: 'Rex', categoryId: 3n }, seen: created({ name: 'Rex', categoryId: '3' }), mentions: ['categoryId'] },
-    { title: 'status sent but missing fails naming status', sent: { name: 'Rex', categoryId: 3n, status: 'sold' }, seen: created({ name: 'Rex', categoryId: 3n }), mentions: ['status absent', '"sold" sent'] },
-    { title: 'status sent but another returned fails naming both', sent: { name: 'Rex', categoryId: 3n, status: 'sold' }, seen: created({ name: 'Rex', categoryId: 3n, status: 'available' }), mentions: ['status "available"', '"sold" sent'] },
-    { title: 'not created (400) fails saying so', sent: { name: 'Rex', categoryId: 3n }, seen: seen(400, errorBody(400)), mentions: ['no created Pet came back', '400'] },
-  ])('$title', ({ sent, seen: s, mentions }) => {
-    expectFinding(judgeEcho(sent, s), 'fail', mentions);
+    { title: 'categoryId returned as a string fails naming categoryId', sent: { name: 'Rex', categoryId: 3n }, seen: created({ name: 'Rex', categoryId: '3' }), code: 'invalid-pet', mentions: ['Pet.categoryId'] },
+    { title: 'status sent but missing fails naming status', sent: { name: 'Rex', categoryId: 3n, status: 'sold' }, seen: created({ name: 'Rex', categoryId: 3n }), code: 'status-not-echoed', mentions: ['status absent', '"sold" sent'] },
+    { title: 'status sent but another returned fails naming both', sent: { name: 'Rex', categoryId: 3n, status: 'sold' }, seen: created({ name: 'Rex', categoryId: 3n, status: 'available' }), code: 'status-not-echoed', mentions: ['status "available"', '"sold" sent'] },
+    { title: 'name and status both changed fail naming both, the code the first\'s', sent: { name: 'Rex', categoryId: 3n, status: 'sold' }, seen: created({ name: 'rex', categoryId: 3n, status: 'available' }), code: 'name-not-echoed', mentions: ['name "rex"', 'status "available"'] },
+    { title: 'not created (400) fails with created\'s code, naming the status', sent: { name: 'Rex', categoryId: 3n }, seen: seen(400, errorBody(400)), code: 'not-201', mentions: ['got 400, not 201'] },
+    { title: 'a 201 that is not a Pet fails with created\'s code', sent: { name: 'Rex', categoryId: 3n }, seen: seen(201, ''), code: 'empty-body', mentions: [] },
+  ])('$title', ({ sent, seen: s, mentions, code }) => {
+    expectJudged(judgeEcho(sent, s), { outcome: 'fail', mentions, code });
   });
 });
 
 describe('judgeNewId', () => {
-  it.each<{ title: string; id: bigint; before: bigint[]; outcome: Outcome; mentions?: string[] }>([
+  it.each<{ title: string; id: bigint; before: bigint[]; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: 'an id not seen before passes', id: 4n, before: [1n, 2n, 3n], outcome: 'pass' },
     { title: 'the first id of an empty store passes', id: 1n, before: [], outcome: 'pass' },
-    { title: 'an id already taken fails naming it', id: 2n, before: [1n, 2n, 3n], outcome: 'fail', mentions: ['id 2', 'already taken'] },
+    { title: 'an id already taken fails naming it', id: 2n, before: [1n, 2n, 3n], outcome: 'fail', code: 'id-taken', mentions: ['id 2'] },
     { title: '2^53+1 is not 2^53: passes', id: TWO_53 + 1n, before: [TWO_53], outcome: 'pass' },
-    { title: 'a taken id above 2^53 fails naming every digit', id: TWO_53 + 1n, before: [TWO_53 + 1n], outcome: 'fail', mentions: ['9007199254740993'] },
-  ])('$title', ({ id, before, outcome, mentions }) => {
-    expectFinding(judgeNewId(pet(id), new Set(before)), outcome, mentions);
+    { title: 'a taken id above 2^53 fails naming every digit', id: TWO_53 + 1n, before: [TWO_53 + 1n], outcome: 'fail', code: 'id-taken', mentions: ['9007199254740993'] },
+  ])('$title', ({ id, before, ...c }) => {
+    expectJudged(judgeNewId(pet(id), new Set(before)), c);
   });
 });
 
 describe('judgePersisted', () => {
   const createdPet = pet(TWO_53 + 1n, 'pending', 'Rex ', INT64_MAX);
 
-  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+  // The getPet response's own body problems have codes of their own (get-…): the suite's predicate
+  // also returns judgeCreated's (not-201, invalid-pet, …) for the POST, under the same check.
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: 'the same Pet passes', seen: seen(200, createdPet), outcome: 'pass' },
     { title: 'the same Pet with fields in another order passes', seen: seen(200, '{"status":"pending","categoryId":9223372036854775807,"name":"Rex ","id":9007199254740993}'), outcome: 'pass' },
-    { title: '404 fails naming the id and 404', seen: seen(404, errorBody(404)), outcome: 'fail', mentions: ['getPet(9007199254740993)', '404'] },
-    { title: 'another name fails naming name', seen: seen(200, { ...createdPet, name: 'Rex' }), outcome: 'fail', mentions: ['name "Rex"'] },
-    { title: 'another categoryId fails naming categoryId', seen: seen(200, { ...createdPet, categoryId: INT64_MAX - 7n }), outcome: 'fail', mentions: ['categoryId 9223372036854775800'] },
-    { title: 'another status fails naming status', seen: seen(200, { ...createdPet, status: 'sold' }), outcome: 'fail', mentions: ['status "sold"'] },
-    { title: 'another id (rounded to 2^53) fails naming id', seen: seen(200, { ...createdPet, id: TWO_53 }), outcome: 'fail', mentions: ['id 9007199254740992 is not 9007199254740993'] },
-    { title: 'a body that is not JSON fails', seen: seen(200, 'OK'), outcome: 'fail', mentions: ['not JSON'] },
-  ])('$title', ({ seen: s, outcome, mentions }) => {
-    expectFinding(judgePersisted(createdPet, s), outcome, mentions);
+    { title: '404 fails naming the id and 404', seen: seen(404, errorBody(404)), outcome: 'fail', code: 'get-not-200', mentions: ['getPet(9007199254740993)', '404'] },
+    { title: 'another name fails naming name', seen: seen(200, { ...createdPet, name: 'Rex' }), outcome: 'fail', code: 'name-differs', mentions: ['name "Rex"'] },
+    { title: 'another categoryId fails naming categoryId', seen: seen(200, { ...createdPet, categoryId: INT64_MAX - 7n }), outcome: 'fail', code: 'category-id-differs', mentions: ['categoryId 9223372036854775800'] },
+    { title: 'another status fails naming status', seen: seen(200, { ...createdPet, status: 'sold' }), outcome: 'fail', code: 'status-differs', mentions: ['status "sold"'] },
+    { title: 'another id (rounded to 2^53) fails naming id', seen: seen(200, { ...createdPet, id: TWO_53 }), outcome: 'fail', code: 'id-differs', mentions: ['id 9007199254740992 is not 9007199254740993'] },
+    { title: 'a body that is not JSON fails', seen: seen(200, 'OK'), outcome: 'fail', code: 'get-not-json', mentions: ["got 'O' at position 0"] },
+    { title: 'a body that is not a Pet fails', seen: seen(200, { id: 1 }), outcome: 'fail', code: 'get-invalid-pet', mentions: ['Pet.name'] },
+    { title: 'the same Pet as text/plain fails on the Content-Type', seen: seen(200, createdPet, { 'content-type': 'text/plain' }), outcome: 'fail', code: 'get-not-json-media-type', mentions: ['"text/plain"'] },
+    { title: 'another name as text/plain fails on the name first', seen: seen(200, { ...createdPet, name: 'Rex' }, { 'content-type': 'text/plain' }), outcome: 'fail', code: 'name-differs', mentions: ['name "Rex"', '"text/plain"'] },
+  ])('$title', ({ seen: s, ...c }) => {
+    expectJudged(judgePersisted(createdPet, s), c);
   });
 });
 
 describe('judgeInvalidRejected', () => {
   const reason = 'categoryId has a fraction';
 
-  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: '400 with an Error body passes', seen: seen(400, errorBody(400)), outcome: 'pass' },
-    { title: '400 without a body fails naming the reason and the body', seen: seen(400, ''), outcome: 'fail', mentions: [reason, 'body is empty'] },
-    { title: '400 whose Error.status is 422 fails naming it', seen: seen(400, errorBody(422)), outcome: 'fail', mentions: [reason, 'Error.status is 422'] },
-    { title: '201 fails as accepted', seen: seen(201, { id: 1, name: 'Rex', categoryId: 1 }), outcome: 'fail', mentions: [reason, '201', 'accepted'] },
-    { title: '200 fails as accepted', seen: seen(200, {}), outcome: 'fail', mentions: ['200', 'accepted'] },
-    { title: '500 fails as a server error', seen: seen(500, errorBody(500)), outcome: 'fail', mentions: [reason, '500', 'server error'] },
-    { title: '503 fails as a server error', seen: seen(503, ''), outcome: 'fail', mentions: ['503', 'server error'] },
-    { title: '422 fails naming 422 (the interface says 400)', seen: seen(422, errorBody(422)), outcome: 'fail', mentions: ['422', 'not 400'] },
-  ])('$title', ({ seen: s, outcome, mentions }) => {
-    expectFinding(judgeInvalidRejected(reason, s), outcome, mentions);
+    { title: '400 without a body fails naming the reason', seen: seen(400, ''), outcome: 'fail', code: 'no-error-body', mentions: [reason] },
+    { title: '400 whose Error.status is 422 fails naming it', seen: seen(400, errorBody(422)), outcome: 'fail', code: 'error-status-mismatch', mentions: [reason, 'Error.status is 422'] },
+    { title: '201 fails as accepted', seen: seen(201, { id: 1, name: 'Rex', categoryId: 1 }), outcome: 'fail', code: 'accepted', mentions: [reason, '201'] },
+    { title: '200 fails as accepted', seen: seen(200, {}), outcome: 'fail', code: 'accepted', mentions: ['200'] },
+    { title: '500 fails as a server error', seen: seen(500, errorBody(500)), outcome: 'fail', code: 'server-error', mentions: [reason, '500'] },
+    { title: '503 fails as a server error', seen: seen(503, ''), outcome: 'fail', code: 'server-error', mentions: ['503'] },
+    { title: '422 fails naming 422 (the interface says 400)', seen: seen(422, errorBody(422)), outcome: 'fail', code: 'not-400', mentions: ['422', 'not 400'] },
+  ])('$title', ({ seen: s, ...c }) => {
+    expectJudged(judgeInvalidRejected(reason, s), c);
+  });
+
+  it('names errors.error-body as the cause of a 400 without an Error body', () => {
+    expect(judgeInvalidRejected(reason, seen(400, ''))).toMatchObject({ outcome: 'fail', code: 'no-error-body', explainedBy: 'errors.error-body' });
   });
 });
 
@@ -154,27 +178,29 @@ describe('judgeBoundary', () => {
   const minusZero = { pet: { name: 'cf-categoryId -0', categoryId: 0n }, reason: 'categoryId written -0', mayRefuseWith: [400] };
   const created = (p: NewPet, id = 9) => seen(201, { id, ...p });
 
-  it.each<{ title: string; c: typeof mustCreate | typeof mayRefuse | typeof longest | typeof minusZero; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+  it.each<{ title: string; c: typeof mustCreate | typeof mayRefuse | typeof longest | typeof minusZero; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: 'created exactly passes', c: mustCreate, seen: created(mustCreate.pet), outcome: 'pass' },
     { title: 'an empty name created exactly passes', c: mayRefuse, seen: created(mayRefuse.pet), outcome: 'pass' },
     { title: 'an empty name refused with 400 and an Error body passes, saying so', c: mayRefuse, seen: seen(400, errorBody(400)), outcome: 'pass', mentions: ['name empty: refused with 400'] },
     { title: 'the longest name refused with 413 passes', c: longest, seen: seen(413, errorBody(413)), outcome: 'pass', mentions: ['refused with 413'] },
     { title: '-0 created as categoryId 0 passes', c: minusZero, seen: seen(201, '{"id":3,"name":"cf-categoryId -0","categoryId":0}'), outcome: 'pass' },
-    { title: 'a name that must be created refused with 400 fails', c: mustCreate, seen: seen(400, errorBody(400)), outcome: 'fail', mentions: ['name with combining characters: got 400', 'a valid NewPet not created'] },
-    { title: 'a 413 where only 400 is allowed fails', c: mayRefuse, seen: seen(413, errorBody(413)), outcome: 'fail', mentions: ['got 413', 'neither 201 nor 400'] },
-    { title: 'a 500 fails as a server error, even where a refusal is allowed', c: longest, seen: seen(500, errorBody(500)), outcome: 'fail', mentions: ['name of 10,000 characters: got 500 (a server error)'] },
-    { title: 'a normalised name fails naming both', c: mustCreate, seen: created({ name: 'cf-\u00e9', categoryId: 5n }), outcome: 'fail', mentions: ['name "cf-\u00e9" is not the "cf-e\u0301" sent'] },
-    { title: 'a long name cut short fails without quoting it whole', c: longest, seen: created({ name: 'x'.repeat(4096), categoryId: 5n }), outcome: 'fail', mentions: ['a name of 10000 UTF-16 code units came back with 4096, differing from index 4096'] },
-    { title: 'another categoryId fails naming it', c: mayRefuse, seen: created({ ...mayRefuse.pet, categoryId: 6n }), outcome: 'fail', mentions: ['categoryId 6 is not the 5 sent'] },
-    { title: 'a status dropped fails', c: mayRefuse, seen: created({ name: '', categoryId: 5n }), outcome: 'fail', mentions: ['status absent is not the "sold" sent'] },
-    { title: 'a refusal without an Error body fails, explained by errors.error-body', c: mayRefuse, seen: seen(400, ''), outcome: 'fail', mentions: ['name empty: body is empty'] },
-    { title: 'a 201 that is not a Pet fails', c: mustCreate, seen: seen(201, { name: 'x' }), outcome: 'fail', mentions: ['name with combining characters'] },
-  ])('$title', ({ c, seen: s, outcome, mentions }) => {
-    expectFinding(judgeBoundary(c, s), outcome, mentions);
+    { title: 'a name that must be created refused with 400 fails', c: mustCreate, seen: seen(400, errorBody(400)), outcome: 'fail', code: 'not-201', mentions: ['name with combining characters: got 400'] },
+    { title: 'a 413 where only 400 is allowed fails', c: mayRefuse, seen: seen(413, errorBody(413)), outcome: 'fail', code: 'unexpected-status', mentions: ['got 413', 'neither 201 nor 400'] },
+    { title: 'a 500 fails as a server error, even where a refusal is allowed', c: longest, seen: seen(500, errorBody(500)), outcome: 'fail', code: 'server-error', mentions: ['name of 10,000 characters: got 500'] },
+    { title: 'a normalised name fails naming both', c: mustCreate, seen: created({ name: 'cf-\u00e9', categoryId: 5n }), outcome: 'fail', code: 'name-not-echoed', mentions: ['name "cf-\u00e9" is not the "cf-e\u0301" sent'] },
+    { title: 'a long name cut short fails without quoting it whole', c: longest, seen: created({ name: 'x'.repeat(4096), categoryId: 5n }), outcome: 'fail', code: 'name-not-echoed', mentions: ['a name of 10000 UTF-16 code units came back with 4096, differing from index 4096'] },
+    { title: 'another categoryId fails naming it', c: mayRefuse, seen: created({ ...mayRefuse.pet, categoryId: 6n }), outcome: 'fail', code: 'category-id-not-echoed', mentions: ['categoryId 6 is not the 5 sent'] },
+    { title: 'a status dropped fails', c: mayRefuse, seen: created({ name: '', categoryId: 5n }), outcome: 'fail', code: 'status-not-echoed', mentions: ['status absent is not the "sold" sent'] },
+    { title: 'a refusal without an Error body fails, explained by errors.error-body', c: mayRefuse, seen: seen(400, ''), outcome: 'fail', code: 'no-error-body', mentions: ['name empty: '] },
+    { title: 'a 201 that is not a Pet fails', c: mustCreate, seen: seen(201, { name: 'x' }), outcome: 'fail', code: 'invalid-pet', mentions: ['name with combining characters'] },
+    { title: 'a 201 with an empty body fails, apart from a refusal without one', c: mayRefuse, seen: seen(201, ''), outcome: 'fail', code: 'empty-body', mentions: ['name empty: '] },
+    { title: 'a refusal whose Error.status is another fails naming both', c: longest, seen: seen(413, errorBody(400)), outcome: 'fail', code: 'error-status-mismatch', mentions: ['Error.status is 400', 'HTTP status is 413'] },
+  ])('$title', ({ c, seen: s, ...expected }) => {
+    expectJudged(judgeBoundary(c, s), expected);
   });
 
   it('names errors.error-body as the cause of a refusal without an Error body', () => {
-    expect(judgeBoundary(mayRefuse, seen(400, ''))).toMatchObject({ outcome: 'fail', explainedBy: 'errors.error-body' });
+    expect(judgeBoundary(mayRefuse, seen(400, ''))).toMatchObject({ outcome: 'fail', code: 'no-error-body', explainedBy: 'errors.error-body' });
   });
 
   it('keeps the message short for long names', () => {
@@ -187,23 +213,37 @@ describe('judgeBodyId', () => {
   const existing: Pet = pet(42, 'pending', 'cf-id target', 7n);
   const intact = seen(200, existing);
 
-  it.each<{ title: string; create: Seen; after: Seen; outcome: Outcome; mentions?: string[] }>([
+  it.each<{ title: string; create: Seen; after: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: 'a new animal with another id, the existing one intact, passes', create: seen(201, pet(43, 'sold', 'Other')), after: intact, outcome: 'pass' },
     { title: 'a 400 rejection, the existing one intact, passes', create: seen(400, errorBody(400)), after: intact, outcome: 'pass' },
     { title: 'a 409 rejection, the existing one intact, passes', create: seen(409, errorBody(409)), after: intact, outcome: 'pass' },
-    { title: 'the new animal took the existing id fails naming it', create: seen(201, pet(42, 'sold', 'Other')), after: intact, outcome: 'fail', mentions: ['took id 42'] },
+    { title: 'the new animal took the existing id fails naming it', create: seen(201, pet(42, 'sold', 'Other')), after: intact, outcome: 'fail', code: 'took-existing-id', mentions: ['took id 42'] },
     {
       title: 'the existing animal overwritten fails naming the field',
       create: seen(201, pet(43, 'sold', 'Other')),
       after: seen(200, { ...existing, name: 'Other' }),
       outcome: 'fail',
-      mentions: ['existing animal changed', 'name "Other"'],
+      code: 'existing-name-differs',
+      mentions: ['name "Other"'],
     },
-    { title: 'the existing animal gone fails naming it and the status', create: seen(201, pet(43)), after: seen(404, errorBody(404)), outcome: 'fail', mentions: ['existing animal 42 is gone', '404'] },
-    { title: 'a 500 for the POST fails naming it', create: seen(500, errorBody(500)), after: intact, outcome: 'fail', mentions: ['500'] },
-    { title: 'a 200 for the POST fails naming it', create: seen(200, pet(43)), after: intact, outcome: 'fail', mentions: ['got 200'] },
-  ])('$title', ({ create, after, outcome, mentions }) => {
-    expectFinding(judgeBodyId(existing, create, after), outcome, mentions);
+    { title: 'the existing animal gone fails naming it and the status', create: seen(201, pet(43)), after: seen(404, errorBody(404)), outcome: 'fail', code: 'existing-gone', mentions: ['existing animal 42', '404'] },
+    { title: 'a 500 for the POST fails naming it', create: seen(500, errorBody(500)), after: intact, outcome: 'fail', code: 'neither-created-nor-rejected', mentions: ['500'] },
+    { title: 'a 200 for the POST fails naming it', create: seen(200, pet(43)), after: intact, outcome: 'fail', code: 'neither-created-nor-rejected', mentions: ['got 200'] },
+    { title: 'the existing animal\'s status changed fails naming it', create: seen(400, errorBody(400)), after: seen(200, { ...existing, status: 'sold' }), outcome: 'fail', code: 'existing-status-differs', mentions: ['status "sold" is not "pending"'] },
+  ])('$title', ({ create, after, ...c }) => {
+    expectJudged(judgeBodyId(existing, create, after), c);
+  });
+});
+
+describe('describeStatusDefault', () => {
+  it('records the status an animal created without one comes back with', () => {
+    expectFinding(describeStatusDefault(seen(201, pet(1, 'available'))), 'pass', ['status "available"']);
+    expectFinding(describeStatusDefault(seen(201, pet(1))), 'pass', ['without status']);
+  });
+
+  it('fails when the animal was not created, naming the status', () => {
+    expectJudged(describeStatusDefault(seen(400, errorBody(400))), { outcome: 'fail', code: 'not-created', mentions: ['400'] });
+    expectJudged(describeStatusDefault(seen(201, { name: 'x' })), { outcome: 'fail', code: 'not-created', mentions: ['201'] });
   });
 });
 

@@ -10,145 +10,160 @@ import {
   judgeOutOfRange,
   judgeStatusFilter,
   judgeStatusFilterInvalid,
+  outOfRangeNo5xx,
 } from '../../../lib/checks/list-pets.ts';
-import type { Seen } from '../../../lib/checks/types.ts';
+import type { Finding, Seen } from '../../../lib/checks/types.ts';
 import type { Pet } from '../../../lib/models.ts';
 import { errorBody, expectFinding, type Outcome, pet, pets, seen } from './_seen.ts';
+
+/** The outcome and mentions asked for; a failure also of the code asked for (every failing case names one). */
+function expectJudged(finding: Finding, { outcome, mentions, code }: { outcome: Outcome; mentions?: readonly string[]; code?: string }): void {
+  expectFinding(finding, outcome, mentions);
+  if (outcome === 'fail') expect(finding).toMatchObject({ outcome: 'fail', code: code ?? '(the case names no code)' });
+}
 
 /** A 200 listing these animals. */
 const page = (list: readonly Pet[]): Seen => seen(200, list);
 
 describe('expectDefaultPage', () => {
-  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: '20 animals pass', seen: page(pets(20)), outcome: 'pass' },
     { title: 'an empty store (an empty array) passes', seen: page([]), outcome: 'pass' },
     { title: '3 animals pass', seen: page(pets(3, 'sold')), outcome: 'pass' },
     { title: 'a charset parameter passes', seen: seen(200, pets(2), { 'content-type': 'application/json; charset=utf-8' }), outcome: 'pass' },
-    { title: '21 animals fail naming 21 and the default', seen: page(pets(21)), outcome: 'fail', mentions: ['21 animals', 'default 20'] },
-    { title: '401 fails naming 401', seen: seen(401, errorBody(401)), outcome: 'fail', mentions: ['401', 'not 200'] },
-    { title: 'an object instead of an array fails', seen: seen(200, { items: [] }), outcome: 'fail', mentions: ['not a JSON array'] },
+    { title: '21 animals fail naming 21 and the default', seen: page(pets(21)), outcome: 'fail', code: 'too-many-animals', mentions: ['21 animals', 'default 20'] },
+    { title: '401 fails naming 401', seen: seen(401, errorBody(401)), outcome: 'fail', code: 'not-200', mentions: ['401', 'not 200'] },
+    { title: 'an object instead of an array fails', seen: seen(200, { items: [] }), outcome: 'fail', code: 'not-json-array', mentions: ['no limit: '] },
     // One cause, one failure: an item that is not a Pet is list-pets.pet-shape's, the media type responses.json-media-type's.
     { title: 'an animal without name passes, noting the item that is not a Pet', seen: seen(200, [{ id: 1, categoryId: 1 }]), outcome: 'pass', mentions: ['1 item that is not a Pet (see list-pets.pet-shape)'] },
     { title: 'text/plain still counts its animals (the media type is judged on its own)', seen: seen(200, pets(2), { 'content-type': 'text/plain' }), outcome: 'pass' },
-    { title: 'a body that is not JSON fails', seen: seen(200, 'not json'), outcome: 'fail', mentions: ['not JSON'] },
-    { title: 'an empty body fails', seen: seen(200, ''), outcome: 'fail', mentions: ['body is empty'] },
-  ])('$title', ({ seen: s, outcome, mentions }) => {
-    expectFinding(expectDefaultPage(s), outcome, mentions);
+    { title: 'a body that is not JSON fails', seen: seen(200, 'not json'), outcome: 'fail', code: 'not-json', mentions: ['no limit: '] },
+    { title: 'an empty body fails', seen: seen(200, ''), outcome: 'fail', code: 'empty-body', mentions: ['no limit: '] },
+  ])('$title', ({ seen: s, ...c }) => {
+    expectJudged(expectDefaultPage(s), c);
   });
 });
 
 describe('judgeLimit', () => {
-  it.each<{ title: string; limit: number; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+  it.each<{ title: string; limit: number; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: 'limit animals pass', limit: 5, seen: page(pets(5)), outcome: 'pass' },
     { title: 'fewer than limit pass', limit: 5, seen: page(pets(2)), outcome: 'pass' },
     { title: 'none pass', limit: 1, seen: page([]), outcome: 'pass' },
     { title: '100 for limit=100 pass', limit: 100, seen: page(pets(100)), outcome: 'pass' },
-    { title: 'limit+1 fails naming both numbers', limit: 5, seen: page(pets(6)), outcome: 'fail', mentions: ['limit=5 returned 6 animals'] },
-    { title: '2 for limit=1 fails', limit: 1, seen: page(pets(2)), outcome: 'fail', mentions: ['limit=1 returned 2'] },
-    { title: 'a non-array fails', limit: 5, seen: seen(200, { pets: pets(2) }), outcome: 'fail', mentions: ['limit=5', 'not a JSON array'] },
+    { title: 'limit+1 fails naming both numbers', limit: 5, seen: page(pets(6)), outcome: 'fail', code: 'too-many-animals', mentions: ['limit=5 returned 6 animals'] },
+    { title: '2 for limit=1 fails', limit: 1, seen: page(pets(2)), outcome: 'fail', code: 'too-many-animals', mentions: ['limit=1 returned 2'] },
+    { title: 'a non-array fails', limit: 5, seen: seen(200, { pets: pets(2) }), outcome: 'fail', code: 'not-json-array', mentions: ['limit=5'] },
     { title: 'an item without id within the limit passes, noting it', limit: 5, seen: seen(200, [{ id: 1, name: 'a', categoryId: 1 }, { name: 'b', categoryId: 1 }]), outcome: 'pass', mentions: ['not a Pet (see list-pets.pet-shape)'] },
-    { title: 'items that are not Pets count against the limit, and are noted', limit: 1, seen: seen(200, [{ id: 1, name: 'a', categoryId: 1 }, { name: 'b' }]), outcome: 'fail', mentions: ['limit=1 returned 2 animals', 'not a Pet'] },
-    { title: '400 for a legal limit fails naming 400', limit: 5, seen: seen(400, errorBody(400)), outcome: 'fail', mentions: ['limit=5: got 400'] },
-  ])('$title', ({ limit, seen: s, outcome, mentions }) => {
-    expectFinding(judgeLimit(limit, s), outcome, mentions);
+    { title: 'items that are not Pets count against the limit, and are noted', limit: 1, seen: seen(200, [{ id: 1, name: 'a', categoryId: 1 }, { name: 'b' }]), outcome: 'fail', code: 'too-many-animals', mentions: ['limit=1 returned 2 animals', 'not a Pet'] },
+    { title: '400 for a legal limit fails naming 400', limit: 5, seen: seen(400, errorBody(400)), outcome: 'fail', code: 'not-200', mentions: ['limit=5: got 400'] },
+  ])('$title', ({ limit, seen: s, ...c }) => {
+    expectJudged(judgeLimit(limit, s), c);
   });
 });
 
 describe('judgeNoDuplicates', () => {
   const item = (id: string) => `{"id":${id},"name":"x","categoryId":1}`;
 
-  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: 'distinct ids pass', seen: page(pets(20)), outcome: 'pass' },
     { title: 'an empty page passes', seen: page([]), outcome: 'pass' },
     { title: '9007199254740993 and 9007199254740992 are different ids: pass', seen: seen(200, `[${item('9007199254740993')},${item('9007199254740992')}]`), outcome: 'pass' },
     { title: 'int64 max and int64 max - 1 are different ids: pass', seen: seen(200, `[${item('9223372036854775807')},${item('9223372036854775806')}]`), outcome: 'pass' },
-    { title: 'the same digits above 2^53 twice fail naming the id', seen: seen(200, `[${item('9007199254740993')},${item('1')},${item('9007199254740993')}]`), outcome: 'fail', mentions: ['id 9007199254740993 listed more than once'] },
-    { title: 'a small id twice fails naming it', seen: page([pet(3), pet(4), pet(3)]), outcome: 'fail', mentions: ['id 3 listed'] },
-    { title: 'two ids twice fail naming both', seen: page([pet(3), pet(4), pet(3), pet(4)]), outcome: 'fail', mentions: ['ids 3, 4'] },
-    { title: 'a non-array fails', seen: seen(200, {}), outcome: 'fail', mentions: ['not a JSON array'] },
-  ])('$title', ({ seen: s, outcome, mentions }) => {
-    expectFinding(judgeNoDuplicates('limit=50', s), outcome, mentions);
+    { title: 'the same digits above 2^53 twice fail naming the id', seen: seen(200, `[${item('9007199254740993')},${item('1')},${item('9007199254740993')}]`), outcome: 'fail', code: 'duplicate-ids', mentions: ['id 9007199254740993 listed more than once'] },
+    { title: 'a small id twice fails naming it', seen: page([pet(3), pet(4), pet(3)]), outcome: 'fail', code: 'duplicate-ids', mentions: ['id 3 listed'] },
+    { title: 'two ids twice fail naming both', seen: page([pet(3), pet(4), pet(3), pet(4)]), outcome: 'fail', code: 'duplicate-ids', mentions: ['ids 3, 4'] },
+    { title: 'a non-array fails', seen: seen(200, {}), outcome: 'fail', code: 'not-json-array', mentions: ['limit=50: '] },
+  ])('$title', ({ seen: s, ...c }) => {
+    expectJudged(judgeNoDuplicates('limit=50', s), c);
   });
 });
 
 describe('judgeDefaultLimit', () => {
-  it.each<{ title: string; store: number; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+  it.each<{ title: string; store: number; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: 'a store of more than 20 (page of 100) and exactly 20 pass', store: 100, seen: page(pets(20)), outcome: 'pass' },
     { title: 'a store of 21 and exactly 20 pass', store: 21, seen: page(pets(20)), outcome: 'pass' },
-    { title: 'a store of more than 20 and 19 fail naming 19', store: 100, seen: page(pets(19)), outcome: 'fail', mentions: ['more than 20', 'has 19'] },
-    { title: 'a store of more than 20 and 21 fail naming 21', store: 50, seen: page(pets(21)), outcome: 'fail', mentions: ['has 21'] },
+    { title: 'a store of more than 20 and 19 fail naming 19', store: 100, seen: page(pets(19)), outcome: 'fail', code: 'too-few-animals', mentions: ['more than 20', 'has 19'] },
+    { title: 'a store of more than 20 and 21 fail naming 21', store: 50, seen: page(pets(21)), outcome: 'fail', code: 'too-many-animals', mentions: ['has 21'] },
     { title: 'a store of 7 and 7 pass', store: 7, seen: page(pets(7)), outcome: 'pass' },
     { title: 'a store of 20 and 20 pass', store: 20, seen: page(pets(20)), outcome: 'pass' },
     { title: 'an empty store and an empty page pass', store: 0, seen: page([]), outcome: 'pass' },
-    { title: 'a store of 7 and 5 fail naming both', store: 7, seen: page(pets(5)), outcome: 'fail', mentions: ['held 7 animals', 'has 5'] },
+    { title: 'a store of 7 and 5 fail naming both', store: 7, seen: page(pets(5)), outcome: 'fail', code: 'too-few-animals', mentions: ['held 7 animals', 'has 5'] },
     // No delete exists, so another client may only have added animals between the two requests.
     { title: 'a store of 7 that grew to 8 before the default page passes', store: 7, seen: page(pets(8)), outcome: 'pass' },
-    { title: 'a store of 7 and a default page of 21 fails', store: 7, seen: page(pets(21)), outcome: 'fail', mentions: ['has 21'] },
-    { title: 'a default page that is not 200 fails naming it', store: 7, seen: seen(500, errorBody(500)), outcome: 'fail', mentions: ['no limit: got 500'] },
-  ])('$title', ({ store, seen: s, outcome, mentions }) => {
-    expectFinding(judgeDefaultLimit(pets(store), s), outcome, mentions);
+    { title: 'a store of 7 and a default page of 21 fails', store: 7, seen: page(pets(21)), outcome: 'fail', code: 'too-many-animals', mentions: ['has 21'] },
+    { title: 'a default page that is not 200 fails naming it', store: 7, seen: seen(500, errorBody(500)), outcome: 'fail', code: 'not-200', mentions: ['no limit: got 500'] },
+  ])('$title', ({ store, seen: s, ...c }) => {
+    expectJudged(judgeDefaultLimit(pets(store), s), c);
   });
 });
 
 describe('judgeStatusFilter', () => {
-  it.each<{ title: string; limit: number; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+  it.each<{ title: string; limit: number; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: 'all with the status asked for pass', limit: 10, seen: page(pets(10, 'sold')), outcome: 'pass' },
     { title: 'an empty page passes', limit: 10, seen: page([]), outcome: 'pass' },
-    { title: 'one with another status fails naming its id and status', limit: 10, seen: page([...pets(3, 'sold'), pet(77, 'available')]), outcome: 'fail', mentions: ['status=sold', 'id 77 with available'] },
-    { title: 'one without status fails naming its id', limit: 10, seen: page([...pets(3, 'sold'), pet(78)]), outcome: 'fail', mentions: ['id 78 with no status'] },
-    { title: 'more than limit fails naming both numbers', limit: 2, seen: page(pets(3, 'sold')), outcome: 'fail', mentions: ['limit=2 returned 3'] },
-    { title: '400 fails naming it', limit: 2, seen: seen(400, errorBody(400)), outcome: 'fail', mentions: ['got 400'] },
-  ])('$title', ({ limit, seen: s, outcome, mentions }) => {
-    expectFinding(judgeStatusFilter('sold', limit, s), outcome, mentions);
+    { title: 'one with another status fails naming its id and status', limit: 10, seen: page([...pets(3, 'sold'), pet(77, 'available')]), outcome: 'fail', code: 'wrong-status-listed', mentions: ['status=sold', 'id 77 with available'] },
+    { title: 'one without status fails naming its id', limit: 10, seen: page([...pets(3, 'sold'), pet(78)]), outcome: 'fail', code: 'wrong-status-listed', mentions: ['id 78 with no status'] },
+    { title: 'more than limit fails naming both numbers', limit: 2, seen: page(pets(3, 'sold')), outcome: 'fail', code: 'too-many-animals', mentions: ['limit=2 returned 3'] },
+    { title: 'another status and more than limit fail naming both, the status first', limit: 2, seen: page([...pets(2, 'sold'), pet(9, 'pending')]), outcome: 'fail', code: 'wrong-status-listed', mentions: ['id 9 with pending', 'limit=2 returned 3'] },
+    { title: '400 fails naming it', limit: 2, seen: seen(400, errorBody(400)), outcome: 'fail', code: 'not-200', mentions: ['got 400'] },
+  ])('$title', ({ limit, seen: s, ...c }) => {
+    expectJudged(judgeStatusFilter('sold', limit, s), c);
   });
 });
 
 describe('judgeStatusFilterInvalid', () => {
-  it.each<{ title: string; value: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+  it.each<{ title: string; value: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: '400 with an Error body passes, saying so', value: 'Available', seen: seen(400, errorBody(400)), outcome: 'pass', mentions: ['status="Available"', 'refused with 400'] },
     { title: 'an empty page passes', value: 'Available', seen: page([]), outcome: 'pass', mentions: ['no animal'] },
-    { title: 'animals of the status in another case fail: the filter ignores case', value: 'AVAILABLE', seen: page(pets(3, 'available')), outcome: 'fail', mentions: ['status="AVAILABLE"', '3 animal(s) of status available', 'e.g. id 1', 'the filter ignores case'] },
-    { title: '"ſold" matched to sold fails as ignoring case', value: 'ſold', seen: page(pets(2, 'sold')), outcome: 'fail', mentions: ['the filter ignores case'] },
-    { title: 'animals of every status fail: the filter was ignored', value: 'adopted', seen: page([pet(1, 'available'), pet(2, 'sold'), pet(3)]), outcome: 'fail', mentions: ['available, sold, no status', 'the filter was ignored'] },
-    { title: 'animals of one other status fail: another value matched', value: 'availabl', seen: page(pets(2, 'available')), outcome: 'fail', mentions: ['the filter matched another value'] },
-    { title: 'a 500 fails as a server error', value: 'SOLD', seen: seen(500, errorBody(500)), outcome: 'fail', mentions: ['got 500, neither 400 nor 200 (a server error)'] },
-    { title: '422 fails (the interface has 400 for invalid values)', value: 'SOLD', seen: seen(422, errorBody(422)), outcome: 'fail', mentions: ['got 422'] },
-    { title: '400 without an Error body fails', value: 'SOLD', seen: seen(400, 'bad'), outcome: 'fail', mentions: ['status="SOLD"'] },
-    { title: '200 that is not an array fails', value: 'SOLD', seen: seen(200, {}), outcome: 'fail', mentions: ['not a JSON array'] },
-  ])('$title', ({ value, seen: s, outcome, mentions }) => {
-    expectFinding(judgeStatusFilterInvalid(value, 'a PetStatus in another case', s), outcome, mentions);
+    { title: 'animals of the status in another case fail: the filter ignores case', value: 'AVAILABLE', seen: page(pets(3, 'available')), outcome: 'fail', code: 'filter-ignores-case', mentions: ['status="AVAILABLE"', '3 animal(s) of status available', 'e.g. id 1'] },
+    { title: '"ſold" matched to sold fails as ignoring case', value: 'ſold', seen: page(pets(2, 'sold')), outcome: 'fail', code: 'filter-ignores-case', mentions: ['status="ſold"', 'of status sold'] },
+    { title: 'animals of every status fail: the filter was ignored', value: 'adopted', seen: page([pet(1, 'available'), pet(2, 'sold'), pet(3)]), outcome: 'fail', code: 'filter-ignored', mentions: ['available, sold, no status'] },
+    { title: 'animals of one other status fail: another value matched', value: 'availabl', seen: page(pets(2, 'available')), outcome: 'fail', code: 'filter-matched-other-value', mentions: ['status="availabl"', 'of status available'] },
+    { title: 'a 500 fails as a server error', value: 'SOLD', seen: seen(500, errorBody(500)), outcome: 'fail', code: 'server-error', mentions: ['got 500, neither 400 nor 200'] },
+    { title: '422 fails (the interface has 400 for invalid values)', value: 'SOLD', seen: seen(422, errorBody(422)), outcome: 'fail', code: 'unexpected-status', mentions: ['got 422'] },
+    { title: '400 without an Error body fails', value: 'SOLD', seen: seen(400, 'bad'), outcome: 'fail', code: 'error-body-not-json', mentions: ['status="SOLD"'] },
+    { title: '200 that is not an array fails', value: 'SOLD', seen: seen(200, {}), outcome: 'fail', code: 'not-json-array', mentions: ['status="SOLD"'] },
+  ])('$title', ({ value, seen: s, ...c }) => {
+    expectJudged(judgeStatusFilterInvalid(value, 'a PetStatus in another case', s), c);
   });
 
   it('names errors.error-body as the cause of a 400 without an Error body', () => {
-    expect(judgeStatusFilterInvalid('SOLD', 'a PetStatus in another case', seen(400, ''))).toMatchObject({ outcome: 'fail', explainedBy: 'errors.error-body' });
+    expect(judgeStatusFilterInvalid('SOLD', 'a PetStatus in another case', seen(400, ''))).toMatchObject({ outcome: 'fail', code: 'no-error-body', explainedBy: 'errors.error-body' });
   });
 });
 
 describe('judgeCreatedVisible', () => {
   const created = pet(2n ** 53n + 1n, 'pending');
 
-  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+  it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: 'listed among others passes', seen: page([...pets(5, 'pending'), created]), outcome: 'pass' },
-    { title: 'absent from a page with room fails naming the id', seen: page(pets(5, 'pending')), outcome: 'fail', mentions: ['animal 9007199254740993', 'missing', 'page of 5'] },
-    { title: 'only 2^53 listed (the id rounded) fails', seen: page([pet(2n ** 53n, 'pending')]), outcome: 'fail', mentions: ['9007199254740993'] },
+    { title: 'absent from a page with room fails naming the id', seen: page(pets(5, 'pending')), outcome: 'fail', code: 'created-not-listed', mentions: ['animal 9007199254740993', 'page of 5'] },
+    { title: 'only 2^53 listed (the id rounded) fails', seen: page([pet(2n ** 53n, 'pending')]), outcome: 'fail', code: 'created-not-listed', mentions: ['9007199254740993'] },
     { title: 'absent from a full page of 100 passes, saying why', seen: page(pets(100, 'pending')), outcome: 'pass', mentions: ['full (100)', '9007199254740993'] },
-    { title: 'a page that is not 200 fails', seen: seen(401, errorBody(401)), outcome: 'fail', mentions: ['401'] },
-  ])('$title', ({ seen: s, outcome, mentions }) => {
-    expectFinding(judgeCreatedVisible(created, 'pending', s), outcome, mentions);
+    { title: 'a page that is not 200 fails', seen: seen(401, errorBody(401)), outcome: 'fail', code: 'not-200', mentions: ['401'] },
+  ])('$title', ({ seen: s, ...c }) => {
+    expectJudged(judgeCreatedVisible(created, 'pending', s), c);
   });
 });
 
 describe('judgeOutOfRange', () => {
-  it.each<{ title: string; raw: string; seen: Seen; outcome: Outcome; mentions?: string[] }>([
+  it.each<{ title: string; raw: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: '400 (rejected) passes', raw: '500', seen: seen(400, errorBody(400)), outcome: 'pass', mentions: ['rejected with 400'] },
     { title: '422 (rejected) passes', raw: '0', seen: seen(422, errorBody(422)), outcome: 'pass' },
     { title: 'clamped: 200 with 100 passes', raw: '500', seen: page(pets(100)), outcome: 'pass' },
     { title: 'clamped: 200 with fewer passes', raw: '101', seen: page(pets(3)), outcome: 'pass' },
-    { title: '200 with 101 fails naming the count and the maximum', raw: '500', seen: page(pets(101)), outcome: 'fail', mentions: ['limit=500 returned 101 animals', 'more than 100'] },
+    { title: '200 with 101 fails naming the count and the maximum', raw: '500', seen: page(pets(101)), outcome: 'fail', code: 'too-many-animals', mentions: ['limit=500 returned 101 animals', 'more than 100'] },
     { title: 'a 5xx passes here (judged by the no-5xx check)', raw: '101', seen: seen(500, ''), outcome: 'pass', mentions: ['500'] },
-    { title: '200 that is not an array fails', raw: '101', seen: seen(200, {}), outcome: 'fail', mentions: ['limit=101'] },
-  ])('$title', ({ raw, seen: s, outcome, mentions }) => {
-    expectFinding(judgeOutOfRange(raw, 'above the maximum', s), outcome, mentions);
+    { title: '200 that is not an array fails', raw: '101', seen: seen(200, {}), outcome: 'fail', code: 'not-json-array', mentions: ['limit=101'] },
+  ])('$title', ({ raw, seen: s, ...c }) => {
+    expectJudged(judgeOutOfRange(raw, 'above the maximum', s), c);
+  });
+});
+
+describe('list-pets.limit-out-of-range-no-5xx', () => {
+  it('fails on a 5xx naming the limit and the status, passes on a 4xx', () => {
+    expectJudged(outOfRangeNo5xx.judge('limit=101 (above the maximum)', seen(503, '')), { outcome: 'fail', code: 'server-error', mentions: ['limit=101 (above the maximum): got 503'] });
+    expectFinding(outOfRangeNo5xx.judge('limit=101 (above the maximum)', seen(400, errorBody(400))), 'pass');
   });
 });
 

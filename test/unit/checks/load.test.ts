@@ -162,6 +162,7 @@ describe('judgePacedNo429', () => {
       // 5000 / 92.6 ms: 54 sends fit in the 5 s up to it.
       'only 54 requests of the key within the 5 s before it, the quota being 60',
     ]);
+    expect(f).toMatchObject({ code: '429-within-quota' });
     expect(f).toMatchObject({ expected: 'no 429 while the client stays within its quota (60 per 5 s)', actual: '429 (Retry-After 1, Remaining 0, Limit 60) after 54 requests in 5 s' });
   });
 
@@ -169,6 +170,7 @@ describe('judgePacedNo429', () => {
     const run = changed(pacedRun(fixedWindow()), (p, i) => (i === 19 ? { t: p.t, status: 429 } : p));
     const f = judgePacedNo429(run);
     expectFinding(f, 'fail', ['429 at paced request 20 of 108, 1.8 s in']);
+    expect(f).toMatchObject({ code: '429-within-quota' });
     expect(f).toMatchObject({ actual: '429 (Retry-After (none)) after 21 requests in 5 s' });
   });
 
@@ -182,6 +184,7 @@ describe('judgePacedNo429', () => {
   ])('$title', ({ retryAfter, outcome, mentions }) => {
     const run = changed(pacedRun(fixedWindow()), (p, i) => (i === 49 ? { ...p, status: 429, remaining: 0, retryAfter } : p));
     expectFinding(judgePacedNo429(run), outcome, mentions);
+    if (outcome === 'fail') expect(judgePacedNo429(run)).toMatchObject({ code: '429-within-quota' });
   });
 
   it("skips (does not fail) a 429 whose X-RateLimit-Limit is the day's quota: the key's day is spent", () => {
@@ -195,6 +198,7 @@ describe('judgePacedNo429', () => {
   it('judges a 429 with Limit equal to the day quota when the plan has the same quota for the minute', () => {
     const run = changed(pacedRun(fixedWindow(), { extra: { quota: { perMinute: 60, perDay: 60 } } }), (p, i) => (i === 49 ? { ...p, status: 429, remaining: 0, retryAfter: '3' } : p));
     expectFinding(judgePacedNo429(run), 'fail', ['429 at paced request 50']);
+    expect(judgePacedNo429(run)).toMatchObject({ code: '429-within-quota' });
   });
 
   it('skips a 429 when the harness itself sent more than the quota within a window before it', () => {
@@ -216,6 +220,7 @@ describe('judgePacedNo429', () => {
     const run = pacedRun(() => (++n === 60 ? { status: 429, limit: 60, remaining: 0, retryAfter: '1' } : { status: 200 }), { gap: 75, count: 60, look });
     expectFinding(judgePacedNo429(run), 'skip', ['free#1: a 429 at paced request 60 is not judged: the harness itself sent 61 requests with the key within a minute window of it, more than the quota of 60']);
     expectFinding(judgePacedNo429({ ...run, start: undefined }), 'fail', ['429 at paced request 60 of 60', 'only 60 requests of the key within the 5 s before it']);
+    expect(judgePacedNo429({ ...run, start: undefined })).toMatchObject({ code: '429-within-quota' });
   });
 
   it('skips with the reason when the key was not paced', () => {
@@ -276,6 +281,7 @@ describe('judgePacedRemaining', () => {
     const run = changed(pacedRun(tokenBucket({ perSecond: 12 })), (p) => ({ ...p, remaining: p.remaining! + 2 }));
     const f = judgePacedRemaining(run);
     expectFinding(f, 'fail', ['free#1: X-RateLimit-Remaining 61 on the accepted paced request 1, more than its Limit 60']);
+    expect(f).toMatchObject({ code: 'above-limit' });
     expect(f).toMatchObject({ expected: 'at most 60', actual: '61' });
   });
 
@@ -284,6 +290,7 @@ describe('judgePacedRemaining', () => {
     const late = changed({ ...run, start: { ...run.start!, headers: { ...run.start!.headers, 'x-ratelimit-remaining': '61' } } }, (p) => ({ ...p, remaining: p.remaining! + 2 }));
     const f = judgePacedRemaining(late);
     expectFinding(f, 'fail', ['free#1: X-RateLimit-Remaining 60 at paced request 1, though 1 requests of its window had been answered before it was sent']);
+    expect(f).toMatchObject({ code: 'not-counting-answered' });
     expect(f).toMatchObject({ expected: 'at most 59', actual: '60' });
   });
 
@@ -293,6 +300,7 @@ describe('judgePacedRemaining', () => {
     expect(run.requests[9]?.point?.remaining).toBe(20);
     const f = judgePacedRemaining(run);
     expectFinding(f, 'fail', ['free#1: X-RateLimit-Remaining 20 at paced request 10 counts 39 other requests in the window, but only 10 were sent with the key in the 5 s before it']);
+    expect(f).toMatchObject({ code: 'counts-more-than-sent' });
     // 59 less the 10 sent, less the tolerance of 3 (5% of 60, at least 2).
     expect(f).toMatchObject({ expected: 'Remaining at least 46 (Limit 60 less what was sent)', actual: '20' });
   });
@@ -303,11 +311,13 @@ describe('judgePacedRemaining', () => {
     expectFinding(judgePacedRemaining(within), 'pass');
     const beyond = changed(pacedRun(fixedWindow()), (p, i) => (i === 9 ? { ...p, remaining: 45 } : p));
     expectFinding(judgePacedRemaining(beyond), 'fail', ['X-RateLimit-Remaining 45 at paced request 10 counts 14 other requests']);
+    expect(judgePacedRemaining(beyond)).toMatchObject({ code: 'counts-more-than-sent' });
   });
 
   it('fails on Remaining that does not fall although requests were answered (constant 50, constant Reset)', () => {
     const run = pacedRun(ok({ limit: 60, remaining: 50, reset: S0 + 4 }));
     expectFinding(judgePacedRemaining(run), 'fail', ['X-RateLimit-Remaining 50 at paced request 1 counts 9 other requests in the window, but only 1 were sent']);
+    expect(judgePacedRemaining(run)).toMatchObject({ code: 'counts-more-than-sent' });
   });
 
   it('fails on Remaining going back up within a fixed window, after earlier requests were answered', () => {
@@ -315,6 +325,7 @@ describe('judgePacedRemaining', () => {
     const run = changed(pacedRun(fixedWindow()), (p, i) => (i === 3 ? { ...p, remaining: 60 } : p));
     const f = judgePacedRemaining(run);
     expectFinding(f, 'fail', ['free#1: X-RateLimit-Remaining 60 at paced request 4, though 4 requests of its window had been answered before it was sent']);
+    expect(f).toMatchObject({ code: 'not-counting-answered' });
     expect(f).toMatchObject({ expected: 'at most 56', actual: '60' });
   });
 
@@ -322,6 +333,7 @@ describe('judgePacedRemaining', () => {
     const run = changed(pacedRun(fixedWindow()), (p, i) => (i === 49 ? { ...p, remaining: -1 } : p));
     const f = judgePacedRemaining(run);
     expectFinding(f, 'fail', ['free#1: X-RateLimit-Remaining -1 at paced request 50']);
+    expect(f).toMatchObject({ code: 'negative' });
     expect(f).toMatchObject({ expected: 'never below 0', actual: '-1' });
   });
 
@@ -464,6 +476,7 @@ describe('judgeThresholds', () => {
   it('fails naming the measured p99 and the threshold', () => {
     const f = judgeThresholds({ keys: [figures()], thresholds: { p99Ms: 1 } });
     expectFinding(f, 'fail', ['over 108 paced requests: p99 2 ms is above the threshold p99Ms 1']);
+    expect(f).toMatchObject({ code: 'threshold-breached' });
     expect(f).toMatchObject({ expected: 'p99Ms ≤ 1', actual: 'p99 2 ms' });
   });
 
@@ -472,12 +485,14 @@ describe('judgeThresholds', () => {
     expect([key.rejected, key.other, key.noResponse]).toEqual([5, 3, 2]);
     const f = judgeThresholds({ keys: [key], thresholds: { errorRate: 0.05 } });
     expectFinding(f, 'fail', ['over 108 paced requests: error rate 0.093 (10 of 108) is above the threshold errorRate 0.05']);
+    expect(f).toMatchObject({ code: 'threshold-breached' });
     expect(f).toMatchObject({ expected: 'errorRate ≤ 0.05', actual: 'error rate 0.093 (10 of 108)' });
   });
 
   it('names every breach in one message, over every key together', () => {
     const f = judgeThresholds({ keys: [figures(true), figures()], thresholds: { p50Ms: 10, p99Ms: 1, errorRate: 0.01 } });
     expectFinding(f, 'fail', ['over 216 paced requests: p99 2 ms is above the threshold p99Ms 1; error rate 0.046 (10 of 216) is above the threshold errorRate 0.01']);
+    expect(f).toMatchObject({ code: 'threshold-breached' });
     expect(f.message).not.toContain('p50');
     expect(f).toMatchObject({ expected: 'p99Ms ≤ 1, errorRate ≤ 0.01', actual: 'p99 2 ms, error rate 0.046 (10 of 216)' });
   });

@@ -157,17 +157,23 @@ function turningBurst(start: number, before: number, after: number): BurstData {
   return burstData(points);
 }
 
-type Case = { title: string; run: () => KeyRun; outcome: Outcome; mentions?: string[] };
+type Case = { title: string; run: () => KeyRun; outcome: Outcome; mentions?: string[]; code?: string };
+
+/** The finding has the outcome and mentions asked for, and a failure the code asked for (every failing case names one). */
+function expectCase(finding: Finding, { outcome, mentions, code, title }: Case): void {
+  expectFinding(finding, outcome, mentions);
+  if (outcome === 'fail') expect({ title, code: finding.outcome === 'fail' ? finding.code : undefined }).toEqual({ title, code: code ?? '(the case names no code)' });
+}
 
 describe('judgeLimitHeader', () => {
   it.each<Case>([
     { title: 'the per-minute quota on every response passes', run: () => keyRun({ start: startAt(20), burst: fixedBurst(20, 20) }), outcome: 'pass', mentions: ['60'] },
     { title: 'the per-day quota (when it is the tighter one) passes', run: () => keyRun({ start: startAt(20, S0 + 3600, 1000), burst: fixedBurst(20, 20, { limit: 1000, reset: S0 + 3600 }) }), outcome: 'pass', mentions: ['1000'] },
     { title: 'both, minute then day, pass', run: () => keyRun({ start: startAt(20), retry: { waitedMs: 40_000, next: observation(T0 + 45_000, 200, { limit: 1000, remaining: 30, reset: S0 + 3600 }) } }), outcome: 'pass', mentions: ['60', '1000'] },
-    { title: "another plan's number (Pro's 300) fails naming it", run: () => keyRun({ start: startAt(20, RESET, 300), burst: fixedBurst(20, 20, { limit: 300 }) }), outcome: 'fail', mentions: ['X-RateLimit-Limit is 300', 'on 22 responses'] },
-    { title: 'one wrong response among right ones fails', run: () => keyRun({ start: startAt(20), retry: { waitedMs: 1, next: observation(T0 + 45_000, 200, { limit: 10_000, remaining: 59, reset: S0 + 105 }) } }), outcome: 'fail', mentions: ['10000', 'on 1 responses'] },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgeLimitHeader(run()), outcome, mentions);
+    { title: "another plan's number (Pro's 300) fails naming it", run: () => keyRun({ start: startAt(20, RESET, 300), burst: fixedBurst(20, 20, { limit: 300 }) }), outcome: 'fail', code: 'not-the-plan-quota', mentions: ['X-RateLimit-Limit is 300', 'on 22 responses'] },
+    { title: 'one wrong response among right ones fails', run: () => keyRun({ start: startAt(20), retry: { waitedMs: 1, next: observation(T0 + 45_000, 200, { limit: 10_000, remaining: 59, reset: S0 + 105 }) } }), outcome: 'fail', code: 'not-the-plan-quota', mentions: ['10000', 'on 1 responses'] },
+  ])('$title', (c) => {
+    expectCase(judgeLimitHeader(c.run()), c);
   });
 
   it("names the plan's two numbers in `expected`", () => {
@@ -188,22 +194,22 @@ describe('judgeResetHeader', () => {
     { title: 'Reset one second beyond the window passes (rounding slack)', run: probe({ reset: S0 + 61 }), outcome: 'pass' },
     // The replica that writes Date may run a second or two ahead of the limiter's store (several-instances).
     { title: 'Reset 2 s before the Date passes (a replica whose clock runs ahead)', run: probe({ reset: S0 - 2 }), outcome: 'pass' },
-    { title: 'Reset 3 s before the Date fails', run: probe({ reset: S0 - 3 }), outcome: 'fail', mentions: [`X-RateLimit-Reset ${S0 - 3} is before the response's Date (${S0})`] },
-    { title: 'Reset in milliseconds fails with a hint saying so', run: probe({ reset: (S0 + 60) * 1000 }), outcome: 'fail', mentions: ['more than one window (60 s)', 'looks like a Unix time in milliseconds'] },
-    { title: 'Reset as seconds until the reset fails with a hint saying so', run: probe({ reset: 42 }), outcome: 'fail', mentions: ['before the response', 'looks like seconds until the reset'] },
-    { title: 'a negative Reset fails, without that hint', run: probe({ reset: -1 }), outcome: 'fail', mentions: ['X-RateLimit-Reset -1 is before'] },
-    { title: 'Reset as seconds from now (2) fails', run: probe({ reset: 2 }), outcome: 'fail', mentions: ['X-RateLimit-Reset 2 is before'] },
+    { title: 'Reset 3 s before the Date fails', run: probe({ reset: S0 - 3 }), outcome: 'fail', code: 'reset-before-date', mentions: [`X-RateLimit-Reset ${S0 - 3} is before the response's Date (${S0})`] },
+    { title: 'Reset in milliseconds fails with a hint saying so', run: probe({ reset: (S0 + 60) * 1000 }), outcome: 'fail', code: 'reset-beyond-window', mentions: ['more than one window (60 s)', 'looks like a Unix time in milliseconds'] },
+    { title: 'Reset as seconds until the reset fails with a hint saying so', run: probe({ reset: 42 }), outcome: 'fail', code: 'reset-before-date', mentions: ['before the response', 'looks like seconds until the reset'] },
+    { title: 'a negative Reset fails, without that hint', run: probe({ reset: -1 }), outcome: 'fail', code: 'reset-before-date', mentions: ['X-RateLimit-Reset -1 is before'] },
+    { title: 'Reset as seconds from now (2) fails', run: probe({ reset: 2 }), outcome: 'fail', code: 'reset-before-date', mentions: ['X-RateLimit-Reset 2 is before'] },
     // Reset rounds up, and a busy node:http server writes a Date cached a second or more stale.
     { title: 'Reset 2 s beyond the minute window passes', run: probe({ reset: S0 + 62 }), outcome: 'pass' },
-    { title: 'Reset 3 s beyond the minute window fails', run: probe({ reset: S0 + 63 }), outcome: 'fail', mentions: [`${S0 + 63}`, 'more than one window (60 s)'] },
-    { title: 'a per-minute response may not point an hour ahead', run: probe({ reset: S0 + 3600 }), outcome: 'fail', mentions: ['60 s'] },
+    { title: 'Reset 3 s beyond the minute window fails', run: probe({ reset: S0 + 63 }), outcome: 'fail', code: 'reset-beyond-window', mentions: [`${S0 + 63}`, 'more than one window (60 s)'] },
+    { title: 'a per-minute response may not point an hour ahead', run: probe({ reset: S0 + 3600 }), outcome: 'fail', code: 'reset-beyond-window', mentions: ['60 s'] },
     { title: 'a day-limit response (Limit = per-day quota) may reach one day window ahead', run: probe({ limit: QUOTA.perDay, reset: S0 + 86_400 }), outcome: 'pass' },
     { title: 'a day-limit response pointing an hour ahead passes', run: probe({ limit: QUOTA.perDay, reset: S0 + 3600 }), outcome: 'pass' },
-    { title: 'a day-limit response beyond one day window fails', run: probe({ limit: QUOTA.perDay, reset: S0 + 86_403 }), outcome: 'fail', mentions: ['86400 s'] },
+    { title: 'a day-limit response beyond one day window fails', run: probe({ limit: QUOTA.perDay, reset: S0 + 86_403 }), outcome: 'fail', code: 'reset-beyond-window', mentions: ['86400 s'] },
     { title: 'without a Date header, the arrival second is the reference (Reset then passes)', run: probe({ reset: S0 + 10, date: null }, T0 + 10_500), outcome: 'pass' },
-    { title: 'without a Date header, a Reset before the arrival second fails', run: probe({ reset: S0 + 5, date: null }, T0 + 10_500), outcome: 'fail', mentions: [`(${S0 + 10})`] },
+    { title: 'without a Date header, a Reset before the arrival second fails', run: probe({ reset: S0 + 5, date: null }, T0 + 10_500), outcome: 'fail', code: 'reset-before-date', mentions: [`(${S0 + 10})`] },
     { title: 'the Date header wins over a late arrival', run: probe({ reset: S0, date: httpDate(T0) }, T0 + 5_000), outcome: 'pass' },
-    { title: 'an unparseable Date falls back to the arrival time', run: probe({ reset: S0, date: 'yesterday' }, T0 + 10_000), outcome: 'fail', mentions: [`(${S0 + 10})`] },
+    { title: 'an unparseable Date falls back to the arrival time', run: probe({ reset: S0, date: 'yesterday' }, T0 + 10_000), outcome: 'fail', code: 'reset-before-date', mentions: [`(${S0 + 10})`] },
     // Nothing to judge is a skip naming what was missing, never a pass (presence is judged elsewhere).
     { title: 'responses without Reset skip, naming the header', run: probe({}), outcome: 'skip', mentions: ['carried an integer X-RateLimit-Reset', 'headers.rate-limit-present'] },
     { title: 'a whole fixed-window burst passes', run: () => keyRun({ start: startAt(20), burst: fixedBurst(20, 20) }), outcome: 'pass' },
@@ -224,7 +230,7 @@ describe('judgeResetHeader', () => {
     {
       title: 'a 429 with Reset beyond one window but a Retry-After within it is no ban: fails',
       run: () => keyRun({ start: startAt(20), retry: { waitedMs: 45_000, next: observation(T0, 429, { limit: 60, remaining: 0, reset: S0 + 600, retryAfter: '30' }) } }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'reset-beyond-window',
       mentions: ['more than one window (60 s)'],
     },
     {
@@ -236,11 +242,11 @@ describe('judgeResetHeader', () => {
     {
       title: 'the retry probe is judged too',
       run: () => keyRun({ start: startAt(20), retry: { waitedMs: 45_000, next: observation(T0 + 45_000, 200, { limit: 60, remaining: 59, reset: RESET - 5 }) } }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'reset-before-date',
       mentions: [`${RESET - 5}`],
     },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgeResetHeader(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(judgeResetHeader(c.run()), c);
   });
 
   it('gives no milliseconds hint for a Reset that is merely too far', () => {
@@ -266,31 +272,31 @@ describe('judgeRemaining', () => {
     {
       title: 'a constant Remaining fails naming the value',
       run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { remainings: Array(10).fill(10) }) }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'not-counting-down',
       mentions: ['after 10 accepted requests from Remaining 10', 'no lower than 10'],
     },
     // One repeat could be a token refilled mid-burst; two in a burst this short cannot.
-    { title: 'a Remaining that stops two short fails', run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { remainings: [4, 3, 2, 2, 2] }) }), outcome: 'fail', mentions: ['no lower than 2'] },
-    { title: 'a negative Remaining on the 429 fails naming it', run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { rejectedRemaining: -1 }) }), outcome: 'fail', mentions: ['X-RateLimit-Remaining is -1', 'status 429'] },
-    { title: 'a negative Remaining on the start probe fails', run: () => keyRun({ start: startAt(-3) }), outcome: 'fail', mentions: ['-3', 'status 200'] },
+    { title: 'a Remaining that stops two short fails', run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { remainings: [4, 3, 2, 2, 2] }) }), outcome: 'fail', code: 'not-counting-down', mentions: ['no lower than 2'] },
+    { title: 'a negative Remaining on the 429 fails naming it', run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { rejectedRemaining: -1 }) }), outcome: 'fail', code: 'negative', mentions: ['X-RateLimit-Remaining is -1', 'status 429'] },
+    { title: 'a negative Remaining on the start probe fails', run: () => keyRun({ start: startAt(-3) }), outcome: 'fail', code: 'negative', mentions: ['-3', 'status 200'] },
     {
       title: 'repeated values beyond what a refill could explain fail',
       run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { remainings: [4, 3, 3, 2, 2] }) }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'not-counting-down',
       mentions: ['no lower than 2'],
     },
     { title: 'a refilling limiter (Reset moving) repeating values within its allowance passes', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 4) }), outcome: 'pass' },
     {
       title: 'a refilling limiter whose Remaining stays above its refill allowance fails',
       run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 4, { remainings: Array(24).fill(15) }) }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'not-counting-down',
       mentions: ['no lower than 15'],
     },
     { title: 'no burst: skip', run: () => keyRun({ start: startAt(10) }), outcome: 'skip' },
     { title: 'no Remaining on the start probe: skip', run: () => keyRun({ start: observation(T0, 200, { limit: 60, reset: RESET }), burst: fixedBurst(10, 10) }), outcome: 'skip' },
     { title: 'a burst whose first response is the 429: skip', run: () => keyRun({ start: startAt(0), burst: fixedBurst(0, 0) }), outcome: 'skip' },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgeRemaining(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(judgeRemaining(c.run()), c);
   });
 
   it('states the refill it allowed in `expected`', () => {
@@ -303,8 +309,8 @@ describe('judgeRemaining', () => {
 describe('judgeQuota', () => {
   it.each<Case>([
     { title: 'a fixed window accepting exactly Remaining passes', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10) }), outcome: 'pass', mentions: ['fixed window', 'exactly 10'] },
-    { title: 'a fixed window accepting one too many fails', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 11) }), outcome: 'fail', mentions: ['11 requests accepted', 'Remaining said 10'] },
-    { title: 'a fixed window accepting one too few fails', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 9) }), outcome: 'fail', mentions: ['9 requests accepted', 'Remaining said 10'] },
+    { title: 'a fixed window accepting one too many fails', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 11) }), outcome: 'fail', code: 'not-the-stated-quota', mentions: ['11 requests accepted', 'Remaining said 10'] },
+    { title: 'a fixed window accepting one too few fails', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 9) }), outcome: 'fail', code: 'not-the-stated-quota', mentions: ['9 requests accepted', 'Remaining said 10'] },
     {
       title: 'a short burst from a low Remaining that gets one more than it, under a fast refill, passes as not told apart',
       run: () => keyRun({ ...FAST_REFILL, start: startAt(21), burst: fixedBurst(21, 22) }),
@@ -312,8 +318,8 @@ describe('judgeQuota', () => {
       mentions: ['not told apart', '22 accepted from Remaining 21'],
     },
     { title: 'a fixed window with no Remaining left and an immediate 429 passes', run: () => keyRun({ start: startAt(0), burst: fixedBurst(0, 0) }), outcome: 'pass', mentions: ['exactly 0'] },
-    { title: 'no 429 before the request cap fails', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 74, { no429: true }) }), outcome: 'fail', mentions: ['no 429 after 74 accepted', 'request cap'] },
-    { title: 'no 429 before the time cap fails', run: () => keyRun({ start: startAt(10), burst: { ...fixedBurst(10, 74, { no429: true }), ended: 'max-duration' } }), outcome: 'fail', mentions: ['time cap'] },
+    { title: 'no 429 before the request cap fails', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 74, { no429: true }) }), outcome: 'fail', code: 'no-429', mentions: ['no 429 after 74 accepted', 'request cap'] },
+    { title: 'no 429 before the time cap fails', run: () => keyRun({ start: startAt(10), burst: { ...fixedBurst(10, 74, { no429: true }), ended: 'max-duration' } }), outcome: 'fail', code: 'no-429', mentions: ['time cap'] },
     // Without a 429, what a window's turn or a bucket's refill gives back over the burst's time is allowed before failing: 12 s at one a second.
     {
       title: 'no 429 from a slow load that stayed within Remaining and the refill over its time: not checked, saying why',
@@ -324,26 +330,26 @@ describe('judgeQuota', () => {
     {
       title: 'no 429 from a load beyond Remaining and the refill over its time fails, naming the most allowed',
       run: () => keyRun({ start: startAt(10), burst: { ...fixedBurst(10, 74, { no429: true, stepMs: 25 }), durationMs: 1_850 } }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'no-429',
       mentions: ['no 429 after 74 accepted requests'],
     },
     // From a full quota only a token bucket's refill can add: 5 s at one a second, floor(5) + 1.
     { title: 'a refilling limiter from a full quota accepting a few more within its refill passes', run: () => keyRun({ start: startAt(60, S0 + 40), burst: bucketBurst(60, 4) }), outcome: 'pass', mentions: ['refilling', '64 accepted from Remaining 60', 'allowance 6'] },
     { title: 'a refilling limiter from a full quota accepting exactly its refill more passes', run: () => keyRun({ start: startAt(60, S0 + 40), burst: bucketBurst(60, 6) }), outcome: 'pass', mentions: ['refilling'] },
-    { title: 'a refilling limiter from a full quota accepting beyond its refill fails', run: () => keyRun({ start: startAt(60, S0 + 40), burst: bucketBurst(60, 7) }), outcome: 'fail', mentions: ['67 accepted', 'give back meanwhile (6'] },
+    { title: 'a refilling limiter from a full quota accepting beyond its refill fails', run: () => keyRun({ start: startAt(60, S0 + 40), burst: bucketBurst(60, 7) }), outcome: 'fail', code: 'more-than-refill-allows', mentions: ['67 accepted', 'give back meanwhile (6'] },
     // From a spent part, a sliding log gives back what ages out: up to the whole quota, no more.
     { title: 'a refilling limiter from Remaining 20 accepting up to the whole quota passes (a sliding log)', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 40) }), outcome: 'pass', mentions: ['60 accepted from Remaining 20', 'allowance 40'] },
-    { title: 'a refilling limiter from Remaining 20 accepting more than the whole quota fails', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 41) }), outcome: 'fail', mentions: ['61 accepted', 'give back meanwhile (40'] },
-    { title: 'a refilling limiter accepting fewer than Remaining fails', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, -2) }), outcome: 'fail', mentions: ['a 429 after 18 accepted', 'Remaining said 20'] },
+    { title: 'a refilling limiter from Remaining 20 accepting more than the whole quota fails', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, 41) }), outcome: 'fail', code: 'more-than-refill-allows', mentions: ['61 accepted', 'give back meanwhile (40'] },
+    { title: 'a refilling limiter accepting fewer than Remaining fails', run: () => keyRun({ start: startAt(20, S0 + 40), burst: bucketBurst(20, -2) }), outcome: 'fail', code: 'refused-before-quota', mentions: ['a 429 after 18 accepted', 'Remaining said 20'] },
     { title: 'no burst: skip', run: () => keyRun({ start: startAt(10) }), outcome: 'skip' },
     { title: 'no Remaining on the start probe: skip', run: () => keyRun({ start: observation(T0, 200, { limit: 60 }), burst: fixedBurst(10, 10) }), outcome: 'skip' },
     // The clocks compare to the second at best: a fixed window may turn during the burst.
     { title: 'a fixed window turning during the burst counts the new window only, and passes', run: () => keyRun({ start: startAt(57), burst: turningBurst(57, 20, 60) }), outcome: 'pass', mentions: ['exactly 60', 'turned during the burst', `Reset ${RESET} to ${RESET + 60}`, 'after 20 accepted'] },
     { title: 'a fixed window turning between the probe and the burst counts the new window, and passes', run: () => keyRun({ start: startAt(57), burst: turningBurst(57, 0, 60) }), outcome: 'pass', mentions: ['exactly 60', 'after 0 accepted'] },
-    { title: 'a turned window accepting one too many fails', run: () => keyRun({ start: startAt(57), burst: turningBurst(57, 20, 61) }), outcome: 'fail', mentions: ['61 requests accepted', 'the new window started at Remaining 60'] },
+    { title: 'a turned window accepting one too many fails', run: () => keyRun({ start: startAt(57), burst: turningBurst(57, 20, 61) }), outcome: 'fail', code: 'not-the-stated-quota', mentions: ['61 requests accepted', 'the new window started at Remaining 60'] },
     { title: 'a window that turned before its Remaining was spent is no proof of too many', run: () => keyRun({ start: startAt(57), burst: turningBurst(57, 57, 60) }), outcome: 'pass', mentions: ['exactly 60'] },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgeQuota(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(judgeQuota(c.run()), c);
   });
 });
 
@@ -364,12 +370,12 @@ function rejectedRun(changes: Partial<TimelinePoint> = {}): KeyRun {
 describe('judgeRetryAfterPresent', () => {
   it.each<Case>([
     { title: 'a 429 with Retry-After passes', run: () => rejectedRun(), outcome: 'pass', mentions: ['Retry-After: 44'] },
-    { title: 'a 429 without Retry-After fails', run: () => rejectedRun({ retryAfter: undefined }), outcome: 'fail', mentions: ['the 429 has no Retry-After'] },
-    { title: 'only the first 429 counts', run: () => keyRun({ burst: burstData([...rejectedRun({ retryAfter: undefined }).burst!.points, { t: T429 + 10, status: 429, retryAfter: '44', afterStop: true }]) }), outcome: 'fail' },
+    { title: 'a 429 without Retry-After fails', run: () => rejectedRun({ retryAfter: undefined }), outcome: 'fail', code: 'absent', mentions: ['the 429 has no Retry-After'] },
+    { title: 'only the first 429 counts', run: () => keyRun({ burst: burstData([...rejectedRun({ retryAfter: undefined }).burst!.points, { t: T429 + 10, status: 429, retryAfter: '44', afterStop: true }]) }), outcome: 'fail', code: 'absent' },
     { title: 'a burst without a 429: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { no429: true }) }), outcome: 'skip' },
     { title: 'no burst: skip', run: () => keyRun({ start: startAt(10) }), outcome: 'skip' },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgeRetryAfterPresent(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(judgeRetryAfterPresent(c.run()), c);
   });
 });
 
@@ -427,11 +433,11 @@ describe('judgeRetryAfterHonoured', () => {
   const retried = (status: number) => () => keyRun({ ...rejectedRun(), retry: { waitedMs: 44_000, next: observation(T429 + 44_000, status, { limit: 60, remaining: 59, reset: RESET + 60 }) } });
   it.each<Case>([
     { title: 'a 200 after waiting passes', run: retried(200), outcome: 'pass', mentions: ['waited 44000 ms, then 200'] },
-    { title: 'a 429 after waiting fails', run: retried(429), outcome: 'fail', mentions: ['44000 ms', 'got 429'] },
-    { title: 'a 503 after waiting fails', run: retried(503), outcome: 'fail', mentions: ['got 503'] },
+    { title: 'a 429 after waiting fails', run: retried(429), outcome: 'fail', code: 'refused-after-waiting', mentions: ['44000 ms', 'got 429'] },
+    { title: 'a 503 after waiting fails', run: retried(503), outcome: 'fail', code: 'refused-after-waiting', mentions: ['got 503'] },
     { title: 'no retry (no usable Retry-After): skip', run: () => rejectedRun(), outcome: 'skip' },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgeRetryAfterHonoured(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(judgeRetryAfterHonoured(c.run()), c);
   });
 });
 
@@ -441,14 +447,14 @@ describe('judgeIsolation', () => {
   it.each<Case>([
     { title: '2xx with Remaining one lower (its own request) passes', run: isolated(observation(T0, 200, { limit: 60, remaining: 49, reset: RESET })), outcome: 'pass', mentions: ['untouched by free-b', 'Remaining 49'] },
     { title: '2xx with Remaining unchanged passes', run: isolated(observation(T0, 200, { limit: 60, remaining: 50, reset: RESET })), outcome: 'pass' },
-    { title: '429 fails, naming the exhausted key', run: isolated(observation(T0, 429, { limit: 60, remaining: 0, reset: RESET, retryAfter: '45' })), outcome: 'fail', mentions: ['got 429', 'free-b'] },
-    { title: 'another error status fails naming it', run: isolated(observation(T0, 503)), outcome: 'fail', mentions: ['got 503'] },
-    { title: "Remaining lowered by the other key's burst (same Reset) fails", run: isolated(observation(T0, 200, { limit: 60, remaining: 30, reset: RESET })), outcome: 'fail', mentions: ['fell from 50 to 30', 'free-b'] },
+    { title: '429 fails, naming the exhausted key', run: isolated(observation(T0, 429, { limit: 60, remaining: 0, reset: RESET, retryAfter: '45' })), outcome: 'fail', code: 'refused-after-other-key', mentions: ['got 429', 'free-b'] },
+    { title: 'another error status fails naming it', run: isolated(observation(T0, 503)), outcome: 'fail', code: 'not-accepted-after-other-key', mentions: ['got 503'] },
+    { title: "Remaining lowered by the other key's burst (same Reset) fails", run: isolated(observation(T0, 200, { limit: 60, remaining: 30, reset: RESET })), outcome: 'fail', code: 'counted-other-key', mentions: ['fell from 50 to 30', 'free-b'] },
     { title: 'the window changed between the probes (Reset differs): only the 2xx is needed', run: isolated(observation(T0 + 60_000, 200, { limit: 60, remaining: 30, reset: RESET + 60 })), outcome: 'pass' },
     { title: 'a 2xx without Remaining passes', run: isolated(observation(T0, 200)), outcome: 'pass' },
     { title: 'no other key of the plan was exhausted first: skip', run: () => keyRun(), outcome: 'skip', mentions: ['plan free'] },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgeIsolation(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(judgeIsolation(c.run()), c);
   });
 
   it('expects Remaining one below the first probe', () => {
@@ -471,28 +477,28 @@ describe('judgeDailyQuota', () => {
       mentions: ["(every suite's requests counted)"],
     },
     // A fixed day (the day's answers hold one Reset) is counted exactly; a refilling one is judged in 'judgeDailyQuota: counting the day window'.
-    { title: 'more accepted within the day window than the quota fails', run: dayRun({ accepted: 1001, acceptedAt: Array(1001).fill(S0 - 60), dayResets: [S0 + 3600, S0 + 3600] }), outcome: 'fail', mentions: ['1001 requests accepted in the day window', 'more than the 1000 a day'] },
+    { title: 'more accepted within the day window than the quota fails', run: dayRun({ accepted: 1001, acceptedAt: Array(1001).fill(S0 - 60), dayResets: [S0 + 3600, S0 + 3600] }), outcome: 'fail', code: 'over-day-quota', mentions: ['1001 requests accepted in the day window', 'more than the 1000 a day'] },
     // Its Retry-After names the same moment: one that named an earlier one fails (see 'judgeDailyQuota: the spent day').
     { title: 'a day block with Reset one day window ahead passes', run: dayRun({ block: block({ reset: S0 + 86_400, retryAfter: '86400' }) }), outcome: 'pass' },
     { title: 'a day block with Reset just beyond the minute window passes', run: dayRun({ block: block({ reset: S0 + 61 }) }), outcome: 'pass' },
-    { title: 'a block naming the minute limit with Reset only the minute window ahead fails', run: dayRun({ block: block({ reset: S0 + 60, limit: QUOTA.perMinute }) }), outcome: 'fail', mentions: [`X-RateLimit-Reset ${S0 + 60}`, 'not the end of the day window'] },
+    { title: 'a block naming the minute limit with Reset only the minute window ahead fails', run: dayRun({ block: block({ reset: S0 + 60, limit: QUOTA.perMinute }) }), outcome: 'fail', code: 'day-reset-not-day-end', mentions: [`X-RateLimit-Reset ${S0 + 60}`, 'not the end of the day window'] },
     // A refilling day (token bucket) names its next token, which may be seconds away.
     { title: "a block naming the day's limit with Reset a second ahead passes", run: dayRun({ block: block({ reset: S0 + 1 }) }), outcome: 'pass' },
-    { title: 'a block whose Reset is beyond the day window fails', run: dayRun({ block: block({ reset: S0 + 86_402 }) }), outcome: 'fail' },
-    { title: 'a block without Reset fails', run: dayRun({ block: block({ reset: undefined }) }), outcome: 'fail', mentions: ['carries no integer X-RateLimit-Reset'] },
-    { title: 'a block with a negative Reset fails', run: dayRun({ block: block({ reset: -1 }) }), outcome: 'fail', mentions: ['X-RateLimit-Reset -1, not after its Date'] },
-    { title: 'without a Date header, the block is measured from its arrival', run: dayRun({ block: { t: T0 + 30_000, status: 429, reset: S0 + 80 } }), outcome: 'fail' },
+    { title: 'a block whose Reset is beyond the day window fails', run: dayRun({ block: block({ reset: S0 + 86_402 }) }), outcome: 'fail', code: 'day-reset-not-day-end' },
+    { title: 'a block without Reset fails', run: dayRun({ block: block({ reset: undefined }) }), outcome: 'fail', code: 'day-reset-absent', mentions: ['carries no integer X-RateLimit-Reset'] },
+    { title: 'a block with a negative Reset fails', run: dayRun({ block: block({ reset: -1 }) }), outcome: 'fail', code: 'day-reset-not-after-date', mentions: ['X-RateLimit-Reset -1, not after its Date'] },
+    { title: 'without a Date header, the block is measured from its arrival', run: dayRun({ block: { t: T0 + 30_000, status: 429, reset: S0 + 80 } }), outcome: 'fail', code: 'day-reset-not-day-end' },
     // No 429 for the day: counted per day window, whatever the pace.
     {
       title: "ended 'over-quota' fails naming more than two day windows' quota within one window's length",
       run: dayRun({ ended: 'over-quota', accepted: 2001, acceptedAt: Array(2001).fill(S0 - 60), block: undefined }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'beyond-any-day',
       mentions: ['2001 requests accepted within 86400 s', 'more than any day limiter lets through'],
     },
     {
       title: "ended 'time' with the quota + 1 in a day window that headers of the day showed fails",
       run: dayRun({ ended: 'time', accepted: 1001, acceptedAt: Array(1001).fill(S0 - 60), dayResets: [S0 + 3600, S0 + 3600], block: undefined }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'over-day-quota-shown-window',
       mentions: [`1001 requests accepted in the day window that ends at X-RateLimit-Reset ${S0 + 3600}`],
     },
     {
@@ -509,8 +515,8 @@ describe('judgeDailyQuota', () => {
     },
     { title: 'the skipped reason passes through as skip', run: () => keyRun({ daySkipped: 'the day window is 86400 s; --soak spends the day' }), outcome: 'skip', mentions: ['the day window is 86400 s; --soak spends the day'] },
     { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip' },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgeDailyQuota(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(judgeDailyQuota(c.run()), c);
   });
 });
 
@@ -527,14 +533,14 @@ describe('judgeBoundaryRace', () => {
   it.each<Case>([
     { title: 'one accepted and one 429 passes', run: () => raced([200, 429]), outcome: 'pass', mentions: ['200 and 429'] },
     { title: 'both refused passes (the quota check judges the count)', run: () => raced([429, 429]), outcome: 'pass' },
-    { title: 'both accepted in one fixed window fails, naming the race', run: () => raced([200, 200]), outcome: 'fail', mentions: ['both accepted', 'between checking and counting'] },
+    { title: 'both accepted in one fixed window fails, naming the race', run: () => raced([200, 200]), outcome: 'fail', code: 'both-accepted', mentions: ['both accepted', 'between checking and counting'] },
     { title: 'both accepted but Reset moved to a new window: skip', run: () => raced([200, 200], { reset: RESET + 60 }), outcome: 'skip', mentions: ['a new window'] },
     { title: 'both accepted by a refilling limiter: skip, a token may have come back', run: () => keyRun({ start: startAt(20, S0 + 40), burst: { ...bucketBurst(20, 4), boundaryPair: { before: bucketBurst(20, 4).points[0]!, together: bucketBurst(20, 4).points.slice(1, 3) } } }), outcome: 'skip', mentions: ['not a fixed window'] },
     { title: 'no pair went out: skip saying why', run: () => keyRun({ start: startAt(20), burst: fixedBurst(20, 20) }), outcome: 'skip', mentions: ['no accepted response saying Remaining 1'] },
     { title: 'one of the pair unanswered: skip', run: () => raced([200]), outcome: 'skip', mentions: ['only 1 was answered'] },
     { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip', mentions: ['not driven'] },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgeBoundaryRace(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(judgeBoundaryRace(c.run()), c);
   });
 });
 
@@ -555,12 +561,12 @@ describe('judgePerConnection', () => {
 
   it.each<Case>([
     { title: 'one quota over four connections passes', run: () => turns(4, 15, true), outcome: 'pass', mentions: ['60 accepted over 4 connections'] },
-    { title: 'each connection counting its own quota, more accepted than the plan allows, fails with counts by connection', run: () => turns(4, 30, false), outcome: 'fail', mentions: ['each connection counts its own quota', '120 accepted over 4 connections'] },
+    { title: 'each connection counting its own quota, more accepted than the plan allows, fails with counts by connection', run: () => turns(4, 30, false), outcome: 'fail', code: 'quota-per-connection', mentions: ['each connection counts its own quota', '120 accepted over 4 connections'] },
     { title: 'per-connection counting that stays within the plan is not failed here (nothing over)', run: () => turns(4, 10, false), outcome: 'pass' },
     { title: 'one connection only: skip', run: () => turns(1, 20, true), outcome: 'skip', mentions: ['1 connection only'] },
     { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip', mentions: ['not driven'] },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgePerConnection(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(judgePerConnection(c.run()), c);
   });
 
   it('puts the counts by connection in the evidence', () => {
@@ -745,8 +751,8 @@ describe('describeHeadersWindow', () => {
     { title: 'responses without X-RateLimit-Limit are not counted', run: () => keyRun({ start: observation(T0, 200, { remaining: 10, reset: RESET }), burst: fixedBurst(10, 3) }), outcome: 'pass', mentions: ['on all 4 responses'] },
     { title: 'no X-RateLimit-Limit anywhere: skip', run: () => keyRun({ start: observation(T0, 200, { remaining: 10, reset: RESET }) }), outcome: 'skip', mentions: ['no response of free-a carried an integer X-RateLimit-Limit'] },
     { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip' },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(describeHeadersWindow(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(describeHeadersWindow(c.run()), c);
   });
 
   it('reads a Limit that is both quotas (a plan whose day is its minute) as the minute', () => {
@@ -775,30 +781,30 @@ describe('judgeBindingHeaders', () => {
     {
       title: "the day's headers, refused by the minute (Retry-After within a minute), fails",
       run: () => keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 45, { retryAfter: '15', rejectedRemaining: 843 }) }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'other-limit-binds',
       mentions: ["free-a: the headers do not show the limit that binds: they describe the day window (Remaining said 888), but the minute's quota refused after 45 accepted", ', and the 429 itself says Remaining 843'],
     },
     {
       title: "the minute's headers, refused by the day (Retry-After beyond a minute), fails",
       run: () => keyRun({ start: startAt(39), burst: fixedBurst(39, 20, { retryAfter: '3600' }) }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'other-limit-binds',
       mentions: ["they describe the minute window (Remaining said 39), but the day's quota refused after 20 accepted"],
     },
-    { title: "the minute's headers, refused by the day (no Retry-After, Reset beyond a minute), fails", run: dayRefusalByReset, outcome: 'fail', mentions: ["the day's quota refused after 20 accepted"] },
+    { title: "the minute's headers, refused by the day (no Retry-After, Reset beyond a minute), fails", run: dayRefusalByReset, outcome: 'fail', code: 'other-limit-binds', mentions: ["the day's quota refused after 20 accepted"] },
     // Remaining said 21, 20 accepted: one off is not judged a mismatch.
     { title: 'a mismatch of one request is not judged', run: () => keyRun({ start: startAt(21), burst: fixedBurst(21, 20, { retryAfter: '3600' }) }), outcome: 'pass' },
     {
       title: 'a 429 that says Remaining > 0 fails',
       run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { rejectedRemaining: 3 }) }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'remaining-left-on-429',
       mentions: ['free-a: a 429 says X-RateLimit-Remaining 3: the headers do not show the limit that refused'],
     },
     { title: 'no 429: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { no429: true }) }), outcome: 'skip', mentions: ['no 429 came after a response stating Remaining'] },
     { title: 'no probe before the burst: skip', run: () => keyRun({ burst: fixedBurst(10, 10) }), outcome: 'skip' },
     { title: 'a probe without Remaining: skip', run: () => keyRun({ start: observation(T0, 200, { limit: 60, reset: RESET }), burst: fixedBurst(10, 10) }), outcome: 'skip' },
     { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip' },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgeBindingHeaders(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(judgeBindingHeaders(c.run()), c);
   });
 
   it('says what the headers should have shown, and what they did', () => {
@@ -831,11 +837,11 @@ describe('judgeQuota: headers that describe the day', () => {
     {
       title: 'more than the minute quota plus the refill fails',
       run: () => keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 62, { retryAfter: '15', stepMs: 10 }) }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'more-than-minute-quota',
       mentions: ['free-a: 62 accepted before the first 429, more than the 60 a minute of plan free (plus 1 a refilling limiter may give back meanwhile)'],
     },
     // 70 accepted over 7,150 ms: floor(7.15) + 1 = 8 may come back.
-    { title: 'a long burst far beyond the minute quota fails', run: () => keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 70, { retryAfter: '15' }) }), outcome: 'fail', mentions: ['70 accepted', '(plus 8 a refilling'] },
+    { title: 'a long burst far beyond the minute quota fails', run: () => keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 70, { retryAfter: '15' }) }), outcome: 'fail', code: 'more-than-minute-quota', mentions: ['70 accepted', '(plus 8 a refilling'] },
     // The minute's headers and the day refusing first (its remainder was the smaller).
     {
       title: "the day refusing before the minute's Remaining was spent passes, naming it",
@@ -843,11 +849,11 @@ describe('judgeQuota: headers that describe the day', () => {
       outcome: 'pass',
       mentions: ["the day's quota refused after 20 accepted, before the minute's Remaining 39 was spent", 'rate-limit.daily-quota'],
     },
-    { title: "the minute refusing before the minute's Remaining was spent still fails", run: () => keyRun({ start: startAt(39), burst: fixedBurst(39, 20) }), outcome: 'fail', mentions: ['20 requests accepted in the window before the first 429, but Remaining said 39'] },
+    { title: "the minute refusing before the minute's Remaining was spent still fails", run: () => keyRun({ start: startAt(39), burst: fixedBurst(39, 20) }), outcome: 'fail', code: 'not-the-stated-quota', mentions: ['20 requests accepted in the window before the first 429, but Remaining said 39'] },
     // Day headers and a day refusal: counted from the day's Remaining, as for the minute.
     { title: "the day's headers and the day refusing at its Remaining pass as a fixed window", run: () => keyRun({ start: dayStart(5), burst: dayHeadersBurst(5, 5, { retryAfter: '3600' }) }), outcome: 'pass', mentions: ['exactly 5'] },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgeQuota(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(judgeQuota(c.run()), c);
   });
 
   it('fails as a must, with the most it allows', () => {
@@ -869,30 +875,30 @@ describe('judgeDailyQuota: the spent day', () => {
     {
       title: "ended 'still-refused' fails, naming the last Retry-After",
       run: spent({ ended: 'still-refused', block: { ...at(120_000), status: 429, limit: 60, remaining: 0, reset: S0 + 180, retryAfter: '60' }, followUps: [] }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'still-refused',
       mentions: ["free-a: after 1000 requests accepted, the key was refused again each time it waited out a 429's Retry-After (the last said Retry-After 60)", 'its 429s name times inside it'],
     },
-    { title: "ended 'still-refused' without a block fails too", run: spent({ ended: 'still-refused', block: undefined }), outcome: 'fail', mentions: ["waited out a 429's Retry-After: the day is spent"] },
+    { title: "ended 'still-refused' without a block fails too", run: spent({ ended: 'still-refused', block: undefined }), outcome: 'fail', code: 'still-refused', mentions: ["waited out a 429's Retry-After: the day is spent"] },
     {
       title: "a block whose Retry-After names a time before the day's reset fails when the request sent then is refused",
       run: spent({ block: dayBlock({ retryAfter: '60' }), followUps: [followUp(60_000, 429, '3540'), followUp(3_600_000, 429, '1')] }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'retry-after-before-day-end',
       mentions: [`free-a: a 429 of the spent day says Retry-After 60, 3540 s before the day's reset at ${DAY_RESET}: the request sent then was refused again (429, Retry-After 3540)`],
     },
     // Nothing sent then: a fixed day (its answers held one Reset) has lied; a refilling day may name its next request's worth.
-    { title: 'with no request sent after it, a fixed day fails too', run: spent({ block: dayBlock({ retryAfter: '60' }), dayResets: [DAY_RESET, DAY_RESET] }), outcome: 'fail', mentions: ["Retry-After 60, 3540 s before the day's reset", 'no request was sent then'] },
+    { title: 'with no request sent after it, a fixed day fails too', run: spent({ block: dayBlock({ retryAfter: '60' }), dayResets: [DAY_RESET, DAY_RESET] }), outcome: 'fail', code: 'retry-after-before-day-end', mentions: ["Retry-After 60, 3540 s before the day's reset", 'no request was sent then'] },
     { title: 'with no request sent after it, a refilling day (one request back every 86.4 s) passes', run: spent({ block: dayBlock({ retryAfter: '60' }) }), outcome: 'pass' },
     {
       title: "a follow-up's 429 naming a time before the reset fails the same way",
       run: spent({ followUps: [followUp(1_000, 429, '60'), followUp(61_000, 429, '3539')] }),
-      outcome: 'fail',
+      outcome: 'fail', code: 'retry-after-before-day-end',
       mentions: ["says Retry-After 60, 3539 s before the day's reset", 'refused again (429, Retry-After 3539)'],
     },
     // The reset rounds: two seconds early are let pass.
     { title: "a Retry-After two seconds short of the reset passes", run: spent({ block: dayBlock({ retryAfter: '3598' }) }), outcome: 'pass' },
-    { title: "a Retry-After three seconds short of the reset fails", run: spent({ block: dayBlock({ retryAfter: '3597' }) }), outcome: 'fail', mentions: ['3 s before'] },
+    { title: "a Retry-After three seconds short of the reset fails", run: spent({ block: dayBlock({ retryAfter: '3597' }) }), outcome: 'fail', code: 'retry-after-before-day-end', mentions: ['3 s before'] },
     { title: 'an HTTP-date Retry-After naming the reset passes', run: spent({ block: dayBlock({ retryAfter: httpDate(DAY_RESET * 1000) }) }), outcome: 'pass' },
-    { title: 'an HTTP-date Retry-After a minute ahead fails (a fixed day)', run: spent({ block: dayBlock({ retryAfter: httpDate((S0 + 60) * 1000) }), dayResets: [DAY_RESET, DAY_RESET] }), outcome: 'fail', mentions: ['3540 s before'] },
+    { title: 'an HTTP-date Retry-After a minute ahead fails (a fixed day)', run: spent({ block: dayBlock({ retryAfter: httpDate((S0 + 60) * 1000) }), dayResets: [DAY_RESET, DAY_RESET] }), outcome: 'fail', code: 'retry-after-before-day-end', mentions: ['3540 s before'] },
     {
       title: 'a refilling day whose early Retry-After let the key through again passes, naming when',
       run: spent({ ended: 'reopened', block: dayBlock({ retryAfter: '60' }), followUps: [followUp(60_000, 200)] }),
@@ -907,8 +913,8 @@ describe('judgeDailyQuota: the spent day', () => {
       mentions: ['; 2 request(s) after its Retry-After, refused while the day lasted'],
     },
     { title: "a block whose Retry-After names the day's end passes", run: spent({}), outcome: 'pass', mentions: ["; its Retry-After names the day's end", 'Reset 3600 s ahead'] },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgeDailyQuota(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(judgeDailyQuota(c.run()), c);
   });
 
   it("says what a spent day's 429 should name, and what it named", () => {
@@ -940,10 +946,10 @@ describe('judgeDailyQuota: counting the day window', () => {
 
   it.each<Case>([
     { title: 'a fixed day: the quota accepted in the window passes', run: counted(lastHour(1000), FIXED), outcome: 'pass' },
-    { title: 'a fixed day: one more than the quota fails', run: counted(lastHour(1001), FIXED), outcome: 'fail', mentions: [`free-a: 1001 requests accepted in the day window that ends at X-RateLimit-Reset ${DAY_RESET}, more than the 1000 a day`] },
-    { title: 'a fixed day whose Resets differ by rounding (2 s) is still fixed', run: counted(lastHour(1001), [DAY_RESET - 2, DAY_RESET - 1, DAY_RESET]), outcome: 'fail', mentions: ['1001 requests accepted'] },
-    { title: 'the whole window counts: from its first second', run: counted([DAY_START, ...lastHour(1000)], FIXED), outcome: 'fail', mentions: ['1001 requests accepted'] },
-    { title: 'the whole window counts: to its last second', run: counted([...lastHour(1000), DAY_RESET - 1], FIXED), outcome: 'fail', mentions: ['1001 requests accepted'] },
+    { title: 'a fixed day: one more than the quota fails', run: counted(lastHour(1001), FIXED), outcome: 'fail', code: 'over-day-quota', mentions: [`free-a: 1001 requests accepted in the day window that ends at X-RateLimit-Reset ${DAY_RESET}, more than the 1000 a day`] },
+    { title: 'a fixed day whose Resets differ by rounding (2 s) is still fixed', run: counted(lastHour(1001), [DAY_RESET - 2, DAY_RESET - 1, DAY_RESET]), outcome: 'fail', code: 'over-day-quota', mentions: ['1001 requests accepted'] },
+    { title: 'the whole window counts: from its first second', run: counted([DAY_START, ...lastHour(1000)], FIXED), outcome: 'fail', code: 'over-day-quota', mentions: ['1001 requests accepted'] },
+    { title: 'the whole window counts: to its last second', run: counted([...lastHour(1000), DAY_RESET - 1], FIXED), outcome: 'fail', code: 'over-day-quota', mentions: ['1001 requests accepted'] },
     {
       title: 'seconds before the window or from its reset on are not counted',
       run: counted([DAY_START - 1, DAY_START - 1, DAY_START - 86_400, ...lastHour(1000), DAY_RESET, DAY_RESET, DAY_RESET + 30], FIXED),
@@ -955,19 +961,19 @@ describe('judgeDailyQuota: counting the day window', () => {
     {
       title: 'a refilling day: beyond its allowance fails, naming it',
       run: counted(lastHour(1043), REFILLING),
-      outcome: 'fail',
+      outcome: 'fail', code: 'over-day-quota',
       mentions: ['1043 requests accepted in the day window', 'more than the 1000 a day (plus 42 a refilling day gives back over their 3600 s)'],
     },
     // Too few Resets of the day to tell: the day's 429 tells. Asked to wait an hour (to the day's end), the day is fixed.
-    { title: 'too few Resets, the 429 asking for the day\'s end: a fixed day, perDay + 1 fails', run: counted(Array(1001).fill(S0 - 60)), outcome: 'fail', mentions: ['1001 requests accepted', 'more than the 1000 a day'] },
+    { title: 'too few Resets, the 429 asking for the day\'s end: a fixed day, perDay + 1 fails', run: counted(Array(1001).fill(S0 - 60)), outcome: 'fail', code: 'over-day-quota', mentions: ['1001 requests accepted', 'more than the 1000 a day'] },
     // Asked to wait about one request's worth of a day (86.4 s at 1000 a day): a refilling day, whose one second gives back 1.
     {
       title: 'too few Resets, the 429 asking for one refill: judged as refilling',
       run: () => ({ ...counted(Array(1001).fill(S0 - 60))(), day: { ...counted(Array(1001).fill(S0 - 60))().day!, block: { ...dayBlock, retryAfter: '87', reset: S0 + 87 } } }),
       outcome: 'pass',
     },
-  ])('$title', ({ run, outcome, mentions }) => {
-    expectFinding(judgeDailyQuota(run()), outcome, mentions);
+  ])('$title', (c) => {
+    expectCase(judgeDailyQuota(c.run()), c);
   });
 
   it('says the most it allows, and what it counted', () => {

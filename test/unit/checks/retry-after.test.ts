@@ -78,6 +78,7 @@ describe('judgeObeyedRetryAfters', () => {
     const run = [exchange({ seq: 6, at: 0, status: 200 }), refusal, next, ...obeyed(9, 200_000, 1, 200)];
     const finding = judgeObeyedRetryAfters(run);
     expectFinding(finding, 'fail', ['1 of 2 Retry-Afters waited out', 'free#1', 'request #7', '429 (Retry-After 44)', '#8', '429 (Retry-After 3600)', '44.0 s later']);
+    expect(finding).toMatchObject({ code: 'refused-at-named-time' });
     expect(finding.outcome === 'fail' && finding.expected).toBe('the request sent at the time a 429 names is let through ("the client retries only after the indicated time")');
     expect(finding.outcome === 'fail' && finding.actual).toBe(`free#1: request #7 got 429 (Retry-After 44), until ${new Date(T0 + 1_000 + DURATION_MS + 44_000).toISOString()}; #8, sent 44.0 s later, got 429 (Retry-After 3600)`);
     expect(evidence(finding)).toEqual([refusal, next]);
@@ -86,12 +87,14 @@ describe('judgeObeyedRetryAfters', () => {
   it('names a follow-up refused without a Retry-After as such', () => {
     const finding = judgeObeyedRetryAfters(obeyed(0, 0, 2, 429));
     expectFinding(finding, 'fail', ['#1', 'got 429 (no Retry-After)']);
+    expect(finding).toMatchObject({ code: 'refused-at-named-time' });
   });
 
   it('keeps every broken pair in `actual` and the evidence, up to three', () => {
     const run = [...obeyed(0, 0, 1, 429), ...obeyed(2, 10_000, 1, 429), ...obeyed(4, 20_000, 1, 429), ...obeyed(6, 30_000, 1, 429)];
     const finding = judgeObeyedRetryAfters(run);
     expectFinding(finding, 'fail', ['4 of 4 Retry-Afters']);
+    expect(finding).toMatchObject({ code: 'refused-at-named-time' });
     expect(evidence(finding).map((e) => e.seq)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(finding.outcome === 'fail' && finding.actual?.split('\n')).toHaveLength(3);
   });
@@ -130,6 +133,7 @@ describe('judgeObeyedRetryAfters', () => {
     const [refusal, next] = obeyed(1, 1_000, 10, 429);
     const run = [exchange({ seq: 0, at: 1_000, status: 200 }), refusal, next, exchange({ seq: 3, at: 12_000, status: 200 })];
     expectFinding(judgeObeyedRetryAfters(run), 'fail', ['request #1', '#2']);
+    expect(judgeObeyedRetryAfters(run)).toMatchObject({ code: 'refused-at-named-time' });
   });
 
   it('skips when no exchange follows a Retry-After', () => {

@@ -1,21 +1,53 @@
 // lib/checks/types.ts: the small pieces every check shares.
 import { describe, expect, it } from 'vitest';
-import { eachCase, fail, kindOfMessage, pass, skip } from '../../../lib/checks/types.ts';
+import { eachCase, fail, findingOf, pass, skip } from '../../../lib/checks/types.ts';
 
-describe('kindOfMessage', () => {
-  it('blanks numbers and quoted values, so failures alike in all else are one kind', () => {
-    expect(kindOfMessage('limit=37 returned 50 animals')).toBe(kindOfMessage('limit=3 returned 4 animals'));
-    expect(kindOfMessage('name "Rex" is not the "Rex " sent')).toBe('name "…" is not the "…" sent');
-    expect(kindOfMessage('categoryId -12.5 is not 7')).toBe('categoryId # is not #');
+describe('fail', () => {
+  it('carries its code first, then the message, expected and actual', () => {
+    expect(fail('not-401', 'got 200, not 401', '401', '200 []')).toEqual({ outcome: 'fail', code: 'not-401', message: 'got 200, not 401', expected: '401', actual: '200 []' });
+    expect(fail('too-many-animals', 'limit=3 returned 4 animals')).toEqual({ outcome: 'fail', code: 'too-many-animals', message: 'limit=3 returned 4 animals' });
   });
 
-  it('keeps different failures apart', () => {
-    expect(kindOfMessage('limit=3 returned 4 animals')).not.toBe(kindOfMessage('limit=3: got 500, not 200'));
+  it('takes codes of lower-case words and digits joined by hyphens', () => {
+    for (const code of ['not-401', 'x', 'name-not-echoed', 'error-body-not-json', '429-error-body']) expect(fail(code, 'm')).toMatchObject({ outcome: 'fail', code });
+  });
+
+  it.each([
+    ['a message passed where the code goes', 'got 200, not 401'],
+    ['upper case', 'Not-401'],
+    ['an underscore', 'not_401'],
+    ['a leading hyphen', '-not-401'],
+    ['a trailing hyphen', 'not-401-'],
+    ['two hyphens in a row', 'not--401'],
+    ['a dot', 'auth.not-401'],
+    ['nothing', ''],
+  ])('throws, naming the code, on %s', (_, code) => {
+    expect(() => fail(code, 'the message', 'expected', 'actual')).toThrow(JSON.stringify(code));
+  });
+});
+
+describe('findingOf', () => {
+  it('passes without problems', () => {
+    expect(findingOf('too-many-animals', [], 'at most 3', '4 animals')).toEqual({ outcome: 'pass' });
+  });
+
+  it('joins the problems into one failure of the code given', () => {
+    expect(findingOf('name-not-echoed', ['name "a" is not the "b" sent', 'status absent is not the "sold" sent'], 'as sent', '201')).toEqual({
+      outcome: 'fail',
+      code: 'name-not-echoed',
+      message: 'name "a" is not the "b" sent; status absent is not the "sold" sent',
+      expected: 'as sent',
+      actual: '201',
+    });
+  });
+
+  it('checks the code as fail does', () => {
+    expect(() => findingOf('limit=3 returned 4 animals', ['limit=3 returned 4 animals'], 'at most 3', '4')).toThrow('"limit=3 returned 4 animals"');
   });
 });
 
 describe('eachCase', () => {
-  const judge = eachCase((n: number) => (n < 0 ? fail(`${n} is negative`, '>= 0', `${n}`) : n === 0 ? skip('zero says nothing') : pass()), {
+  const judge = eachCase((n: number) => (n < 0 ? fail('negative', `${n} is negative`, '>= 0', `${n}`) : n === 0 ? skip('zero says nothing') : pass()), {
     all: (n) => pass(`${n} cases passed`),
   });
 
@@ -24,7 +56,7 @@ describe('eachCase', () => {
   });
 
   it('is decided by the first case that does not pass, failure or skip', () => {
-    expect(judge([1, -2, 0]).message).toBe('-2 is negative');
+    expect(judge([1, -2, 0])).toMatchObject({ outcome: 'fail', code: 'negative', message: '-2 is negative' });
     expect(judge([1, 0, -2]).outcome).toBe('skip');
   });
 
@@ -33,6 +65,6 @@ describe('eachCase', () => {
   });
 
   it('judges one case on its own for the suite to decide when to stop sending', () => {
-    expect(judge.one(-1).outcome).toBe('fail');
+    expect(judge.one(-1)).toMatchObject({ outcome: 'fail', code: 'negative' });
   });
 });

@@ -73,7 +73,7 @@ describe('what the checks say about a fault', () => {
 
   it('rate-day-reset-negative: the day block with a negative Reset fails', async () => {
     const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: ['rate-day-reset-negative'] });
-    expect(r.findings('daily#1').get('rate-limit.daily-quota')).toMatchObject({ outcome: 'fail', message: expect.stringContaining('-1, not after its Date') });
+    expect(r.findings('daily#1').get('rate-limit.daily-quota')).toMatchObject({ outcome: 'fail', code: 'day-reset-not-after-date', message: expect.stringContaining('-1, not after its Date') });
   });
 
   it('rate-draft-headers: the failure says the IETF draft headers came instead', async () => {
@@ -86,7 +86,7 @@ describe('what the checks say about a fault', () => {
     const free = (id: string) => r.findings('free#1').get(id);
     expect(free('rate-limit.headers-window')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('the day window (Limit 1000) on all') });
     expect(free('rate-limit.quota')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('the headers describe the day window') });
-    expect(free('rate-limit.binding-headers')).toMatchObject({ outcome: 'fail', message: expect.stringMatching(/describe the day window \(Remaining said \d+\), but the minute's quota refused after \d+ accepted/) });
+    expect(free('rate-limit.binding-headers')).toMatchObject({ outcome: 'fail', code: 'other-limit-binds', message: expect.stringMatching(/describe the day window \(Remaining said \d+\), but the minute's quota refused after \d+ accepted/) });
     expect(checkById('rate-limit.binding-headers')?.severity).toBe('should');
   });
 });

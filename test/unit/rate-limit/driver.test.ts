@@ -125,7 +125,7 @@ describe('minute + day (the daily plan: 40 a minute, 100 a day)', () => {
   it('a day that lets one request too many through fails the day check, and only it', async () => {
     const r = await driveOnClock({ keys: [DAILY], plans: PLANS, windows: WINDOWS, faults: ['rate-day-one-too-many'] });
     expect(failures(r, 'daily#1')).toEqual(['rate-limit.daily-quota']);
-    expect(finding(r, 'daily#1', 'rate-limit.daily-quota')).toMatchObject({ outcome: 'fail', message: expect.stringContaining('101 requests accepted in the day window') });
+    expect(finding(r, 'daily#1', 'rate-limit.daily-quota')).toMatchObject({ outcome: 'fail', code: 'over-day-quota', message: expect.stringContaining('101 requests accepted in the day window') });
   });
 
   it('a day that is never enforced is stopped once more came through than two days allow, and fails', async () => {
@@ -133,7 +133,7 @@ describe('minute + day (the daily plan: 40 a minute, 100 a day)', () => {
     const day = r.runs.get('daily#1')!.day!;
     expect(day.ended).toBe('over-quota');
     expect(day.accepted).toBeLessThanOrEqual(2 * 100 + 40 + 2);
-    expect(finding(r, 'daily#1', 'rate-limit.daily-quota')).toMatchObject({ outcome: 'fail', message: expect.stringContaining("without the day's quota stopping them") });
+    expect(finding(r, 'daily#1', 'rate-limit.daily-quota')).toMatchObject({ outcome: 'fail', code: 'beyond-any-day' });
   });
 });
 
@@ -157,7 +157,7 @@ describe('a limiter per connection (fault rate-per-connection)', () => {
     expect(failures(r, 'free#1')).toEqual(expect.arrayContaining(['rate-limit.per-connection', 'rate-limit.quota']));
     const run = r.runs.get('free#1')!;
     expect(run.burst!.points.filter((p) => p.status === 200).length).toBeGreaterThan(60);
-    expect(finding(r, 'free#1', 'rate-limit.per-connection')).toMatchObject({ outcome: 'fail', message: expect.stringContaining('each connection counts its own quota') });
+    expect(finding(r, 'free#1', 'rate-limit.per-connection')).toMatchObject({ outcome: 'fail', code: 'quota-per-connection' });
   });
 });
 

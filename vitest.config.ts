@@ -3,7 +3,7 @@
 // ANIMAL_STORE_TARGET (`ANIMAL_STORE_TARGET=local npx vitest run suites/auth.suite.ts`); the
 // runner behind `npm run conformance` runs the same suites with the same settings.
 import { defineConfig } from 'vitest/config';
-import { NameOrder, suiteTestSettings } from './lib/suite/vitest-settings.ts';
+import { NameOrder, suiteTestSettings } from './lib/runner/vitest-settings.ts';
 
 export default defineConfig({
   test: {

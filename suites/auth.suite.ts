@@ -8,8 +8,8 @@ import * as auth from '../lib/checks/auth.ts';
 import type { Auth, ApiRequest } from '../lib/client/client.ts';
 import { nearMissKeys } from '../lib/generators/near-miss-key.ts';
 import { stringifyJson } from '../lib/json.ts';
-import { type CheckContext, check, sendEach } from '../lib/suite/harness.ts';
-import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
+import { type CheckContext, check, sendEach } from '../lib/worker/vitest-adapter.ts';
+import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
 import { MISSING_PET_ID } from './shared.ts';
 
 interface Operation {

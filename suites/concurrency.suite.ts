@@ -6,8 +6,8 @@ import * as concurrency from '../lib/checks/concurrency.ts';
 import { readPet } from '../lib/checks/pets.ts';
 import { stringifyJson } from '../lib/json.ts';
 import type { NewPet } from '../lib/models.ts';
-import { check } from '../lib/suite/harness.ts';
-import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
+import { check } from '../lib/worker/vitest-adapter.ts';
+import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
 
 /** Rounds of POSTs sent together: a race that shows only sometimes gets more than one chance. */
 const ROUNDS = 2;

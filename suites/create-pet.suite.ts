@@ -14,8 +14,9 @@ import { newPetWithId } from '../lib/generators/new-pet-with-id.ts';
 import { validNewPet, validNewPetEdges } from '../lib/generators/valid-new-pet.ts';
 import { stringifyJson } from '../lib/json.ts';
 import type { Pet } from '../lib/models.ts';
-import { type CheckContext, check, prepare, property } from '../lib/suite/harness.ts';
-import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
+import { type CheckContext, check, prepare } from '../lib/worker/vitest-adapter.ts';
+import { property } from '../lib/worker/property-engine.ts';
+import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
 
 const subject = 'POST /pets';
 const writes = { subject, requires: 'writes' as const };

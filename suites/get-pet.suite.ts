@@ -6,8 +6,9 @@ import { readPet, readPets } from '../lib/checks/pets.ts';
 import { skip } from '../lib/checks/types.ts';
 import { nonNumericPetId, PET_IDS_BEYOND_INT64 } from '../lib/generators/non-numeric-pet-id.ts';
 import { stringifyJson } from '../lib/json.ts';
-import { type CheckContext, check, property, sendEach } from '../lib/suite/harness.ts';
-import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
+import { type CheckContext, check, sendEach } from '../lib/worker/vitest-adapter.ts';
+import { property } from '../lib/worker/property-engine.ts';
+import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
 import { MISSING_PET_IDS } from './shared.ts';
 
 const subject = 'GET /pets/{petId}';

@@ -12,8 +12,9 @@ import type { OutOfRangeLimitCase } from '../lib/generators/out-of-range-limit.t
 import { type NotAPetStatusCase, notAPetStatus, petStatus } from '../lib/generators/pet-status.ts';
 import { stringifyJson } from '../lib/json.ts';
 import { PET_STATUSES, type PetStatus } from '../lib/models.ts';
-import { type CheckContext, check, property, sendEach } from '../lib/suite/harness.ts';
-import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
+import { type CheckContext, check, sendEach } from '../lib/worker/vitest-adapter.ts';
+import { property } from '../lib/worker/property-engine.ts';
+import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
 
 const subject = 'GET /pets';
 

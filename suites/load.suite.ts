@@ -12,8 +12,8 @@ import { type PaceTally, paceKey, planPacedLoad } from '../lib/load/paced.ts';
 import { LoadEvidence } from '../lib/load/evidence.ts';
 import { clientWire, driveContext } from '../lib/rate-limit/drive-context.ts';
 import { overallFigures, type PacedLoadKey, type PacedRun, pacedFigures } from '../lib/result/paced-load.ts';
-import { check, prepare } from '../lib/suite/harness.ts';
-import { session } from '../lib/suite/session.ts';
+import { check, prepare } from '../lib/worker/vitest-adapter.ts';
+import { session } from '../lib/worker/session.ts';
 
 const runs = new Map<string, PacedRun>();
 const figures: PacedLoadKey[] = [];
@@ -26,7 +26,7 @@ describe('Paced load', () => {
   prepare(async (ctx) => {
     if (!ctx.run.allowLoad) return;
     const { target, pace } = ctx.run;
-    const stop = ctx.client.observe(evidence.add);
+    const stop = ctx.client.subscribe(evidence.add);
     const drive = driveContext({ clock: systemClock, wire: clientWire(ctx.client), target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, accepted: (label) => session().accepted.of(label) });
     const plans = planPacedLoad(target, pace, ctx.client.budget.remaining);
     const paced = plans.filter((p) => !p.skip);

@@ -11,8 +11,8 @@ import { LoadEvidence } from '../lib/load/evidence.ts';
 import { clientWire, driveContext } from '../lib/rate-limit/drive-context.ts';
 import { driveKeys, segmentSlots } from '../lib/rate-limit/drive-keys.ts';
 import { type KeyRun, keyRunRecord, summariseKey } from '../lib/result/rate-limits.ts';
-import { check, prepare } from '../lib/suite/harness.ts';
-import { session } from '../lib/suite/session.ts';
+import { check, prepare } from '../lib/worker/vitest-adapter.ts';
+import { session } from '../lib/worker/session.ts';
 
 const runs = new Map<string, KeyRun>();
 const evidence = new LoadEvidence();
@@ -23,7 +23,7 @@ describe('Limits', () => {
 
   prepare(async (ctx) => {
     if (!ctx.run.allowLoad) return;
-    const stop = ctx.client.observe(evidence.add);
+    const stop = ctx.client.subscribe(evidence.add);
     const segment = ctx.run.segment;
     const drive = driveContext({
       clock: systemClock,

@@ -6,9 +6,10 @@ import { describe } from 'vitest';
 import * as stateful from '../lib/checks/stateful.ts';
 import { runSequence, type StoreApi, storeCommands } from '../lib/generators/store-commands.ts';
 import { stringifyJson } from '../lib/json.ts';
-import { type CheckContext, property } from '../lib/suite/harness.ts';
-import { CREATED_NAME_PREFIX } from '../lib/suite/run-context.ts';
-import { session } from '../lib/suite/session.ts';
+import { type CheckContext } from '../lib/worker/vitest-adapter.ts';
+import { property } from '../lib/worker/property-engine.ts';
+import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
+import { session } from '../lib/worker/session.ts';
 
 /** Commands per sequence, sequences per run (at most --runs), and shrinking steps: a request each. */
 const MAX_COMMANDS = 8;

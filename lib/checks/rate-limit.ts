@@ -1,7 +1,7 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { headerInt } from '../models.ts';
-import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, observationPoint, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
+import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, answerOf, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
 import { type AcceptedSpan, beyondAnyDay, busiestStretch } from '../rate-limit/day-count.ts';
 import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, type RefusalKind, readRetryAfter, refusalSeconds, resetMillisecondsHint, resetRelativeHint, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
@@ -536,7 +536,7 @@ export function describeBan(run: KeyRun): Finding {
   if (!run.ban) return skip('only keys marked disposable are probed');
   const { last, after } = run.ban;
   // The key provoked it: a 429 that keeps it out beyond a minute window is a ban.
-  const lastPoint = last && last.status === 429 ? observationPoint(last) : undefined;
+  const lastPoint = last && last.status === 429 ? answerOf(last) : undefined;
   const banned = lastPoint && classifyRefusal({ ...run, provoked: true }, lastPoint) === 'ban' ? `banned: the last 429 kept the key out ${refusalSeconds(lastPoint)} s (Retry-After ${lastPoint.retryAfter ?? 'none'}), beyond one minute window; ` : '';
   const still = after.status === 429 ? `still 429 after waiting Retry-After: the key looks banned (${after.headers['retry-after'] ?? 'no Retry-After'})` : banned ? `${after.status} after waiting it out, as it said` : `${after.status} after waiting Retry-After: no ban`;
   return pass(`kept sending after a 429: ${run.ban.statuses.join(', ')}; ${banned}${still}`);

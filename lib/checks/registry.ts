@@ -6,13 +6,15 @@ import { CREATE_PET_CHECKS } from './create-pet.ts';
 import type { CheckDef } from './define.ts';
 import { GET_PET_CHECKS } from './get-pet.ts';
 import { HARNESS_CHECKS } from './harness.ts';
+import { TARGET_CHECKS } from './target.ts';
 import { LIST_PETS_CHECKS } from './list-pets.ts';
 import { PACED_KEY_CHECKS, thresholds } from './load.ts';
 import { RATE_LIMIT_CHECKS } from './rate-limit.ts';
-import { RUN_CHECKS } from './responses.ts';
+import { RUN_CHECKS } from './run.ts';
 import { STATEFUL_CHECKS } from './stateful.ts';
 
 export const CHECKS = [
+  ...TARGET_CHECKS,
   ...HARNESS_CHECKS,
   ...AUTH_CHECKS,
   ...CONCURRENCY_CHECKS,

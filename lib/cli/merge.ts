@@ -16,7 +16,7 @@ import { checkSegments, combineChecks, keyEvidence, mergedRateLimits, mergeKeyRu
 import { type CheckResult, Exchange, Report } from '../result/model.ts';
 import type { KeyRun } from '../result/rate-limits.ts';
 import { timestampDir, writeReports } from '../report/write.ts';
-import { suiteOrder } from '../suite/vitest-settings.ts';
+import { suiteOrder } from '../runner/vitest-settings.ts';
 import type { MergeArgs } from './args.ts';
 
 export interface MergeOutcome {

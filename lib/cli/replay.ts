@@ -11,7 +11,7 @@ import { EXIT, UsageError } from '../errors.ts';
 import { type CheckResult, Report } from '../result/model.ts';
 import type { RunOptions } from '../runner/options.ts';
 import { type RunIO, runConformance } from '../runner/run.ts';
-import { listSuites } from '../runner/suites.ts';
+import { listSuites } from '../runner/vitest-run.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { checkLabel } from '../report/text.ts';
 

@@ -95,7 +95,7 @@ export class ApiClient {
   readonly budget: Budget;
   private readonly dispatcher: Dispatcher;
   private seq: number;
-  private readonly observers = new Set<(exchange: Exchange) => void>();
+  private readonly subscribers = new Set<(exchange: Exchange) => void>();
   private failuresInARow = 0;
   suite: string;
 
@@ -132,14 +132,14 @@ export class ApiClient {
   }
 
   /** Calls fn with every exchange until the returned function is called. */
-  observe(fn: (exchange: Exchange) => void): () => void {
-    this.observers.add(fn);
-    return () => this.observers.delete(fn);
+  subscribe(fn: (exchange: Exchange) => void): () => void {
+    this.subscribers.add(fn);
+    return () => this.subscribers.delete(fn);
   }
 
   private emit(exchange: Exchange): void {
     this.options.onExchange?.(exchange);
-    for (const fn of this.observers) fn(exchange);
+    for (const fn of this.subscribers) fn(exchange);
   }
 
   get sent(): number {

@@ -4,7 +4,7 @@
 // within the day's quota and the request budget.
 import type { Target, TargetKey } from '../config/schema.ts';
 import type { PacedRequest, PacedRun } from '../result/paced-load.ts';
-import type { PaceSettings } from '../suite/run-context.ts';
+import type { PaceSettings } from '../worker/run-context.ts';
 import type { ApiClient } from '../client/client.ts';
 import { type DriveContext, loadRecorder, loadUrl } from '../rate-limit/drive-context.ts';
 import { wholeQuota } from '../rate-limit/whole-quota.ts';

@@ -1,7 +1,7 @@
 // What a server does to a key that keeps sending after its 429 (disposable keys only): a bounded
 // handful of requests sent early on purpose, then a wait for the last Retry-After and one more.
 import type { TargetKey } from '../config/schema.ts';
-import type { KeyRun, Observation } from '../result/rate-limits.ts';
+import type { KeyRun, Look } from '../result/rate-limits.ts';
 import type { DriveContext } from './drive-context.ts';
 import { look } from './look.ts';
 import { waitOut } from './wait.ts';
@@ -11,7 +11,7 @@ export const BAN_PROBE_REQUESTS = 5;
 
 export async function probeBan(ctx: DriveContext, key: TargetKey, run: KeyRun): Promise<void> {
   const statuses: number[] = [];
-  let last: Observation | undefined;
+  let last: Look | undefined;
   for (let i = 0; i < BAN_PROBE_REQUESTS; i++) {
     const early = await look(ctx, key, true);
     if (!('look' in early)) break;

@@ -5,7 +5,7 @@
 // returns its record. The accepted requests of the key over the whole run, every suite's, are what
 // the day is counted from, per day window.
 import type { TargetKey } from '../config/schema.ts';
-import { type BurstData, DAY_FOLLOW_UPS, type DayData, observationPoint, type TimelinePoint } from '../result/rate-limits.ts';
+import { type BurstData, DAY_FOLLOW_UPS, type DayData, answerOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { beyondAnyDay } from './day-count.ts';
 import { classifyRefusal, windowDescribed } from './vocabulary.ts';
 import type { DriveContext } from './drive-context.ts';
@@ -81,7 +81,7 @@ async function spend(ctx: DriveContext, key: TargetKey, day: DayData, state: Ext
   if ('tooLong' in looked) return { at: 'skipped', why: looked.tooLong };
   const obs = looked.look;
   day.requests! += 1;
-  const lookPoint = observationPoint(obs);
+  const lookPoint = answerOf(obs);
   let data: BurstData | undefined;
   let refusedInARow = state.refusedInARow;
   if (isAccepted(obs.status)) {
@@ -138,7 +138,7 @@ async function followUp(ctx: DriveContext, key: TargetKey, day: DayData): Promis
   const looked = await look(ctx, key);
   if ('tooLong' in looked) return { at: 'done' };
   day.requests! += 1;
-  const point = observationPoint(looked.look);
+  const point = answerOf(looked.look);
   day.followUps!.push(point);
   if (isAccepted(point.status)) {
     day.accepted += 1;

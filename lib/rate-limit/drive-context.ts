@@ -12,7 +12,7 @@ import { careful, undiciConnect } from '../load/careful.ts';
 import { type Clock, systemClock } from '../load/clock.ts';
 import type { Segment } from '../load/segment.ts';
 import type { Exchange } from '../result/model.ts';
-import { headersOf, type Observation, type TimelinePoint } from '../result/rate-limits.ts';
+import { headersOf, type Look, type TimelinePoint } from '../result/rate-limits.ts';
 import type { AcceptedSpan } from './day-count.ts';
 
 /** A request sent after waiting out the Retry-After of the 429 answered to request `seq` (epoch ms `until`). */
@@ -47,7 +47,7 @@ export interface DriveContext {
   /** Per key label: epoch ms before which no request may be sent (the last Retry-After given). */
   notBefore: Map<string, number>;
   /** Per key label: the first 429 it got in this run. */
-  refusals: Map<string, Observation>;
+  refusals: Map<string, Look>;
   /**
    * Per key label: the 429 whose Retry-After the key is waiting out. The next request sent with
    * the key after that moment is its evidence.

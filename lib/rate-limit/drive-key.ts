@@ -5,7 +5,7 @@ import type { Target, TargetKey } from '../config/schema.ts';
 import { HarnessError } from '../errors.ts';
 import { approach } from '../load/approach.ts';
 import { lateByMs, type Segment } from '../load/segment.ts';
-import { type BurstData, headersOf, type KeyRun, type Observation, observationPoint, type TimelinePoint } from '../result/rate-limits.ts';
+import { type BurstData, headersOf, type KeyRun, type Look, answerOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { resetAtMs } from './vocabulary.ts';
 import { type DriveContext, loadRecorder, loadUrl } from './drive-context.ts';
 import { look, noteRetryAfter } from './look.ts';
@@ -37,8 +37,8 @@ export function inFlightMargin(b: Pick<BurstData, 'latency'>): number {
  * Whether `after` was answered in the same fixed window as `before`: the same Reset and less
  * Remaining. A window that has turned shows a later Reset or more Remaining.
  */
-function sameWindow(before: Observation, after: Observation): boolean {
-  const [b, a] = [observationPoint(before), observationPoint(after)];
+function sameWindow(before: Look, after: Look): boolean {
+  const [b, a] = [answerOf(before), answerOf(after)];
   return after.status !== 429 && a.reset !== undefined && a.reset === b.reset && a.remaining !== undefined && b.remaining !== undefined && a.remaining < b.remaining;
 }
 
@@ -99,7 +99,7 @@ function recordBurst(ctx: DriveContext, key: TargetKey, points: TimelinePoint[],
  * the same plan was exhausted (the isolation check reads it). A key refused for longer than the
  * harness waits (banned), or answered 401 or 403, is recorded as unavailable, not driven.
  */
-export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run: KeyRun; first: Observation }> {
+export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run: KeyRun; first: Look }> {
   const run: KeyRun = { label: key.label, plan: key.plan, quota: key.quota, windows: ctx.target.windows };
   // A load segment drives the key in its slot, when every other runner does.
   const slot = ctx.segment?.slots.get(key.label);
@@ -109,7 +109,7 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
     if (late > lateByMs(ctx.target.windows.minute)) throw new SegmentLate(`segment ${ctx.segment!.index} of ${ctx.segment!.count} reached ${key.label}'s slot ${(late / 1000).toFixed(1)} s late, so its load would not meet the other runners' in one window: give --start-at more lead (segment 1 runs the other suites first)`);
   }
   const refusal = ctx.refusals.get(key.label);
-  const banned = (why: string, shown: Observation) => {
+  const banned = (why: string, shown: Look) => {
     // Banned, by an earlier run or otherwise: the key is left alone (another key of the plan takes
     // its place), and its checks say why they did not run.
     run.unavailable = { reason: `${key.label} was refused before the harness sent it anything more: ${why}; not driven (a ban's length is not shown)`, refusal: shown };
@@ -144,7 +144,7 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
   const aligned = await alignToWindow(ctx, key, obs, slot);
   if ('tooLong' in aligned) return banned(aligned.tooLong, obs);
   run.start = aligned.look;
-  const remaining = observationPoint(aligned.look).remaining ?? key.quota.perMinute;
+  const remaining = answerOf(aligned.look).remaining ?? key.quota.perMinute;
   ctx.progress(`${key.label}: bursting above ${key.plan}'s rate from Remaining ${remaining}`);
   run.burst = await runBurst(ctx, key, remaining, ctx.segment);
   return { run, first };
@@ -155,8 +155,8 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
  * never before the key's last Retry-After (Reset is whole seconds; Retry-After may end later).
  * The look that shows the fresh window is returned.
  */
-async function alignToWindow(ctx: DriveContext, key: TargetKey, obs: Observation, slot: number | undefined): Promise<{ look: Observation } | { tooLong: string }> {
-  const reset = observationPoint(obs).reset;
+async function alignToWindow(ctx: DriveContext, key: TargetKey, obs: Look, slot: number | undefined): Promise<{ look: Look } | { tooLong: string }> {
+  const reset = answerOf(obs).reset;
   const windowMs = ctx.target.windows.minute * 1000;
   // Runners of a load segment decide against their agreed slot, not their own clock's now: the
   // same window start whichever side of a window's end their first looks fell.

@@ -6,7 +6,7 @@
 // still reports what it did.
 import type { TargetKey } from '../config/schema.ts';
 import { keySlots } from '../load/segment.ts';
-import type { KeyRun, Observation } from '../result/rate-limits.ts';
+import type { KeyRun, Look } from '../result/rate-limits.ts';
 import { probeBan } from './ban-probe.ts';
 import { driveDay } from './day.ts';
 import type { DriveContext } from './drive-context.ts';
@@ -32,7 +32,7 @@ export async function driveKeys(ctx: DriveContext, runs: Map<string, KeyRun>): P
   const lanes = lanesFor(ctx);
   const segment = ctx.segment;
   if (segment) await waitUntil(ctx, segment.startAt, `--start-at (load segment ${segment.index} of ${segment.count})`);
-  const initial = new Map<string, Observation>();
+  const initial = new Map<string, Look>();
   for (const key of keys) {
     const first = await look(ctx, key);
     if ('look' in first) initial.set(key.label, first.look);
@@ -55,7 +55,7 @@ export function segmentSlots(ctx: Pick<DriveContext, 'target'>, startAt: number)
  * spends the day's quota; a key refused from the start (banned) is left alone, and the next key
  * of the plan takes its place.
  */
-async function drivePlan(ctx: DriveContext, group: TargetKey[], initial: Map<string, Observation>, runs: Map<string, KeyRun>): Promise<void> {
+async function drivePlan(ctx: DriveContext, group: TargetKey[], initial: Map<string, Look>, runs: Map<string, KeyRun>): Promise<void> {
   const followUps: Promise<void>[] = [];
   let previous: KeyRun | undefined;
   let dayKey: string | undefined;

@@ -3,13 +3,13 @@
 // the ban probe does), and a 429 it gets is remembered: until when the key must wait, and which
 // request will be that 429's evidence.
 import type { TargetKey } from '../config/schema.ts';
-import type { Observation } from '../result/rate-limits.ts';
+import type { Look } from '../result/rate-limits.ts';
 import { retryAfterWaitMs } from './vocabulary.ts';
 import type { DriveContext } from './drive-context.ts';
 import { waitCapMs, waitUntil } from './wait.ts';
 
 /** A look, or why it was not sent: the key was told to wait longer than the harness waits. */
-export type Looked = { look: Observation } | { tooLong: string };
+export type Looked = { look: Look } | { tooLong: string };
 
 export async function look(ctx: DriveContext, key: TargetKey, early = false): Promise<Looked> {
   const notBefore = ctx.notBefore.get(key.label);
@@ -23,12 +23,12 @@ export async function look(ctx: DriveContext, key: TargetKey, early = false): Pr
   ctx.obeying.delete(key.label);
   const follows = !early && obeyed && ctx.clock.now() >= obeyed.until ? obeyed : undefined;
   const res = await ctx.wire.look(key, follows);
-  const observation: Observation = { t: ctx.clock.now(), status: res.status, headers: res.headers };
-  if (observation.status === 429) {
-    noteRetryAfter(ctx, key, observation.t, observation.headers, res.seq);
-    if (!ctx.refusals.has(key.label)) ctx.refusals.set(key.label, observation);
+  const looked: Look = { t: ctx.clock.now(), status: res.status, headers: res.headers };
+  if (looked.status === 429) {
+    noteRetryAfter(ctx, key, looked.t, looked.headers, res.seq);
+    if (!ctx.refusals.has(key.label)) ctx.refusals.set(key.label, looked);
   }
-  return { look: observation };
+  return { look: looked };
 }
 
 /** Remembers until when a 429 (answered to request `seq`) told the key to wait. */

@@ -4,7 +4,7 @@
 // waited out). Only the run's time limit is an error.
 import { RunTimeLimitError } from '../errors.ts';
 import { headerInt } from '../models.ts';
-import { headersOf, type Observation, type TimelinePoint } from '../result/rate-limits.ts';
+import { headersOf, type Look, type TimelinePoint } from '../result/rate-limits.ts';
 import { readRetryAfter, resetAtMs, type Windows } from './vocabulary.ts';
 import type { DriveContext } from './drive-context.ts';
 
@@ -48,7 +48,7 @@ export interface RefusalWaitOptions {
  * names; the later of that and Reset when asked; with no usable Retry-After, just after Reset
  * (read in the server's time); with neither, a minute window and a little. Plus the margin.
  */
-export function refusalWait(p: TimelinePoint | Observation, windows: Pick<Windows, 'minute'>, options: RefusalWaitOptions = {}): { until: number; what: string } {
+export function refusalWait(p: TimelinePoint | Look, windows: Pick<Windows, 'minute'>, options: RefusalWaitOptions = {}): { until: number; what: string } {
   const headers: Readonly<Record<string, string | undefined>> = 'headers' in p ? p.headers : headersOf(p);
   const named = readRetryAfter(headers['retry-after'], p.t, headers.date)?.untilMs;
   const reset = headerInt(headers['x-ratelimit-reset']);
@@ -58,7 +58,7 @@ export function refusalWait(p: TimelinePoint | Observation, windows: Pick<Window
 }
 
 /** Waits out a 429 (refusalWait), unless that is longer than the harness waits for one key. */
-export async function waitOut(ctx: DriveContext, p: TimelinePoint | Observation, label: string, options: RefusalWaitOptions = {}): Promise<Waited> {
+export async function waitOut(ctx: DriveContext, p: TimelinePoint | Look, label: string, options: RefusalWaitOptions = {}): Promise<Waited> {
   const { until, what } = refusalWait(p, ctx.target.windows, options);
   if (until - p.t > waitCapMs(ctx.target.windows)) {
     const value = 'headers' in p ? p.headers['retry-after'] : p.retryAfter;

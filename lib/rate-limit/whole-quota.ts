@@ -1,15 +1,15 @@
 // Waiting until a key's limiter holds nothing sent before against it, for a load that must stay
 // within the quota from its first request (the paced load).
 import type { TargetKey } from '../config/schema.ts';
-import { type Observation, observationPoint } from '../result/rate-limits.ts';
+import { type Look, answerOf } from '../result/rate-limits.ts';
 import { resetAtMs } from './vocabulary.ts';
 import type { DriveContext } from './drive-context.ts';
 import { look } from './look.ts';
 import { waitOut, waitUntil } from './wait.ts';
 
 /** A look at the key that shows its whole minute quota left: Limit the plan's per-minute quota, all but this request Remaining. */
-function showsWholeQuota(key: TargetKey, o: Observation): boolean {
-  const { limit, remaining } = observationPoint(o);
+function showsWholeQuota(key: TargetKey, o: Look): boolean {
+  const { limit, remaining } = answerOf(o);
   return o.status >= 200 && o.status < 300 && limit === key.quota.perMinute && remaining !== undefined && remaining >= limit - 1;
 }
 
@@ -20,7 +20,7 @@ function showsWholeQuota(key: TargetKey, o: Observation): boolean {
  * the plan holds nothing of what came before. A key refused for longer than the harness waits, or
  * answered 401 or 403, is not used: the reason says why. Returns the look that shows it.
  */
-export async function wholeQuota(ctx: DriveContext, key: TargetKey, what: string): Promise<{ look: Observation } | { unavailable: string }> {
+export async function wholeQuota(ctx: DriveContext, key: TargetKey, what: string): Promise<{ look: Look } | { unavailable: string }> {
   let looked = await look(ctx, key);
   if ('look' in looked && looked.look.status === 429) {
     const waited = await waitOut(ctx, looked.look, `${key.label} (rate-limited before ${what})`);
@@ -31,7 +31,7 @@ export async function wholeQuota(ctx: DriveContext, key: TargetKey, what: string
   if (showsWholeQuota(key, current)) return { look: current };
   if (current.status === 401 || current.status === 403) return { unavailable: `${key.label} got ${current.status} (banned, not allowed, or not accepted); not used for ${what}` };
   const windowMs = ctx.target.windows.minute * 1000;
-  const reset = observationPoint(current).reset;
+  const reset = answerOf(current).reset;
   const resetAt = reset === undefined ? undefined : resetAtMs(reset, current.t, current.headers.date, true);
   if (resetAt !== undefined && resetAt > ctx.clock.now() && resetAt - current.t <= windowMs + 2_000) {
     await waitUntil(ctx, Math.max(resetAt + 150, ctx.notBefore.get(key.label) ?? 0), `${key.label}: its window to reset before ${what}`);

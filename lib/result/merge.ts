@@ -46,7 +46,7 @@ export function checkSegments(parts: readonly SegmentReport[]): void {
 }
 
 const accepted = (status: number) => status >= 200 && status < 300;
-const observationPoint = (o: { t: number; status: number; headers: Readonly<Record<string, string>> }): TimelinePoint => timelinePoint(o.t, o.status, (name) => o.headers[name]);
+const answerOf = (o: { t: number; status: number; headers: Readonly<Record<string, string>> }): TimelinePoint => timelinePoint(o.t, o.status, (name) => o.headers[name]);
 
 /**
  * One key's runs from several segments as one run: the first look before the bursts is the
@@ -71,7 +71,7 @@ export function mergeKeyRuns(parts: readonly { index: number; run: KeyRun }[]): 
   const merged: KeyRun = { ...base };
   if (start) merged.start = start;
   if (bursts.length > 0) {
-    const points: TimelinePoint[] = starts.filter((s) => s !== start).map(observationPoint);
+    const points: TimelinePoint[] = starts.filter((s) => s !== start).map(answerOf);
     let offset = 0;
     for (const b of bursts) {
       for (const p of b.points) points.push(p.conn !== undefined ? { ...p, conn: p.conn + offset } : p);

@@ -4,7 +4,7 @@
 // and 429 counts second by second, the first 429. Defined once: the load driver fills it, the
 // checks judge it, the writers show it. Pure: no clock, no sockets.
 import { z } from 'zod';
-import { histogramOf, LatencyHistogram, mergeHistograms, type Observation, percentileOf, Quota, type TimelinePoint } from './rate-limits.ts';
+import { histogramOf, LatencyHistogram, mergeHistograms, type Look, percentileOf, Quota, type TimelinePoint } from './rate-limits.ts';
 
 /** One request of a paced run: when it left, and its answer (none when it got no response). */
 export interface PacedRequest {
@@ -31,7 +31,7 @@ export interface PacedRun {
   /** Requests the run was to send. */
   planned: number;
   /** The look at the key that showed it had its whole quota: the paced requests follow it. */
-  start?: Observation;
+  start?: Look;
   requests: PacedRequest[];
   /** Arrivals not sent because the cap on requests in flight was reached (k6's dropped iterations). */
   dropped: number;

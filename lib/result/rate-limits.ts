@@ -77,13 +77,13 @@ const DayBurst = z.object({
 });
 
 /** One request's answer, as a probe saw it. */
-const Observation = z.object({
+const Look = z.object({
   t: z.number(),
   status: z.number().int(),
   /** Lower-case names. */
   headers: z.record(z.string(), z.string()),
 });
-export type Observation = z.infer<typeof Observation>;
+export type Look = z.infer<typeof Look>;
 
 const BurstData = z.object({
   points: z.array(TimelinePoint),
@@ -137,20 +137,20 @@ export type DayData = z.infer<typeof DayData>;
  * key (rateLimits[].raw), so that `merge` judges the segments' runs again as one.
  */
 export const KeyRunRecord = z.object({
-  start: Observation.optional(),
+  start: Look.optional(),
   burst: BurstData.optional(),
-  retry: z.object({ waitedMs: z.number(), next: Observation }).optional(),
+  retry: z.object({ waitedMs: z.number(), next: Look }).optional(),
   /** Why the recovery after the first 429 was not tried (a wait longer than the harness allows). */
   retrySkipped: z.string().optional(),
-  isolation: z.object({ exhausted: z.string(), before: Observation, after: Observation }).optional(),
+  isolation: z.object({ exhausted: z.string(), before: Look, after: Look }).optional(),
   day: DayData.optional(),
   daySkipped: z.string().optional(),
-  ban: z.object({ statuses: z.array(z.number().int()), last: Observation.optional().describe('The last answer to the requests sent early'), after: Observation }).optional(),
+  ban: z.object({ statuses: z.array(z.number().int()), last: Look.optional().describe('The last answer to the requests sent early'), after: Look }).optional(),
   /**
    * The key was refused for longer than the harness waits before anything was driven (banned, by
    * an earlier run or otherwise): why, and the refusal. Its checks skip with that reason.
    */
-  unavailable: z.object({ reason: z.string(), refusal: Observation }).optional(),
+  unavailable: z.object({ reason: z.string(), refusal: Look }).optional(),
 });
 export type KeyRunRecord = z.infer<typeof KeyRunRecord>;
 
@@ -243,11 +243,11 @@ export function headersOf(p: TimelinePoint): Record<string, string> {
 }
 
 /** A look as a timeline point: its headers read once, by the vocabulary. */
-export const observationPoint = (o: Observation): TimelinePoint => timelinePoint(o.t, o.status, (name) => o.headers[name]);
+export const answerOf = (o: Look): TimelinePoint => timelinePoint(o.t, o.status, (name) => o.headers[name]);
 
 /** Every response of the key's run as timeline points, probes included, in time order. */
 export function pointsOf(run: KeyRun): TimelinePoint[] {
-  const points = [...(run.start ? [observationPoint(run.start)] : []), ...(run.burst?.points ?? []), ...(run.retry ? [observationPoint(run.retry.next)] : [])];
+  const points = [...(run.start ? [answerOf(run.start)] : []), ...(run.burst?.points ?? []), ...(run.retry ? [answerOf(run.retry.next)] : [])];
   return points.sort((a, b) => a.t - b.t);
 }
 
@@ -284,7 +284,7 @@ export function quotaWindow(run: KeyRun): QuotaWindow {
   const points = run.burst ? beforeFirst429(run.burst) : [];
   const stated = run.start ? headerInt(run.start.headers['x-ratelimit-remaining']) : undefined;
   if (run.burst?.ended !== 'first-429') return { points, start: stated };
-  const turn = windowTurn([...(run.start ? [observationPoint(run.start)] : []), ...points], run.windows.minute);
+  const turn = windowTurn([...(run.start ? [answerOf(run.start)] : []), ...points], run.windows.minute);
   if (!turn) return { points, start: stated };
   const remainings = turn.after.map((p) => p.remaining).filter((r): r is number => r !== undefined);
   return {

@@ -8,7 +8,7 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { CheckResult, Exchange } from '../result/model.ts';
 import type { PacedLoadSection } from '../result/paced-load.ts';
 import type { RateLimitKey } from '../result/rate-limits.ts';
-import type { HarnessEvent } from '../suite/events.ts';
+import type { HarnessEvent } from '../worker/events.ts';
 
 export interface EventListener {
   (event: HarnessEvent): void;

@@ -4,7 +4,7 @@
 import { ApiClient } from '../client/client.ts';
 import { Budget } from '../client/budget.ts';
 import { targetClientOptions } from '../client/for-target.ts';
-import { reachable } from '../checks/harness.ts';
+import { reachable } from '../checks/target.ts';
 import { toCheckResult } from '../checks/result.ts';
 import type { Target } from '../config/schema.ts';
 import { describeError, TransportError } from '../errors.ts';

@@ -3,9 +3,10 @@
 // module; this one only puts them in order. Never prints a key.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expectedFailures, reachable } from '../checks/harness.ts';
+import { expectedFailures } from '../checks/harness.ts';
+import { reachable } from '../checks/target.ts';
 import { CHECKS } from '../checks/registry.ts';
-import { RUN_CHECKS } from '../checks/responses.ts';
+import { RUN_CHECKS } from '../checks/run.ts';
 import { toCheckResult } from '../checks/result.ts';
 import { Redactor } from '../client/redact.ts';
 import { loadTarget } from '../config/load.ts';
@@ -23,8 +24,8 @@ import { type RunOptions, resolveRun } from './options.ts';
 import { probeTarget } from './probe.ts';
 import { SuiteProgress } from './progress.ts';
 import { freePort, type StartedTarget, startConfigured, startedTargetNote } from './start-target.ts';
-import { listSuites, runSuites } from './suites.ts';
-import { NAMED_ONLY, suiteOrder } from '../suite/vitest-settings.ts';
+import { listSuites, runSuites } from './vitest-run.ts';
+import { NAMED_ONLY, suiteOrder } from '../runner/vitest-settings.ts';
 import { segmentSuites } from '../load/segment.ts';
 
 export interface RunIO {

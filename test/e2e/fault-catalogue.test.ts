@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAULT_IDS, type FaultId } from '../../targets/reference/faults.ts';
-import { listSuites } from '../../lib/runner/suites.ts';
+import { listSuites } from '../../lib/runner/vitest-run.ts';
 import { startReferenceServer } from '../../targets/reference/server.ts';
 import { VARIATION_IDS, type VariationId } from '../../targets/reference/variations.ts';
 import type { Report } from '../../lib/result/model.ts';

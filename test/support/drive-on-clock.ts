@@ -2,7 +2,7 @@
 // faults and variations asked for) answers through a simulated wire, the driver drives every key,
 // and every rate-limit check judges what it recorded, as the suite would. Milliseconds of real time.
 import { RATE_LIMIT_CHECKS } from '../../lib/checks/rate-limit.ts';
-import { RUN_CHECKS } from '../../lib/checks/responses.ts';
+import { RUN_CHECKS } from '../../lib/checks/run.ts';
 import type { Finding } from '../../lib/checks/types.ts';
 import { validateTarget } from '../../lib/config/load.ts';
 import type { Target } from '../../lib/config/schema.ts';

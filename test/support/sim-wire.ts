@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/load/clock.ts';
 import type { Recorder, Wire } from '../../lib/rate-limit/drive-context.ts';
 import type { Exchange } from '../../lib/result/model.ts';
 import { burstPoint, histogramOf, percentilesOf, type TimelinePoint } from '../../lib/result/rate-limits.ts';
-import { AcceptedLedger, type DayOf } from '../../lib/suite/ledger.ts';
+import { AcceptedLedger, type DayOf } from '../../lib/worker/ledger.ts';
 import type { InProcessResponse, InProcessServer } from '../../targets/reference/in-process.ts';
 
 export interface SimOptions {

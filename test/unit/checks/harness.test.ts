@@ -1,6 +1,7 @@
 // lib/checks/harness.ts: checks about the run itself.
 import { describe, expect, it } from 'vitest';
-import { expectedFailures, reachable, suiteError } from '../../../lib/checks/harness.ts';
+import { expectedFailures, suiteError } from '../../../lib/checks/harness.ts';
+import { reachable } from '../../../lib/checks/target.ts';
 
 describe('harness.expected-failures', () => {
   it('passes when every listed check failed as expected, naming those not run', () => {

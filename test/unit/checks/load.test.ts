@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { describePacing, fixedWindowsOf, judgePacedNo429, judgePacedRemaining, judgeThresholds } from '../../../lib/checks/load.ts';
 import { type PacedRequest, type PacedRun, pacedFigures } from '../../../lib/result/paced-load.ts';
-import type { Observation, TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import type { Look, TimelinePoint } from '../../../lib/result/rate-limits.ts';
 import { expectFinding } from './_seen.ts';
 
 /** Monday 6 January 2025, 12:00:00 UTC: every paced run starts here. */
@@ -30,7 +30,7 @@ interface RunOptions {
   gap?: number;
   count?: number;
   /** The look before the run; null for none. Default: the limiter's answer to a request at LOOK_AT. */
-  look?: Observation | null;
+  look?: Look | null;
   extra?: Partial<PacedRun>;
 }
 
@@ -48,7 +48,7 @@ function headersOf(p: Omit<TimelinePoint, 't'>): Record<string, string> {
 function pacedRun(limiter: Limiter, o: RunOptions = {}): PacedRun {
   const gap = o.gap ?? GAP;
   const count = o.count ?? COUNT;
-  let start: Observation | undefined;
+  let start: Look | undefined;
   if (o.look === undefined) {
     const answer = limiter(LOOK_AT + 1)!;
     start = { t: LOOK_AT + LATENCY, status: answer.status, headers: headersOf(answer) };
@@ -215,7 +215,7 @@ describe('judgePacedNo429', () => {
   it('counts the look before the run among what the harness sent', () => {
     // 60 paced requests 75 ms apart from T0 (4.4 s), the look 500 ms before the first: a 429 on the
     // 60th is within the quota only while the look is left out.
-    const look: Observation = { t: T0 - 500, status: 200, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59' } };
+    const look: Look = { t: T0 - 500, status: 200, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59' } };
     let n = 0;
     const run = pacedRun(() => (++n === 60 ? { status: 429, limit: 60, remaining: 0, retryAfter: '1' } : { status: 200 }), { gap: 75, count: 60, look });
     expectFinding(judgePacedNo429(run), 'skip', ['free#1: a 429 at paced request 60 is not judged: the harness itself sent 61 requests with the key within a minute window of it, more than the quota of 60']);

@@ -25,7 +25,7 @@ import {
   RATE_LIMIT_CHECKS,
 } from '../../../lib/checks/rate-limit.ts';
 import type { Finding } from '../../../lib/checks/types.ts';
-import { type BurstData, DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, type Observation, pointsOf, resetJitter, summariseKey, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { type BurstData, DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, type Look, pointsOf, resetJitter, summariseKey, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
 import { expectFinding, type Outcome } from './_seen.ts';
 
 /** Monday 6 January 2025, 12:00:00 UTC: every run starts here. */
@@ -55,7 +55,7 @@ interface RateHeaders {
 }
 
 /** A probe's response (lower-case header names, as the client records them). */
-function observation(t: number, status: number, h: RateHeaders = {}): Observation {
+function observation(t: number, status: number, h: RateHeaders = {}): Look {
   const headers: Record<string, string> = {};
   if (h.limit !== undefined) headers['x-ratelimit-limit'] = String(h.limit);
   if (h.remaining !== undefined) headers['x-ratelimit-remaining'] = String(h.remaining);
@@ -443,7 +443,7 @@ describe('judgeRetryAfterHonoured', () => {
 
 describe('judgeIsolation', () => {
   const before = observation(T0 - 10_000, 200, { limit: 60, remaining: 50, reset: RESET });
-  const isolated = (after: Observation) => () => keyRun({ isolation: { exhausted: 'free-b', before, after } });
+  const isolated = (after: Look) => () => keyRun({ isolation: { exhausted: 'free-b', before, after } });
   it.each<Case>([
     { title: '2xx with Remaining one lower (its own request) passes', run: isolated(observation(T0, 200, { limit: 60, remaining: 49, reset: RESET })), outcome: 'pass', mentions: ['untouched by free-b', 'Remaining 49'] },
     { title: '2xx with Remaining unchanged passes', run: isolated(observation(T0, 200, { limit: 60, remaining: 50, reset: RESET })), outcome: 'pass' },

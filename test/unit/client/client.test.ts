@@ -126,7 +126,7 @@ describe('ApiClient: exchanges', () => {
     routes.set('/v1/observe', (_req, res) => json(res, 200, []));
     const { api } = client();
     const observed: number[] = [];
-    const stop = api.observe((e) => observed.push(e.seq));
+    const stop = api.subscribe((e) => observed.push(e.seq));
     await api.send({ method: 'GET', path: '/observe', auth: { none: true } });
     stop();
     await api.send({ method: 'GET', path: '/observe', auth: { none: true } });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TargetKey } from '../../../lib/config/schema.ts';
 import { planPacedLoad } from '../../../lib/load/paced.ts';
-import { DEFAULT_PACE } from '../../../lib/suite/run-context.ts';
+import { DEFAULT_PACE } from '../../../lib/worker/run-context.ts';
 
 /** Windows of a test target: 5 s for the minute, 60 s for the day. */
 const WINDOWS = { minute: 5, day: 60 };

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { countWithin } from '../../../lib/rate-limit/day-count.ts';
 import { readRetryAfter } from '../../../lib/rate-limit/vocabulary.ts';
 import type { Exchange } from '../../../lib/result/model.ts';
-import { observationPoint } from '../../../lib/result/rate-limits.ts';
+import { answerOf } from '../../../lib/result/rate-limits.ts';
 import { SLOW_DAY } from '../../../targets/reference/delivery.ts';
 import { type ClockRun, driveOnClock, T0 } from '../../support/drive-on-clock.ts';
 
@@ -44,7 +44,7 @@ describe('fixed window (the reference limiter)', () => {
       expect({ label, failed: failures(r, label) }).toEqual({ label, failed: [] });
       const run = r.runs.get(label)!;
       // What was sent: the quota stated at the start, then the 429, nothing in flight beyond the pair's one.
-      const start = observationPoint(run.start!).remaining!;
+      const start = answerOf(run.start!).remaining!;
       expect(run.burst!.points.filter((p) => p.status === 200 && !p.afterStop)).toHaveLength(start);
       expect(run.burst!.inFlightAtFirst429).toBeLessThanOrEqual(1);
       expect(finding(r, label, 'rate-limit.quota')).toMatchObject({ outcome: 'pass', message: `fixed window: exactly ${start} accepted before the first 429, from Remaining ${start}` });
@@ -67,7 +67,7 @@ describe('fixed window (the reference limiter)', () => {
     const run = r.runs.get('free#1')!;
     expect(run.start!.t).toBeGreaterThanOrEqual(T0 + 4_000);
     expect(new Set(run.burst!.points.filter((p) => p.status === 200).map((p) => p.reset))).toEqual(new Set([(T0 + 8_000) / 1000]));
-    expect(observationPoint(run.start!).remaining).toBe(59);
+    expect(answerOf(run.start!).remaining).toBe(59);
     expect(failures(r, 'free#1')).toEqual([]);
   });
 });

@@ -2,10 +2,10 @@
 // checks count with. Runs are built by hand from a fixed base time: no clock, no load.
 import { describe, expect, it } from 'vitest';
 import { achievedRate, arrivalSlackMs, first429, overallFigures, PacedLoadKey, type PacedRequest, type PacedRun, pacedFigures, rateError, sentWithin } from '../../../lib/result/paced-load.ts';
-import type { Observation, TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import type { Look, TimelinePoint } from '../../../lib/result/rate-limits.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 12, 0, 0);
-const LOOK: Observation = { t: T0 - 300, status: 200, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59' } };
+const LOOK: Look = { t: T0 - 300, status: 200, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59' } };
 
 function pacedRun(requests: PacedRequest[], extra: Partial<PacedRun> = {}): PacedRun {
   return {

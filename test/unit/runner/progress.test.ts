@@ -9,7 +9,7 @@ import { countRequests } from '../../../lib/result/build.ts';
 import { PLAIN } from '../../../lib/report/console.ts';
 import { RunCollector } from '../../../lib/runner/collector.ts';
 import { SuiteProgress } from '../../../lib/runner/progress.ts';
-import type { HarnessEvent } from '../../../lib/suite/events.ts';
+import type { HarnessEvent } from '../../../lib/worker/events.ts';
 
 let seq = 0;
 const exchange = (suite: string): HarnessEvent => ({

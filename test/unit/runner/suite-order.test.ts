@@ -1,8 +1,8 @@
-// lib/suite/vitest-settings.ts suiteOrder and lib/runner/suites.ts listSuites: the suites run by
+// lib/runner/vitest-settings.ts suiteOrder and lib/runner/vitest-run.ts listSuites: the suites run by
 // name, by code unit (the same order in every locale), the paced load and the rate-limit suite last.
 import { describe, expect, it } from 'vitest';
-import { listSuites } from '../../../lib/runner/suites.ts';
-import { suiteOrder } from '../../../lib/suite/vitest-settings.ts';
+import { listSuites } from '../../../lib/runner/vitest-run.ts';
+import { suiteOrder } from '../../../lib/runner/vitest-settings.ts';
 
 describe('suiteOrder', () => {
   it('orders names by code unit, with load then rate-limit last whatever the names', () => {

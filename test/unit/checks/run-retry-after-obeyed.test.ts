@@ -1,7 +1,7 @@
-// lib/checks/retry-after.ts: every Retry-After the harness waited out, judged over the run's
+// lib/checks/run.ts: every Retry-After the harness waited out, judged over the run's
 // exchanges. Each exchange is built by hand on a fixed clock: no server, no sleep.
 import { describe, expect, it } from 'vitest';
-import { judgeObeyedRetryAfters, retryAfterObeyed } from '../../../lib/checks/retry-after.ts';
+import { judgeObeyedRetryAfters, retryAfterObeyed } from '../../../lib/checks/run.ts';
 import type { Finding } from '../../../lib/checks/types.ts';
 import type { AuthUsed, Exchange } from '../../../lib/result/model.ts';
 import { expectFinding } from './_seen.ts';

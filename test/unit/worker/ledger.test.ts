@@ -1,9 +1,9 @@
-// lib/suite/ledger.ts: the accepted requests of every key over the whole run, each as the span of
+// lib/worker/ledger.ts: the accepted requests of every key over the whole run, each as the span of
 // server seconds from its sending to its answer's Date.
 // Exchanges built by hand on a fixed clock: no client, no server.
 import { describe, expect, it } from 'vitest';
 import type { AuthUsed, Exchange } from '../../../lib/result/model.ts';
-import { AcceptedLedger } from '../../../lib/suite/ledger.ts';
+import { AcceptedLedger } from '../../../lib/worker/ledger.ts';
 
 /** Monday 6 January 2025, 12:00:00 UTC. */
 const T0 = Date.UTC(2025, 0, 6, 12, 0, 0);

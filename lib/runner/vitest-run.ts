@@ -1,5 +1,5 @@
 // Runs the conformance suites (vitest files in suites/) through vitest's programmatic API. A
-// reporter receives the suites' events (see lib/suite/events.ts) and hands them on in order; a
+// reporter receives the suites' events (see lib/worker/events.ts) and hands them on in order; a
 // test that ended without reporting its check (killed by a timeout, say) and a suite that could
 // not run become error results, so nothing is lost.
 //
@@ -19,9 +19,9 @@ import { checkById } from '../checks/registry.ts';
 import { toCheckResult } from '../checks/result.ts';
 import { CODE_EXT, PROJECT_ROOT } from '../paths.ts';
 import type { CheckResult } from '../result/model.ts';
-import { type HarnessEvent, isEventsArtifact } from '../suite/events.ts';
-import type { RunContext } from '../suite/run-context.ts';
-import { suiteOrder, suiteTestSettings } from '../suite/vitest-settings.ts';
+import { type HarnessEvent, isEventsArtifact } from '../worker/events.ts';
+import type { RunContext } from '../worker/run-context.ts';
+import { suiteOrder, suiteTestSettings } from './vitest-settings.ts';
 
 export const SUITES_DIR = path.join(PROJECT_ROOT, 'suites');
 /** auth.suite.ts, or auth.suite.js once built. */

@@ -1,7 +1,7 @@
-// lib/suite/harness.ts: how the property engine tells the failures of one property check apart.
+// lib/worker/property-engine.ts: how the property engine tells the failures of one property check apart.
 import { describe, expect, it } from 'vitest';
 import { fail, pass } from '../../../lib/checks/types.ts';
-import { kindOfCase, otherFailure } from '../../../lib/suite/harness.ts';
+import { kindOfCase, otherFailure } from '../../../lib/worker/property-engine.ts';
 
 describe('kindOfCase', () => {
   it('is the failure\'s code: failures of one code are one kind, whatever their wording and figures', () => {

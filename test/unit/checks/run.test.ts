@@ -1,4 +1,4 @@
-// lib/checks/responses.ts: rules judged once over every exchange of the run: Error bodies on error
+// lib/checks/run.ts: rules judged once over every exchange of the run: Error bodies on error
 // responses, the JSON media type, and the X-RateLimit-* headers.
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,7 +9,7 @@ import {
   no5xx,
   petShape,
   RUN_CHECKS,
-} from '../../../lib/checks/responses.ts';
+} from '../../../lib/checks/run.ts';
 import type { Finding } from '../../../lib/checks/types.ts';
 import { stringifyJson } from '../../../lib/json.ts';
 import type { Exchange } from '../../../lib/result/model.ts';

@@ -11,6 +11,15 @@ import type { Exchange } from '../result/model.ts';
 /** A key's plan and the day window's length: an answer whose headers describe the day names the day window it was counted in. */
 export type DayOf = (label: string) => { quota: PlanQuota; daySeconds: number } | undefined;
 
+/** The target's keys' plans and its day window, by key label. */
+export function dayOfTarget(target: { keys: readonly { label: string; quota: PlanQuota }[]; windows: { day: number } }): DayOf {
+  const quotas = new Map(target.keys.map((k) => [k.label, k.quota]));
+  return (label) => {
+    const quota = quotas.get(label);
+    return quota && { quota, daySeconds: target.windows.day };
+  };
+}
+
 export class AcceptedLedger {
   private readonly spans = new Map<string, AcceptedSpan[]>();
 

@@ -8,7 +8,7 @@ import { ApiClient } from '../client/client.ts';
 import { Budget } from '../client/budget.ts';
 import { targetClientOptions } from '../client/for-target.ts';
 import { EVENTS_ARTIFACT, type HarnessEvent } from './events.ts';
-import { AcceptedLedger } from './ledger.ts';
+import { AcceptedLedger, dayOfTarget } from './ledger.ts';
 import type { RunContext } from './run-context.ts';
 
 /** Exchanges are sent in batches of at most this many; anything else is sent at once. */
@@ -63,11 +63,7 @@ export class Session {
 
   constructor(readonly run: RunContext) {
     this.channel = new EventChannel(run.echoProgress ? (line) => console.info(line) : undefined);
-    const quotas = new Map(run.target.keys.map((k) => [k.label, k.quota]));
-    this.accepted = new AcceptedLedger((label) => {
-      const quota = quotas.get(label);
-      return quota && { quota, daySeconds: run.target.windows.day };
-    });
+    this.accepted = new AcceptedLedger(dayOfTarget(run.target));
     this.client = new ApiClient({
       ...targetClientOptions(run.target),
       budget: new Budget(run.maxRequests, run.requestsBefore),

@@ -221,16 +221,17 @@ describe('reproducibility', () => {
    * servers). The concurrency suite sends requests together, which the log holds in the order they
    * were answered: its requests are compared as a set.
    */
-  async function requestsOf(seed: string, name: string): Promise<string[]> {
+  async function requestsOf(seed: string, name: string, only?: string): Promise<string[]> {
     const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, preload: 40 });
     try {
       const reports = path.join(dir, name);
-      const run = await runCli(['--target', writeTarget(dir, targetFor(server), `${name}.yaml`), '--report-dir', reports, '--seed', seed, '--quiet']);
+      const run = await runCli(['--target', writeTarget(dir, targetFor(server), `${name}.yaml`), '--report-dir', reports, '--seed', seed, '--quiet', ...(only ? ['--suite', only] : [])]);
       expect(run.code).toBe(0);
       return readFileSync(path.join(reports, 'exchanges.jsonl'), 'utf8')
         .trim()
         .split('\n')
         .map((line) => JSON.parse(line) as { suite: string; method: string; url: string; requestBody?: string })
+        .filter((e) => only === undefined || e.suite === only)
         .map((e) => ({ suite: e.suite, line: `${e.method} ${new URL(e.url).pathname}${new URL(e.url).search} ${e.requestBody ?? ''}` }))
         .flatMap((e, i, all) => {
           if (e.suite !== 'concurrency') return [e.line];
@@ -245,9 +246,12 @@ describe('reproducibility', () => {
   it('two runs with the same seed against the same server state send the same requests, another seed does not', async () => {
     const first = await requestsOf('12345', 'a');
     const second = await requestsOf('12345', 'b');
-    const other = await requestsOf('54321', 'c');
     expect(first.length).toBeGreaterThan(100);
     expect(second).toEqual(first);
-    expect(other).not.toEqual(first);
+    // Another seed, shown on one suite of generated cases: the same suite of the same seed, alone, sends the same requests.
+    const createPet = await requestsOf('12345', 'c', 'create-pet');
+    const other = await requestsOf('54321', 'd', 'create-pet');
+    expect(createPet.length).toBeGreaterThan(50);
+    expect(other).not.toEqual(createPet);
   });
 });

@@ -26,13 +26,14 @@ const HOSTILE: Record<string, Handler> = {
     res.writeHead(200, { 'content-type': 'application/json', ...RATE });
     res.end('<html><body>Welcome to nginx!</body></html>');
   },
-  'answers a 10 MB body': (_req, res) => {
+  // More than the 4 MiB the client reads of a body.
+  'answers a 5 MB body': (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', ...RATE });
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
     let sent = 0;
     const more = () => {
-      while (sent < 10 && res.write(chunk)) sent += 1;
-      if (sent >= 10) res.end('[]');
+      while (sent < 5 && res.write(chunk)) sent += 1;
+      if (sent >= 5) res.end('[]');
       else res.once('drain', () => ((sent += 1), more()));
     };
     more();

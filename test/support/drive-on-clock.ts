@@ -6,7 +6,8 @@ import { RUN_CHECKS } from '../../lib/checks/run.ts';
 import type { Finding } from '../../lib/checks/types.ts';
 import { validateTarget } from '../../lib/config/load.ts';
 import type { Target } from '../../lib/config/schema.ts';
-import { driveContext } from '../../lib/rate-limit/drive-context.ts';
+import { type DriveContext, driveContext } from '../../lib/rate-limit/drive-context.ts';
+import { dayOfTarget } from '../../lib/worker/ledger.ts';
 import { driveKeys, segmentSlots } from '../../lib/rate-limit/drive-keys.ts';
 import { mergeKeyRuns } from '../../lib/result/merge.ts';
 import type { KeyRun } from '../../lib/result/rate-limits.ts';
@@ -44,17 +45,24 @@ export interface ClockRun {
   failed(label: string): string[];
 }
 
-export async function driveOnClock(o: ClockRunOptions): Promise<ClockRun> {
+/** The clock, the reference server in this process, and the target the harness reads, for one run. */
+function setUp(o: ClockRunOptions) {
   const startedAt = o.start ?? T0;
   const clock = new VirtualClock(startedAt);
   const server = inProcessReference({ keys: o.keys.map(({ key, plan }) => ({ key, plan })), plans: o.plans ?? {}, windows: o.windows, faults: o.faults ?? [], variations: o.variations ?? [] }, clock);
   const target = validateTarget({ name: 'clock', baseUrl: 'http://127.0.0.1/v1', keys: o.keys, plans: o.plans ?? {}, windows: o.windows, allow: { load: true } }, 'clock.yaml', {});
-  const quotas = new Map(target.keys.map((k) => [k.label, k.quota]));
-  const sim = simWire(server, clock, o.latencyMs === undefined ? {} : { latencyMs: o.latencyMs }, (label) => {
-    const quota = quotas.get(label);
-    return quota && { quota, daySeconds: o.windows.day };
-  });
-  const ctx = driveContext({ clock, wire: sim.wire, target, soak: o.soak ?? false, deadline: startedAt + 7 * 86_400_000, progress: () => {}, accepted: (label) => sim.ledger.of(label) });
+  /** A wire of its own (connections, log, ledger) and a context to drive keys with it. */
+  const runner = (segment?: DriveContext['segment']) => {
+    const sim = simWire(server, clock, o.latencyMs === undefined ? {} : { latencyMs: o.latencyMs }, dayOfTarget(target));
+    const ctx = driveContext({ clock, wire: sim.wire, target, soak: o.soak ?? false, deadline: startedAt + 7 * 86_400_000, progress: () => {}, accepted: (label) => sim.ledger.of(label), ...(segment ? { segment } : {}) });
+    return { sim, ctx };
+  };
+  return { startedAt, clock, server, target, runner };
+}
+
+export async function driveOnClock(o: ClockRunOptions): Promise<ClockRun> {
+  const { startedAt, clock, server, target, runner } = setUp(o);
+  const { sim, ctx } = runner();
   const runs = new Map<string, KeyRun>();
   await clock.run(() => driveKeys(ctx, runs));
   const findings = (label: string) => {
@@ -73,17 +81,10 @@ export async function driveOnClock(o: ClockRunOptions): Promise<ClockRun> {
  * one clock. Their key runs merged as `merge` merges them, and judged once.
  */
 export async function driveSegmentsOnClock(o: ClockRunOptions, count: number, leadMs = 1_000): Promise<{ runs: Map<string, KeyRun>; server: InProcessServer; failed(label: string): string[]; findings(label: string): Map<string, Finding> }> {
-  const startedAt = o.start ?? T0;
-  const clock = new VirtualClock(startedAt);
-  const server = inProcessReference({ keys: o.keys.map(({ key, plan }) => ({ key, plan })), plans: o.plans ?? {}, windows: o.windows, faults: o.faults ?? [], variations: o.variations ?? [] }, clock);
-  const target = validateTarget({ name: 'clock', baseUrl: 'http://127.0.0.1/v1', keys: o.keys, plans: o.plans ?? {}, windows: o.windows, allow: { load: true } }, 'clock.yaml', {});
+  const { startedAt, clock, server, target, runner } = setUp(o);
   const startAt = startedAt + leadMs;
   const slots = segmentSlots({ target }, startAt);
-  const segments = Array.from({ length: count }, (_, i) => {
-    const sim = simWire(server, clock, o.latencyMs === undefined ? {} : { latencyMs: o.latencyMs });
-    const ctx = driveContext({ clock, wire: sim.wire, target, soak: false, deadline: startedAt + 7 * 86_400_000, progress: () => {}, accepted: (label) => sim.ledger.of(label), segment: { index: i + 1, count, startAt, slots } });
-    return { index: i + 1, ctx, runs: new Map<string, KeyRun>() };
-  });
+  const segments = Array.from({ length: count }, (_, i) => ({ index: i + 1, ctx: runner({ index: i + 1, count, startAt, slots }).ctx, runs: new Map<string, KeyRun>() }));
   await clock.run(() => Promise.all(segments.map((s) => driveKeys(s.ctx, s.runs))));
   const runs = new Map<string, KeyRun>();
   for (const key of target.keys) {

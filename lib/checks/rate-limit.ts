@@ -1,6 +1,5 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
-import { headerInt } from '../models.ts';
 import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, answerOf, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
 import { type AcceptedSpan, beyondAnyDay, busiestStretch } from '../rate-limit/day-count.ts';
 import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, type RefusalKind, readRetryAfter, refusalSeconds, resetMillisecondsHint, resetRelativeHint, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
@@ -34,10 +33,10 @@ const isDayRefusal = (run: KeyRun, p: TimelinePoint) => refusalKind(run, p) === 
 /** The main burst's first 429, and what the headers said before it. */
 function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; start: number; startWindow: 'minute' | 'day' } | undefined {
   const refusal = run.burst?.points.find((p) => p.status === 429);
-  const start = run.start ? headerInt(run.start.headers['x-ratelimit-remaining']) : undefined;
-  if (!refusal || !run.start || start === undefined) return undefined;
-  const limit = headerInt(run.start.headers['x-ratelimit-limit']);
-  return { refusal, accepted: quotaWindow(run).points.filter(accepted).length, start, startWindow: describes(run, limit === undefined ? {} : { limit }) };
+  const look = run.start && answerOf(run.start);
+  const start = look?.remaining;
+  if (!refusal || !look || start === undefined) return undefined;
+  return { refusal, accepted: quotaWindow(run).points.filter(accepted).length, start, startWindow: describes(run, look) };
 }
 
 /** A 429 that is a ban (the interface allows one, its length not shown): its Reset may name the ban's end. */
@@ -322,9 +321,9 @@ export function judgeIsolation(run: KeyRun): Finding {
   const { before, after, exhausted } = run.isolation;
   if (after.status === 429) return fail('refused-after-other-key', `${run.label} got 429 right after ${exhausted} (same plan) was exhausted`, '2xx: quotas are per key', '429');
   if (after.status < 200 || after.status >= 300) return fail('not-accepted-after-other-key', `${run.label} got ${after.status} right after ${exhausted} was exhausted`, '2xx', `${after.status}`);
-  const r0 = headerInt(before.headers['x-ratelimit-remaining']);
-  const r1 = headerInt(after.headers['x-ratelimit-remaining']);
-  const sameWindow = before.headers['x-ratelimit-reset'] === after.headers['x-ratelimit-reset'];
+  const [b, a] = [answerOf(before), answerOf(after)];
+  const [r0, r1] = [b.remaining, a.remaining];
+  const sameWindow = b.reset === a.reset;
   if (sameWindow && r0 !== undefined && r1 !== undefined && r1 < r0 - 1) {
     return fail('counted-other-key', `${run.label}: Remaining fell from ${r0} to ${r1} while only ${exhausted} was sending`, `${r0 - 1}`, `${r1}`);
   }
@@ -526,7 +525,7 @@ export function judgeBindingHeaders(run: KeyRun): Finding {
 export function describeBan(run: KeyRun): Finding {
   if (run.unavailable) {
     const { refusal } = run.unavailable;
-    const reset = headerInt(refusal.headers['x-ratelimit-reset']);
+    const reset = answerOf(refusal).reset;
     const resetAhead = reset !== undefined ? `, X-RateLimit-Reset ${reset - serverSecond(refusal.t, refusal.headers.date)} s ahead` : '';
     const what = refusal.status === 429 ? `429 with Retry-After ${refusal.headers['retry-after'] ?? '(none)'}${resetAhead}, beyond what the harness waits; it looks banned (e.g. by an earlier run)` : `${refusal.status}${refusal.status === 403 ? '; it looks banned (e.g. by an earlier run)' : ''}`;
     return pass(`${run.label} was refused from its first request: ${what}, so it was not driven and another key of plan ${run.plan} was used if there was one`);

@@ -6,7 +6,7 @@ import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
 import type { TargetKey } from '../config/schema.ts';
 import type { NearMissKey } from '../generators/near-miss-key.ts';
 import { headerInt } from '../models.ts';
-import { resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
+import { rateAnswerOf, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
 import { RateLimitedError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
 import type { AuthUsed, Exchange } from '../result/model.ts';
 import { Budget } from './budget.ts';
@@ -162,7 +162,7 @@ export class ApiClient {
       const at = now();
       let decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: at, random: this.options.random ?? Math.random, options: retry });
       // Refused again at the time a 429 named: its next Retry-After is not trusted alone, but the later of it and Reset.
-      const reset = headerInt(response.headers['x-ratelimit-reset']);
+      const { reset } = rateAnswerOf(at, response.status, response.headers);
       const resetWaitMs = reset === undefined ? undefined : resetAtMs(reset, at, response.headers.date, true) - at;
       if (decision.retry && next.followsRetryAfter && response.status === 429 && resetWaitMs !== undefined && resetWaitMs > decision.delayMs) {
         const delayMs = resetWaitMs;

@@ -1,8 +1,7 @@
 // The harness as a well-behaved client ("Exceeding the limit"): it retries only after the time a
 // 429 indicates, and otherwise backs off exponentially with full jitter. Pure: clock and randomness
 // are parameters, so the policy is tested without sleeping.
-import { headerInt } from '../models.ts';
-import { resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
+import { rateAnswerOf, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
 
 export interface RetryOptions {
   /** Attempts in all, the first included. */
@@ -48,8 +47,8 @@ export function decideRetry(input: RetryInput): RetryDecision {
   let source = 'Retry-After';
   if (floor === undefined && status === 429) {
     // No usable Retry-After: the reset time of an exhausted window is the next best signal.
-    const reset = headerInt(headers['x-ratelimit-reset']);
-    if (headerInt(headers['x-ratelimit-remaining']) === 0 && reset !== undefined && reset > 0) {
+    const { reset, remaining } = rateAnswerOf(nowMs, status, headers);
+    if (remaining === 0 && reset !== undefined && reset > 0) {
       floor = Math.max(0, resetAtMs(reset, nowMs, headers.date, true) - nowMs);
       source = 'X-RateLimit-Reset';
     }

@@ -241,6 +241,11 @@ export function readRateAnswer(t: number, status: number, header: (name: string)
   return answer;
 }
 
+/** The same, from a map of lower-case header names (a recorded answer's). */
+export function rateAnswerOf(t: number, status: number, headers: Readonly<Record<string, string | undefined>>): RateAnswer {
+  return readRateAnswer(t, status, (name) => headers[name]);
+}
+
 /** What is wrong with an answer's X-RateLimit-* headers as the interface names them, with the IETF draft's named when they came instead. */
 export function rateLimitHeaderProblems(headers: Readonly<Record<string, string>>): string[] {
   const problems: string[] = [];

@@ -3,8 +3,7 @@
 // is not waited: the caller gets that as a value and leaves the key (its value is judged, not
 // waited out). Only the run's time limit is an error.
 import { RunTimeLimitError } from '../errors.ts';
-import { headerInt } from '../models.ts';
-import { headersOf, type Look, type TimelinePoint } from '../result/rate-limits.ts';
+import { answerOf, type Look, type TimelinePoint } from '../result/rate-limits.ts';
 import { readRetryAfter, resetAtMs, type Windows } from './vocabulary.ts';
 import type { DriveContext } from './drive-context.ts';
 
@@ -49,19 +48,18 @@ export interface RefusalWaitOptions {
  * (read in the server's time); with neither, a minute window and a little. Plus the margin.
  */
 export function refusalWait(p: TimelinePoint | Look, windows: Pick<Windows, 'minute'>, options: RefusalWaitOptions = {}): { until: number; what: string } {
-  const headers: Readonly<Record<string, string | undefined>> = 'headers' in p ? p.headers : headersOf(p);
-  const named = readRetryAfter(headers['retry-after'], p.t, headers.date)?.untilMs;
-  const reset = headerInt(headers['x-ratelimit-reset']);
-  const resetAt = reset !== undefined ? resetAtMs(reset, p.t, headers.date) + 100 : undefined;
-  const until = (options.marginMs ?? 0) + (named !== undefined && resetAt !== undefined && options.laterOfReset ? Math.max(named, resetAt) : (named ?? resetAt ?? p.t + windows.minute * 1000 + 100));
-  return { until, what: named !== undefined ? `Retry-After ${headers['retry-after']}` : 'the window to reset (no usable Retry-After)' };
+  const a = 'headers' in p ? answerOf(p) : p;
+  const named = readRetryAfter(a.retryAfter, a.t, a.date)?.untilMs;
+  const resetAt = a.reset !== undefined ? resetAtMs(a.reset, a.t, a.date) + 100 : undefined;
+  const until = (options.marginMs ?? 0) + (named !== undefined && resetAt !== undefined && options.laterOfReset ? Math.max(named, resetAt) : (named ?? resetAt ?? a.t + windows.minute * 1000 + 100));
+  return { until, what: named !== undefined ? `Retry-After ${a.retryAfter}` : 'the window to reset (no usable Retry-After)' };
 }
 
 /** Waits out a 429 (refusalWait), unless that is longer than the harness waits for one key. */
 export async function waitOut(ctx: DriveContext, p: TimelinePoint | Look, label: string, options: RefusalWaitOptions = {}): Promise<Waited> {
   const { until, what } = refusalWait(p, ctx.target.windows, options);
   if (until - p.t > waitCapMs(ctx.target.windows)) {
-    const value = 'headers' in p ? p.headers['retry-after'] : p.retryAfter;
+    const value = 'headers' in p ? answerOf(p).retryAfter : p.retryAfter;
     return { waited: false, tooLong: `${label}: asked to wait ${Math.round((until - p.t) / 1000)} s (Retry-After "${value ?? ''}"), more than two minute windows` };
   }
   await waitUntil(ctx, until, `${label}: ${what}`);

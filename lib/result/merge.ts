@@ -4,8 +4,7 @@
 // merged run exactly as they judge a single runner's. Every other check is taken from the segments
 // that ran it, the worst outcome where several did. Pure: reports in, a report's parts out.
 import { UsageError } from '../errors.ts';
-import { headerInt } from '../models.ts';
-import { type KeyRun, type KeyRunRecord, mergeHistograms, percentilesOf, summariseKey, type TimelinePoint, timelinePoint } from './rate-limits.ts';
+import { answerOf, type KeyRun, type KeyRunRecord, type Look, mergeHistograms, percentilesOf, summariseKey, type TimelinePoint } from './rate-limits.ts';
 import type { CheckResult, Exchange, Outcome, Report } from './model.ts';
 
 export interface SegmentReport {
@@ -46,7 +45,6 @@ export function checkSegments(parts: readonly SegmentReport[]): void {
 }
 
 const accepted = (status: number) => status >= 200 && status < 300;
-const answerOf = (o: { t: number; status: number; headers: Readonly<Record<string, string>> }): TimelinePoint => timelinePoint(o.t, o.status, (name) => o.headers[name]);
 
 /**
  * One key's runs from several segments as one run: the first look before the bursts is the
@@ -65,7 +63,7 @@ export function mergeKeyRuns(parts: readonly { index: number; run: KeyRun }[]): 
   const starts = usable.filter((r) => r.start).map((r) => r.start!);
   // The first look the server answered: the highest Remaining (arrival times of separate
   // processes may swap two answers of the same moment), else the earliest.
-  const remainingOf = (o: { headers: Readonly<Record<string, string>> }) => headerInt(o.headers['x-ratelimit-remaining']) ?? -Infinity;
+  const remainingOf = (o: Look) => answerOf(o).remaining ?? -Infinity;
   const start = starts.length > 0 ? starts.reduce((a, b) => (remainingOf(b) > remainingOf(a) || (remainingOf(b) === remainingOf(a) && b.t < a.t) ? b : a)) : undefined;
   const bursts = usable.filter((r) => r.burst).map((r) => r.burst!);
   const merged: KeyRun = { ...base };

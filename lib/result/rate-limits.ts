@@ -2,7 +2,6 @@
 // recovery, the day), defined once. The load driver fills it, the checks judge it, and report.json
 // keeps each key's summary (RateLimitKey). Pure: no clock, no sockets.
 import { z } from 'zod';
-import { headerInt } from '../models.ts';
 import { readRateAnswer } from '../rate-limit/vocabulary.ts';
 
 /** One response of a key's run: its status and the rate-limit headers it carried. */
@@ -282,7 +281,7 @@ export interface QuotaWindow {
  */
 export function quotaWindow(run: KeyRun): QuotaWindow {
   const points = run.burst ? beforeFirst429(run.burst) : [];
-  const stated = run.start ? headerInt(run.start.headers['x-ratelimit-remaining']) : undefined;
+  const stated = run.start ? answerOf(run.start).remaining : undefined;
   if (run.burst?.ended !== 'first-429') return { points, start: stated };
   const turn = windowTurn([...(run.start ? [answerOf(run.start)] : []), ...points], run.windows.minute);
   if (!turn) return { points, start: stated };

@@ -3,9 +3,9 @@
 // day's quota is counted from it, so requests of the functional suites, the paced load and the
 // rate-limit suite's own bursts all count in the day window they fell in. Numbers only: a run's
 // worth is small.
-import { headerInt } from '../models.ts';
 import type { PlanQuota } from '../plans.ts';
 import { type AcceptedSpan, acceptedSpan, withinDayWindow } from '../rate-limit/day-count.ts';
+import { rateAnswerOf } from '../rate-limit/vocabulary.ts';
 import type { Exchange } from '../result/model.ts';
 
 /** A key's plan and the day window's length: an answer whose headers describe the day names the day window it was counted in. */
@@ -33,8 +33,7 @@ export class AcceptedLedger {
     const sentAt = Date.parse(e.startedAt);
     const day = this.dayOf(label);
     const answered = acceptedSpan(sentAt, sentAt + e.durationMs, e.responseHeaders.date);
-    const reset = headerInt(e.responseHeaders['x-ratelimit-reset']);
-    const limit = headerInt(e.responseHeaders['x-ratelimit-limit']);
+    const { reset, limit } = rateAnswerOf(sentAt + e.durationMs, e.status, e.responseHeaders);
     const span = day && reset !== undefined && limit !== undefined ? withinDayWindow(answered, day.quota, day.daySeconds, { limit, reset }) : answered;
     const list = this.spans.get(label);
     if (list) list.push(span);

@@ -81,7 +81,8 @@ describe('a server with a fault', () => {
 
   it('exits 1 and names the failing check ids, with redacted evidence and a reproduction command', async () => {
     const reports = path.join(dir, 'out');
-    const run = await runCli(['--target', writeTarget(dir, targetFor(server)), '--report-dir', reports]);
+    // The authentication suite alone: every check the fault fails is in it.
+    const run = await runCli(['--target', writeTarget(dir, targetFor(server)), '--report-dir', reports, '--suite', 'auth']);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/NOT CONFORMANT/);
     expect(run.stdout).toContain('auth.missing-key');
@@ -104,7 +105,7 @@ describe('a server with a fault', () => {
   });
 
   it('with --quiet prints only the verdict line', async () => {
-    const run = await runCli(['--target', writeTarget(dir, targetFor(server)), '--report-dir', path.join(dir, 'quiet'), '--quiet']);
+    const run = await runCli(['--target', writeTarget(dir, targetFor(server)), '--report-dir', path.join(dir, 'quiet'), '--quiet', '--suite', 'auth']);
     expect(run.code).toBe(1);
     expect(run.stdout.trim().split('\n')).toHaveLength(1);
     expect(run.stdout).toMatch(/^NOT CONFORMANT e2e: \d+ checks/);

@@ -12,39 +12,60 @@ import { startReferenceServer } from '../../targets/reference/server.ts';
 import { VARIATION_IDS, type VariationId } from '../../targets/reference/variations.ts';
 import type { Report } from '../../lib/result/model.ts';
 import { CAUGHT, KEYS, LOAD_THRESHOLDS, PLANS, WINDOWS } from '../support/fault-catalogue.ts';
+import { FAULT_SIGNATURES } from '../support/fault-signatures.ts';
 import { type CliRun, readReport, runCli, tempDir, writeTarget } from './cli-helpers.ts';
 
 const SEED = '1';
-const BY_COMMAND = CAUGHT.flatMap((c) => (c.by === 'clock' ? [] : [{ ...c, suites: c.by }]));
+const BY_COMMAND = CAUGHT.flatMap((c) => (c.by === 'clock' ? [] : [{ ...c, suites: c.by, group: c.group ?? c.fault }]));
+
+/** The groups of faults switched on together, each run once: the union of their suites, the most animals, --strict if one needs it. */
+const GROUPS_OF_FAULTS = new Map<string, (typeof BY_COMMAND)[number][]>();
+for (const c of BY_COMMAND) GROUPS_OF_FAULTS.set(c.group, [...(GROUPS_OF_FAULTS.get(c.group) ?? []), c]);
 
 const dir = tempDir('faults');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function runAgainst(name: string, server: { baseUrl: string }, args: string[] = [], extra: Record<string, unknown> = {}) {
+async function runAgainst(name: string, server: { baseUrl: string }, args: string[] = [], extra: Record<string, unknown> = {}, env: Record<string, string> = {}) {
   const safe = name.replace(/[^A-Za-z0-9._-]/g, '_');
   const reports = path.join(dir, safe);
   const target = { name: safe, baseUrl: server.baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS, allow: { writes: true, load: true }, ...extra };
-  const run = await runCli(['--target', writeTarget(dir, target, `${safe}.yaml`), '--report-dir', reports, '--seed', SEED, '--quiet', ...args]);
+  // Quiet, but on GitHub Actions (a job summary asked for): the annotations are what is shown there.
+  const quiet = env.GITHUB_STEP_SUMMARY ? [] : ['--quiet'];
+  const run = await runCli(['--target', writeTarget(dir, target, `${safe}.yaml`), '--report-dir', reports, '--seed', SEED, ...quiet, ...args], env);
   return { run, report: readReport(reports) };
 }
 
-/** One command run per fault, whichever test asks first: the catalogue's test and the report's details share it. */
-const catalogueRuns = new Map<FaultId, Promise<{ run: CliRun; report: Report }>>();
-function catalogueRun(fault: FaultId): Promise<{ run: CliRun; report: Report }> {
-  let done = catalogueRuns.get(fault);
+/** The job summary the run of the auth-disabled group writes (as on GitHub Actions). */
+const SUMMARY = path.join(dir, 'step-summary.md');
+
+/** One command run per group of faults, whichever test asks first: the catalogue's tests and the report's details share it. */
+const groupRuns = new Map<string, Promise<{ run: CliRun; report: Report }>>();
+function groupRun(group: string): Promise<{ run: CliRun; report: Report }> {
+  let done = groupRuns.get(group);
   if (!done) {
-    const { suites, preload, strict, target } = BY_COMMAND.find((c) => c.fault === fault)!;
+    const members = GROUPS_OF_FAULTS.get(group)!;
+    const suites = [...new Set(members.flatMap((m) => m.suites))];
+    const preload = Math.max(0, ...members.map((m) => m.preload ?? 0));
+    const strict = members.some((m) => m.strict);
+    const target = Object.assign({}, ...members.map((m) => m.target ?? {})) as Record<string, unknown>;
     done = (async () => {
-      const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: [fault], preload: preload ?? 0 });
+      const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: members.map((m) => m.fault), preload });
       try {
-        return await runAgainst(fault, server, [...suites.flatMap((s) => ['--suite', s]), ...(strict ? ['--strict'] : [])], target);
+        return await runAgainst(group, server, [...suites.flatMap((s) => ['--suite', s]), ...(strict ? ['--strict'] : [])], target, group === 'auth-disabled' ? { GITHUB_STEP_SUMMARY: SUMMARY } : {});
       } finally {
         await server.close();
       }
     })();
-    catalogueRuns.set(fault, done);
+    groupRuns.set(group, done);
   }
   return done;
+}
+
+const groupOf = (fault: FaultId) => BY_COMMAND.find((c) => c.fault === fault)!.group;
+
+/** Every check:code a report's failures show: each failing check's code, and its other kinds of failure. */
+function failureCodes(report: Report): Set<string> {
+  return new Set(report.checks.filter((c) => c.outcome === 'fail').flatMap((c) => [c.code, ...(c.evidence?.failures ?? []).map((f) => f.code)].filter(Boolean).map((code) => `${c.id}:${code}`)));
 }
 
 describe('fault catalogue', () => {
@@ -52,17 +73,27 @@ describe('fault catalogue', () => {
     expect(CAUGHT.map((c) => c.fault).sort()).toEqual([...FAULT_IDS].sort());
   });
 
-  it.concurrent.each(BY_COMMAND)('$fault fails the run through $check', async ({ fault, check }) => {
-    const { run, report } = await catalogueRun(fault);
-    const failed = report.checks.filter((c) => c.outcome === 'fail').map((c) => c.id);
-    expect(failed).toContain(check);
+  it("groups faults soundly: no fault of a group fails another one's check with that one's code when on alone", () => {
+    for (const [group, members] of GROUPS_OF_FAULTS) {
+      for (const m of members) {
+        expect({ fault: m.fault, code: m.code }).toEqual({ fault: m.fault, code: expect.any(String) });
+        if (members.length === 1) continue;
+        expect({ fault: m.fault, alone: FAULT_SIGNATURES[m.fault] }).toEqual({ fault: m.fault, alone: expect.arrayContaining([`${m.check}:${m.code}`]) });
+        for (const other of members.filter((o) => o !== m)) expect({ group, other: other.fault, shows: FAULT_SIGNATURES[other.fault]?.includes(`${m.check}:${m.code}`) }).toEqual({ group, other: other.fault, shows: false });
+      }
+    }
+  });
+
+  it.concurrent.each(BY_COMMAND)('$fault fails the run through $check ($code)', async ({ fault, check, code }) => {
+    const { run, report } = await groupRun(groupOf(fault));
+    expect(failureCodes(report)).toContain(`${check}:${code}`);
     expect(run.code).toBe(1);
   });
 });
 
 /** What a fault's report says beyond the failing check: no empty pass, every kind of failure, one cause once. */
 describe('what the report says about a fault', () => {
-  const reportOf = async (fault: FaultId) => (await catalogueRun(fault)).report;
+  const reportOf = async (fault: FaultId) => (await groupRun(groupOf(fault))).report;
   const outcomes = (report: Report, id: string) => report.checks.filter((c) => c.id === id);
 
   it('create-accepts-many-invalid: each kind of accepted invalid NewPet is reported, each with its own counterexample', async () => {
@@ -103,27 +134,19 @@ describe('what the report says about a fault', () => {
   });
 
   it('on GitHub Actions: the job summary names the failing checks, and at most ten ::error lines are printed', async () => {
-    const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: ['auth-disabled'] });
-    const summary = path.join(dir, 'step-summary.md');
-    try {
-      const safe = 'github-summary';
-      const target = { name: safe, baseUrl: server.baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS, allow: { writes: true, load: true } };
-      const run = await runCli(['--target', writeTarget(dir, target, `${safe}.yaml`), '--report-dir', path.join(dir, safe), '--seed', SEED, '--suite', 'auth'], { GITHUB_STEP_SUMMARY: summary });
-      expect(run.code).toBe(1);
-      const md = readFileSync(summary, 'utf8');
-      expect(md).toContain('## ❌ Not conformant: github-summary');
-      expect(md).toContain('| `auth.missing-key [listPets GET /pets]` | must | Authentication |');
-      const errors = run.stdout.split('\n').filter((l) => l.startsWith('::error '));
-      expect(errors.length).toBeGreaterThan(0);
-      expect(errors.length).toBeLessThanOrEqual(10);
-      expect(errors[0]).toMatch(/^::error title=auth\.missing-key \[.*\] \(must\)::/);
-    } finally {
-      await server.close();
-    }
+    const { run } = await groupRun('auth-disabled');
+    expect(run.code).toBe(1);
+    const md = readFileSync(SUMMARY, 'utf8');
+    expect(md).toContain('## ❌ Not conformant: auth-disabled');
+    expect(md).toContain('| `auth.missing-key [listPets GET /pets]` | must | Authentication |');
+    const errors = run.stdout.split('\n').filter((l) => l.startsWith('::error '));
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.length).toBeLessThanOrEqual(10);
+    expect(errors[0]).toMatch(/^::error title=auth\.missing-key \[.*\] \(must\)::/);
   });
 
   it('latency-grows-with-load: the breached threshold fails the run (exit 1), the measured figure in the message', async () => {
-    const { run, report } = await catalogueRun('latency-grows-with-load');
+    const { run, report } = await groupRun('latency-grows-with-load');
     expect(run.code).toBe(1);
     const failed = report.checks.filter((c) => c.outcome === 'fail');
     expect(failed.map((c) => [c.id, c.code])).toEqual([['load.thresholds', 'threshold-breached']]);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeRetryAfterFormat } from '../../../lib/checks/rate-limit.ts';
 import { decideRetry } from '../../../lib/client/retry.ts';
+import { refusalWait } from '../../../lib/rate-limit/wait.ts';
 import type { KeyRun, TimelinePoint } from '../../../lib/result/rate-limits.ts';
 import {
   classifyRefusal,
@@ -109,7 +110,7 @@ function runWith(retryAfter: string, date?: string): KeyRun {
   return { label: 'free#1', plan: 'free', quota: QUOTA, windows: WINDOWS, burst: { points: [refusal], sent: 1, startedAt: NOW, durationMs: 1, askedRate: 4, ended: 'first-429', latency } };
 }
 
-describe('one reading of Retry-After: the vocabulary, the client and the checks agree on every case', () => {
+describe('one reading of Retry-After: the vocabulary, the client, the driver and the checks agree on every case', () => {
   it('has at least 40 cases', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(40);
   });
@@ -124,6 +125,10 @@ describe('one reading of Retry-After: the vocabulary, the client and the checks 
     // The client waits exactly that (no jitter at random 0), or backs off without it.
     const decision = decideRetry({ attempt: 0, status: 429, headers: { 'retry-after': c.value, ...(c.date ? { date: c.date } : {}) }, nowMs: NOW, random: () => 0, options: { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 8000, maxWaitMs: 10 ** 12 } });
     expect(decision).toMatchObject(c.waitMs === undefined ? { retry: true, delayMs: 0, reason: '429: no Retry-After, exponential backoff' } : { retry: true, delayMs: c.waitMs });
+
+    // The driver waits until the same moment (with no Reset to fall back to, a minute window when it names none).
+    const answer = { t: NOW, status: 429, headers: { 'retry-after': c.value, ...(c.date ? { date: c.date } : {}) } };
+    expect(refusalWait(answer, WINDOWS).until - NOW).toBe(c.waitMs ?? WINDOWS.minute * 1000 + 100);
 
     // The checks: legal or not, and the moment it names in the server's seconds.
     const run = runWith(c.value, c.date);

@@ -40,6 +40,9 @@ export interface BurstResult {
   ended: 'first-429' | 'max-requests' | 'max-duration';
 }
 
+/** How long, at most, requests on the wire when the time cap stops a burst may still answer. */
+const ANSWER_GRACE_MS = 3_000;
+
 /** The parts of autocannon's http client used here (not all in its published types). */
 type TrackedClient = { destroy(): void; destroyed: boolean; reqsMade: number; responseMax?: number; on(event: 'request', fn: () => void): void; on(event: 'response', fn: (status: number, bytes: number, durationMs: number) => void): void };
 
@@ -57,6 +60,9 @@ export function burst(options: BurstOptions): Promise<BurstResult> {
     const connections = Math.max(1, Math.min(options.connections, options.maxRequests));
     let opened = 0;
 
+    // Set below, cleared when autocannon is done.
+    let timer: NodeJS.Timeout | undefined;
+    let grace: NodeJS.Timeout | undefined;
     const instance = autocannon(
       {
         url: options.url,
@@ -109,6 +115,7 @@ export function burst(options: BurstOptions): Promise<BurstResult> {
       },
       (err, result) => {
         clearTimeout(timer);
+        clearTimeout(grace);
         if (err) {
           reject(err);
           return;
@@ -127,11 +134,19 @@ export function burst(options: BurstOptions): Promise<BurstResult> {
         });
       },
     );
-    const timer = setTimeout(() => {
-      if (!stopped) ended = 'max-duration';
-      stopped = true;
+    // At the time cap no new request goes out; those on the wire may still answer (a request the
+    // server counted but whose answer is never read is a hole in the day's count), for as long as
+    // one request may take. Then, or when already stopped at a 429, the clients are closed.
+    const end = () => {
       for (const c of clients) c.destroy();
       instance.stop();
+    };
+    timer = setTimeout(() => {
+      if (stopped) return end();
+      stopped = true;
+      ended = 'max-duration';
+      for (const c of clients) c.responseMax = Math.max(1, c.reqsMade);
+      grace = setTimeout(end, Math.min(options.timeoutS * 1000, ANSWER_GRACE_MS));
     }, options.maxDurationMs);
   });
 }

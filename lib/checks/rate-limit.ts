@@ -440,7 +440,7 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   const block = day.block;
   const now = sentAt(block);
   // A fixed day window names its end; a refilling one may name its next token (but never beyond a day).
-  const namesDay = block.limit === run.quota.perDay && run.quota.perDay !== run.quota.perMinute;
+  const namesDay = describes(run, block) === 'day';
   if (block.reset === undefined) return fail('day-reset-absent', `${run.label}: the day's 429 carries no integer X-RateLimit-Reset`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, 'absent');
   if (block.reset <= now) return fail('day-reset-not-after-date', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not after its Date (${now})`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
   if ((!namesDay && block.reset <= now + run.windows.minute) || block.reset > now + run.windows.day + 1) {

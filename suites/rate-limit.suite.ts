@@ -1,8 +1,8 @@
 // Limits, for every configured key: X-RateLimit-* meaning, the quota, 429 with Retry-After,
 // recovery, isolation between keys of one plan, the daily quota, a ban probe on disposable keys.
-// The keys are driven first (plans in parallel; the keys of one plan one after another, so that
-// each key's first request, right after the previous key was exhausted, tests isolation); then
-// each check judges what was recorded.
+// The keys are driven first (lib/rate-limit/drive-keys.ts: plans in parallel, the keys of one plan
+// one after another, so that each key's first request right after the previous key was exhausted
+// tests isolation); then each check judges what was recorded.
 import { describe } from 'vitest';
 import * as rl from '../lib/checks/rate-limit.ts';
 import { skip } from '../lib/checks/types.ts';

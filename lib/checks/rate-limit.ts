@@ -1,8 +1,8 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, answerOf, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
-import { type AcceptedSpan, beyondAnyDay, busiestStretch } from '../rate-limit/day-count.ts';
-import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, type RefusalKind, readRetryAfter, refusalSeconds, resetMillisecondsHint, resetRelativeHint, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansWithin } from '../rate-limit/day-count.ts';
+import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, resetMillisecondsHint, resetRelativeHint, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
 
@@ -26,9 +26,8 @@ export function judgeLimitHeader(run: KeyRun): Finding {
 const sentAt = (p: TimelinePoint): number => serverSecond(p.t, p.date);
 
 const describes = (run: KeyRun, p: Pick<TimelinePoint, 'limit'>) => windowDescribed(run.quota, p);
-/** What a 429 of the key's run is (the driver never sends a polite key's requests early): the minute's, the day's or a ban. */
-const refusalKind = (run: KeyRun, p: TimelinePoint): RefusalKind => classifyRefusal(run, p);
-const isDayRefusal = (run: KeyRun, p: TimelinePoint) => refusalKind(run, p) === 'day';
+/** A 429 of the day's (the driver never sends a polite key's requests early: a long 429 is the day's, not a ban). */
+const isDayRefusal = (run: KeyRun, p: TimelinePoint) => classifyRefusal(run, p) === 'day';
 
 /** The main burst's first 429, and what the headers said before it. */
 function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; start: number; startWindow: 'minute' | 'day' } | undefined {
@@ -40,11 +39,11 @@ function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; 
 }
 
 /** A 429 that is a ban (the interface allows one, its length not shown): its Reset may name the ban's end. */
-const isBan = (run: KeyRun, p: TimelinePoint) => p.status === 429 && refusalKind(run, p) === 'ban';
+const isBan = (run: KeyRun, p: TimelinePoint) => p.status === 429 && classifyRefusal(run, p) === 'ban';
 
 /** The window a response's Reset names the end of: the day's for the day's 429, else the one its headers describe. */
 function windowOf(run: KeyRun, p: TimelinePoint): number {
-  return p.status === 429 && refusalKind(run, p) === 'day' ? run.windows.day : describedSeconds(run.quota, run.windows, p);
+  return p.status === 429 && isDayRefusal(run, p) ? run.windows.day : describedSeconds(run.quota, run.windows, p);
 }
 
 export function judgeResetHeader(run: KeyRun): Finding {
@@ -381,8 +380,7 @@ function daySpans(day: DayData): AcceptedSpan[] {
  * gave back over the span counted.
  */
 function countDayWindow(run: KeyRun, spans: readonly AcceptedSpan[], reset: number): { count: number; refill: number; seconds: number } {
-  const start = reset - run.windows.day;
-  const inWindow = spans.filter((s) => s.from >= start && s.to < reset);
+  const inWindow = spansWithin(spans, reset - run.windows.day, reset);
   const seconds = inWindow.length === 0 ? 0 : Math.max(...inWindow.map((s) => s.to)) - Math.min(...inWindow.map((s) => s.from)) + 1;
   const refill = dayKind(run) === 'fixed' ? 0 : Math.ceil((seconds / run.windows.day) * run.quota.perDay);
   return { count: inWindow.length, refill, seconds };

@@ -7,6 +7,7 @@
 // refilling limiter), the fast part takes over once more.
 import { type LatencyHistogram, mergeHistograms, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { windowDescribed } from '../rate-limit/vocabulary.ts';
+import type { PlanQuota } from '../plans.ts';
 import type { BurstOptions, BurstResult } from './burst.ts';
 import type { BoundaryPair, CarefulOptions } from './careful.ts';
 import type { Clock } from './clock.ts';
@@ -25,7 +26,7 @@ export interface ApproachOptions extends Omit<BurstOptions, 'connections' | 'max
    */
   share?: { of: number; crosses: boolean };
   /** The key's plan: answers whose headers describe the day are counted down, their Remaining (the day's) not followed. */
-  quota?: { perMinute: number; perDay: number };
+  quota?: PlanQuota;
 }
 
 export interface ApproachResult extends BurstResult {

@@ -9,6 +9,7 @@
 import { Client } from 'undici';
 import { burstPoint, histogramOf, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { windowDescribed } from '../rate-limit/vocabulary.ts';
+import type { PlanQuota } from '../plans.ts';
 import type { BurstOptions, BurstResult } from './burst.ts';
 import type { Clock } from './clock.ts';
 
@@ -21,7 +22,7 @@ export interface CarefulOptions extends Omit<BurstOptions, 'connections'> {
    * The key's plan: answers whose headers describe the day count the day, and their Remaining
    * says nothing of the minute's room (neither the pair nor the hand-back follow it).
    */
-  quota?: { perMinute: number; perDay: number };
+  quota?: PlanQuota;
 }
 
 /** One keep-alive connection to the target: a GET on it, and its close. */

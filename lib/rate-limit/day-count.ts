@@ -34,10 +34,13 @@ export function withinDayWindow(span: AcceptedSpan, quota: PlanQuota, daySeconds
 }
 
 /** The requests let through within [start, end) for certain: their whole span in it. */
+export function spansWithin(spans: readonly AcceptedSpan[], start: number, end: number): AcceptedSpan[] {
+  return spans.filter((s) => s.from >= start && s.to < end);
+}
+
+/** How many requests were let through within [start, end) for certain. */
 export function countWithin(spans: readonly AcceptedSpan[], start: number, end: number): number {
-  let n = 0;
-  for (const s of spans) if (s.from >= start && s.to < end) n += 1;
-  return n;
+  return spansWithin(spans, start, end).length;
 }
 
 /** The most requests let through for certain within any `seconds`-long stretch, and where. */

@@ -2,7 +2,7 @@
 // recovery, the day), defined once. The load driver fills it, the checks judge it, and report.json
 // keeps each key's summary (RateLimitKey). Pure: no clock, no sockets.
 import { z } from 'zod';
-import { readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { rateAnswerOf, readRateAnswer } from '../rate-limit/vocabulary.ts';
 
 /** One response of a key's run: its status and the rate-limit headers it carried. */
 export const TimelinePoint = z.object({
@@ -213,14 +213,9 @@ export const RateLimitKey = z.object({
 });
 export type RateLimitKey = z.infer<typeof RateLimitKey>;
 
-/** A response as a timeline point; `header` looks a name up (lower-case) however it was sent. */
-export function timelinePoint(t: number, status: number, header: (name: string) => string | undefined): TimelinePoint {
-  return readRateAnswer(t, status, header);
-}
-
 /** A response of a load burst: its point, with the body and Content-Type kept for anything but a 2xx. */
 export function burstPoint(t: number, status: number, header: (name: string) => string | undefined, body: string): TimelinePoint {
-  const point = timelinePoint(t, status, header);
+  const point: TimelinePoint = readRateAnswer(t, status, header);
   if (status < 200 || status >= 300) {
     point.body = body.slice(0, 4096);
     const type = header('content-type');
@@ -242,7 +237,7 @@ export function headersOf(p: TimelinePoint): Record<string, string> {
 }
 
 /** A look as a timeline point: its headers read once, by the vocabulary. */
-export const answerOf = (o: Look): TimelinePoint => timelinePoint(o.t, o.status, (name) => o.headers[name]);
+export const answerOf = (o: Look): TimelinePoint => rateAnswerOf(o.t, o.status, o.headers);
 
 /** Every response of the key's run as timeline points, probes included, in time order. */
 export function pointsOf(run: KeyRun): TimelinePoint[] {

@@ -4,6 +4,7 @@
 // keys, plans and short windows as the command's catalogue; milliseconds each.
 import { describe, expect, it } from 'vitest';
 import { checkById } from '../../../lib/checks/registry.ts';
+import { summariseKey } from '../../../lib/result/rate-limits.ts';
 import { VARIATION_IDS, type VariationId } from '../../../targets/reference/variations.ts';
 import { driveOnClock } from '../../support/drive-on-clock.ts';
 import { CAUGHT, KEYS, PLANS, WINDOWS } from '../../support/fault-catalogue.ts';
@@ -47,7 +48,6 @@ describe('legal variations pass every rate-limit check', () => {
     expect(r.server.stats().bans).toBe(0);
     const behaviour = BEHAVIOUR[variation];
     if (behaviour) {
-      const { summariseKey } = await import('../../../lib/result/rate-limits.ts');
       for (const run of r.runs.values()) if (run.burst?.ended === 'first-429') expect({ key: run.label, behaviour: summariseKey(run).behaviour }).toEqual({ key: run.label, behaviour: expect.stringMatching(behaviour) });
     }
   });

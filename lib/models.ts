@@ -5,6 +5,13 @@ export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
 /**
+ * An id no animal is likely to have: near the top of int64, where monotonic counters never reach.
+ * Checks that rely on it being absent confirm it (a 200 for exactly this id makes them try another).
+ */
+export const MISSING_PET_ID = INT64_MAX - 1_000_003n;
+export const MISSING_PET_IDS = [MISSING_PET_ID, INT64_MAX - 7n, 4_611_686_018_427_387_903n] as const;
+
+/**
  * An int64 as parsed by lib/json.ts: a safe-integer number or a bigint. Normalised to bigint so
  * that ids compare exactly whatever their size.
  */

@@ -10,6 +10,7 @@ import { nearMissKeys } from '../lib/generators/near-miss-key.ts';
 import { stringifyJson } from '../lib/json.ts';
 import { type CheckContext, check, sendEach } from '../lib/worker/vitest-adapter.ts';
 import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
+import { oneWayIn } from './one-way-in.ts';
 import { MISSING_PET_ID } from './shared.ts';
 
 interface Operation {
@@ -79,3 +80,6 @@ describe('Authentication', () => {
     });
   }
 });
+
+// A key by any other carrier, the server's cookies alone, object-member tokens: one-way-in.ts.
+oneWayIn();

@@ -3,6 +3,7 @@
 // together at the last request of a quota are the rate-limit suite's: rate-limit.boundary-race.)
 import { describe } from 'vitest';
 import * as concurrency from '../lib/checks/concurrency.ts';
+import * as ids from '../lib/checks/ids.ts';
 import { readPet } from '../lib/checks/pets.ts';
 import { stringifyJson } from '../lib/json.ts';
 import type { NewPet } from '../lib/models.ts';
@@ -38,5 +39,27 @@ describe('Concurrency', () => {
       if (finding.outcome !== 'pass') return finding;
     }
     return concurrency.parallelCreates.judge(rounds);
+  });
+
+  // POSTs sent together, each over a connection of its own: with up to three keys (disposable ones
+  // left for the ban probe), two connections each; with one key, four connections. At most 6
+  // requests. Keys other than the run's are not retried after a 429: that POST is not judged.
+  check(ids.idsAcrossKeys, { subject: 'POST /pets', requires: 'writes' }, async (ctx) => {
+    const { key: main } = ctx.auth();
+    const keys = [main, ...ctx.run.target.keys.filter((k) => !k.disposable && k.label !== main.label)].slice(0, 3);
+    const lanes = keys.length > 1 ? keys.flatMap((k) => [k, k]) : [main, main, main, main];
+    const connections = lanes.map(() => ctx.client.ownConnection());
+    try {
+      const creates = await Promise.all(
+        lanes.map(async (key, i) => {
+          const sent: NewPet = { name: `${CREATED_NAME_PREFIX}one id ${ctx.run.seed}.${i + 1}`, categoryId: BigInt(200 + i), status: 'available' };
+          const seen = await ctx.client.send({ method: 'POST', path: '/pets', auth: { key }, body: stringifyJson(sent), dispatcher: connections[i]!, retry: key.label === main.label });
+          return { key: key.label, connection: i + 1, sent, seen };
+        }),
+      );
+      return ids.idsAcrossKeys.judge(creates);
+    } finally {
+      await Promise.all(connections.map((c) => c.close()));
+    }
   });
 });

@@ -14,7 +14,7 @@ import { newPetWithId } from '../lib/generators/new-pet-with-id.ts';
 import { validNewPet, validNewPetEdges } from '../lib/generators/valid-new-pet.ts';
 import { stringifyJson } from '../lib/json.ts';
 import type { Pet } from '../lib/models.ts';
-import { type CheckContext, check, prepare } from '../lib/worker/vitest-adapter.ts';
+import { type CheckContext, check, prepare, sendEach } from '../lib/worker/vitest-adapter.ts';
 import { property } from '../lib/worker/property-engine.ts';
 import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
 
@@ -103,6 +103,21 @@ describe('createPet', () => {
   check(create.extraFields, writes, async (ctx) => {
     const [sample] = fc.sample(newPetWithExtraFields({ namePrefix: CREATED_NAME_PREFIX }), { seed: ctx.run.seed, numRuns: 1 });
     return create.extraFields.judge(Object.keys(sample!.extra), await post(ctx, sample!.body));
+  });
+
+  // One NewPet per request, as one JSON object: arrays, envelopes and other media types are refused.
+  check(create.oneNewPet, writes, async (ctx) => {
+    const pet = (what: string) => ({ name: `${CREATED_NAME_PREFIX}one new pet: ${what}`, categoryId: 11n });
+    const shapes: { shape: string; kind: create.BodyShape; body: string; contentType?: string }[] = [
+      { shape: 'an array of one NewPet', kind: 'array', body: stringifyJson([pet('array of one')]) },
+      { shape: 'an array of two NewPets', kind: 'array', body: stringifyJson([pet('array of two, first'), pet('array of two, second')]) },
+      { shape: 'a NewPet wrapped in {"pet": …}', kind: 'wrapper', body: stringifyJson({ pet: pet('wrapped in pet') }) },
+      { shape: 'a NewPet wrapped in {"data": …}', kind: 'wrapper', body: stringifyJson({ data: pet('wrapped in data') }) },
+      { shape: 'a NewPet form-encoded', kind: 'form', body: new URLSearchParams({ name: pet('form-encoded').name, categoryId: '11' }).toString(), contentType: 'application/x-www-form-urlencoded' },
+      { shape: 'a NewPet as text/plain', kind: 'text', body: stringifyJson(pet('as text/plain')), contentType: 'text/plain' },
+    ];
+    const send = async (s: (typeof shapes)[number]) => ({ shape: s.shape, kind: s.kind, seen: await post(ctx, s.body, s.contentType) });
+    return create.oneNewPet.judge(await sendEach(shapes, send, create.oneNewPet.judge));
   });
 
   check(create.statusDefault, writes, async (ctx) => create.statusDefault.judge(await post(ctx, stringifyJson({ name: `${CREATED_NAME_PREFIX}no status`, categoryId: 3n }))));

@@ -11,7 +11,8 @@ const key = (c: Pick<CheckResult, 'id' | 'subject'>) => `${c.id}\u0000${c.subjec
 
 /**
  * Each failure's root: the first of its candidates (the finding's own `explainedBy`, then the
- * check's) that failed on the same subject, or run-wide; followed to the end of the chain. A
+ * check's) that failed on the same subject, or run-wide (a run-wide failure's own hint: on any
+ * subject); followed to the end of the chain. A
  * cycle leaves the failure as its own root. Results that did not fail carry no cause.
  */
 export function linkCauses(checks: readonly CheckResult[]): CheckResult[] {
@@ -20,7 +21,9 @@ export function linkCauses(checks: readonly CheckResult[]): CheckResult[] {
   for (const c of failures) {
     const candidates = [...(c.causedBy ? [c.causedBy.id] : []), ...(checkById(c.id)?.explainedBy ?? [])];
     for (const id of candidates) {
-      const root = failures.find((f) => f.id === id && f !== c && (f.subject === c.subject || f.suite === 'run'));
+      // A run-wide failure that names its root itself (every offender was that check's request) links to it on any subject.
+      const named = c.suite === 'run' && id === c.causedBy?.id;
+      const root = failures.find((f) => f.id === id && f !== c && (f.subject === c.subject || f.suite === 'run' || named));
       if (root) {
         direct.set(key(c), root);
         break;

@@ -1,9 +1,9 @@
 // createPet: `POST /pets` with a NewPet; 201 with the Pet; 400 with an Error body for bad input.
 import type { NewPet, Pet } from '../models.ts';
 import { errorBodyProblems, findingOfProblems, type Problem, problem, recoded, saidOf } from './bodies.ts';
-import { echoProblems, readPet, sameAnimalProblems } from './pets.ts';
+import { echoProblems, readPet, readPets, sameAnimalProblems } from './pets.ts';
 import { defineCheck } from './define.ts';
-import { describeSeen, explainedBy, fail, type Finding, findingOf, pass, type Seen } from './types.ts';
+import { describeSeen, type EachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
 
 const clause = 'Endpoints / createPet';
 const petClause = 'Resources and their fields / Pet';
@@ -154,6 +154,59 @@ export function describeStatusDefault(seen: Seen): Finding {
   return pass(value.status === undefined ? 'the Pet comes back without status' : `the Pet comes back with status "${value.status}"`);
 }
 
+/**
+ * What a body that is not one NewPet as a JSON object holds: an array of NewPets, a NewPet wrapped
+ * in an object ({"pet": …}, {"data": …}), a NewPet form-encoded, a NewPet's JSON labelled text/plain.
+ * Each kind is the code of its failure when it is accepted.
+ */
+export type BodyShape = 'array' | 'wrapper' | 'form' | 'text';
+
+export interface ShapeCase {
+  /** What was sent, e.g. "an array of one NewPet". */
+  shape: string;
+  kind: BodyShape;
+  seen: Seen;
+}
+
+/** Shapes sent with another Content-Type than application/json: 415 is the usual HTTP answer, a second legal reading. */
+const OTHER_MEDIA_TYPE: ReadonlySet<BodyShape> = new Set(['form', 'text']);
+
+/** "as pet 42", "as pets 42, 43", or nothing when the body names no animal. */
+function createdAs(seen: Seen): string {
+  const one = readPet(seen).value;
+  if (one) return ` as pet ${one.id}`;
+  const many = readPets(seen).value;
+  return many && many.length > 0 ? ` as pet${many.length > 1 ? 's' : ''} ${many.map((p) => p.id).join(', ')}` : '';
+}
+
+/**
+ * "A body that is not one JSON object" gets 400 with an Error body (415 also legal for another
+ * Content-Type); nothing is created. Codes: array-accepted, wrapper-accepted, form-accepted,
+ * text-accepted (a 2xx); server-error; not-400; for a refusal, errorBodyProblems' (no-error-body, …).
+ */
+export function judgeOneNewPetCase(c: ShapeCase): Finding {
+  const legal = OTHER_MEDIA_TYPE.has(c.kind) ? [400, 415] : [400];
+  const expected = `${legal.join(' or ')} with an Error body: ${c.shape} is not one NewPet as a JSON object, and nothing is created`;
+  const { status } = c.seen;
+  if (status >= 200 && status < 300) return fail(`${c.kind}-accepted`, `${c.shape} was accepted${createdAs(c.seen)} (${status})`, expected, describeSeen(c.seen));
+  if (status >= 500) return fail('server-error', `${c.shape} got ${status} (a server error), not ${legal.join(' or ')}`, expected, describeSeen(c.seen));
+  if (!legal.includes(status)) return fail('not-400', `${c.shape} got ${status}, not ${legal.join(' or ')}`, expected, describeSeen(c.seen));
+  return explainedBy(findingOfProblems(saidOf(c.shape, errorBodyProblems(c.seen)), expected, describeSeen(c.seen)), 'errors.error-body');
+}
+
+/** Every shape refused; the pass says which answered 415, the second reading. */
+function judgeOneNewPet(cases: readonly ShapeCase[]): Finding {
+  if (cases.length === 0) return skip('nothing was sent to judge');
+  for (const c of cases) {
+    const finding = judgeOneNewPetCase(c);
+    if (finding.outcome !== 'pass') return finding;
+  }
+  const with415 = cases.filter((c) => c.seen.status === 415).map((c) => c.shape);
+  return pass(`${cases.length} bodies refused, none created: ${with415.length === 0 ? 'each with 400' : `415 seen for ${with415.join(', ')} (the usual answer to another Content-Type, legal beside the 400 createPet lists); 400 for the rest`}`);
+}
+
+const oneNewPetJudge: EachCase<ShapeCase> = Object.assign(judgeOneNewPet, { one: judgeOneNewPetCase });
+
 export const created = defineCheck({ id: 'create-pet.created', clause, suite, title: 'A valid NewPet gets 201 and the created Pet, with an int64 id', severity: 'must', judge: (seen: Seen) => judgeCreated(seen).finding });
 export const echo = defineCheck({ id: 'create-pet.echo', explainedBy: ['create-pet.created'], clause, suite, title: 'The created Pet repeats name, categoryId and status exactly as sent', severity: 'must', judge: judgeEcho });
 export const newId = defineCheck({ id: 'create-pet.new-id', explainedBy: ['create-pet.created'], clause: petClause, suite, title: 'Each created animal gets an id no animal seen before has', severity: 'must', judge: judgeNewId });
@@ -170,6 +223,14 @@ export const boundaries = defineCheck({
   severity: 'must',
   judge: judgeBoundary,
 });
+export const oneNewPet = defineCheck({
+  id: 'create-pet.one-new-pet',
+  clause,
+  suite,
+  title: 'A body that is not one NewPet as a JSON object (an array of NewPets, a NewPet wrapped in {"pet": …} or {"data": …}, form encoding, a NewPet as text/plain) gets 400 with an Error body (415 also legal for another Content-Type); nothing is created',
+  severity: 'must',
+  judge: oneNewPetJudge,
+});
 export const statusDefault = defineCheck({ id: 'create-pet.status-default', explainedBy: ['create-pet.created'], clause: 'States and transitions', suite, title: 'The status of an animal created without one ("not shown"), recorded', severity: 'info', judge: describeStatusDefault });
 
-export const CREATE_PET_CHECKS = [created, echo, newId, persisted, invalidRejected, boundaries, bodyIdIgnored, extraFields, statusDefault] as const;
+export const CREATE_PET_CHECKS = [created, echo, newId, persisted, invalidRejected, boundaries, bodyIdIgnored, extraFields, oneNewPet, statusDefault] as const;

@@ -4,7 +4,9 @@ import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, an
 import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansWithin } from '../rate-limit/day-count.ts';
 import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, resetMillisecondsHint, resetRelativeHint, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
-import { fail, type Finding, pass, skip } from './types.ts';
+import { oneQuota } from './one-quota.ts';
+import { headersOneWindow } from './headers-one-window.ts';
+import { driven, fail, type Finding, pass, skip } from './types.ts';
 
 const clause = 'Limits / Request rate by plan';
 const headersClause = 'Limits / Rate limit headers';
@@ -549,26 +551,23 @@ export function describeLoad(run: KeyRun): Finding {
 }
 
 /** A key refused from the start (banned) was not driven: its checks skip, saying so. */
-function driven(judge: (run: KeyRun) => Finding): (run: KeyRun) => Finding {
-  return (run) => (run.unavailable ? skip(run.unavailable.reason) : judge(run));
-}
 
 export const limitHeader = defineCheck({ id: 'rate-limit.limit-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: "X-RateLimit-Limit is the plan's per-minute quota (or per-day when that is tighter)", severity: 'must', judge: driven(judgeLimitHeader) });
 export const resetHeader = defineCheck({ id: 'rate-limit.reset-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-Reset is a Unix time in seconds, after the Date and at most one window ahead', severity: 'must', judge: driven(judgeResetHeader) });
 export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-Remaining falls by one per accepted request and is never negative', severity: 'must', judge: driven(judgeRemaining) });
-export const quota = defineCheck({ id: 'rate-limit.quota', explainedBy: ['rate-limit.per-connection', 'rate-limit.boundary-race', 'rate-limit.remaining', 'rate-limit.isolation', 'headers.rate-limit-present', 'rate-limit.reset-header'], clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: driven(judgeQuota) });
+export const quota = defineCheck({ id: 'rate-limit.quota', explainedBy: ['rate-limit.per-connection', 'rate-limit.boundary-race', 'rate-limit.remaining', 'rate-limit.isolation', 'headers.rate-limit-present', 'rate-limit.reset-header', 'rate-limit.headers-one-window'], clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: driven(judgeQuota) });
 export const boundaryRace = defineCheck({ id: 'rate-limit.boundary-race', clause, suite, title: 'Two requests sent together on two connections at Remaining 1: at most one is accepted', severity: 'must', judge: driven(judgeBoundaryRace) });
 export const perConnection = defineCheck({ id: 'rate-limit.per-connection', clause, suite, title: "A key's requests spread over several connections share one quota (no limiter per connection or per instance)", severity: 'must', judge: driven(judgePerConnection) });
 export const retryAfterPresent = defineCheck({ id: 'rate-limit.retry-after-present', clause: exceeding, suite, title: 'A 429 carries Retry-After', severity: 'must', judge: driven(judgeRetryAfterPresent) });
 export const retryAfterFormat = defineCheck({ id: 'rate-limit.retry-after-format', clause: exceeding, suite, title: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3)', severity: 'should', judge: driven(judgeRetryAfterFormat) });
-export const retryAfterConsistent = defineCheck({ id: 'rate-limit.retry-after-consistent', explainedBy: ['rate-limit.binding-headers', 'rate-limit.reset-header', 'rate-limit.retry-after-format'], clause: exceeding, suite, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should', judge: driven(judgeRetryAfterConsistent) });
+export const retryAfterConsistent = defineCheck({ id: 'rate-limit.retry-after-consistent', explainedBy: ['rate-limit.binding-headers', 'rate-limit.reset-header', 'rate-limit.retry-after-format', 'rate-limit.headers-one-window'], clause: exceeding, suite, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should', judge: driven(judgeRetryAfterConsistent) });
 export const retryAfterHonoured = defineCheck({ id: 'rate-limit.retry-after-honoured', explainedBy: ['rate-limit.retry-after-obeyed'], clause: exceeding, suite, title: 'After waiting exactly what Retry-After says, the next request succeeds', severity: 'must', judge: driven(judgeRetryAfterHonoured) });
 export const isolation = defineCheck({ id: 'rate-limit.isolation', clause, suite, title: 'Exhausting one key leaves another key of the same plan untouched', severity: 'must', judge: driven(judgeIsolation) });
-export const dailyQuota = defineCheck({ id: 'rate-limit.daily-quota', explainedBy: ['rate-limit.retry-after-obeyed', 'rate-limit.quota', 'rate-limit.reset-header', 'headers.rate-limit-present'], clause, suite, title: 'The per-day quota is enforced, and Reset then points at the end of the day window', severity: 'must', judge: driven(judgeDailyQuota) });
+export const dailyQuota = defineCheck({ id: 'rate-limit.daily-quota', explainedBy: ['rate-limit.retry-after-obeyed', 'rate-limit.quota', 'rate-limit.one-quota', 'rate-limit.reset-header', 'headers.rate-limit-present', 'rate-limit.headers-one-window'], clause, suite, title: 'The per-day quota is enforced, and Reset then points at the end of the day window', severity: 'must', judge: driven(judgeDailyQuota) });
 export const headersWindow = defineCheck({ id: 'rate-limit.headers-window', clause: headersClause, suite, title: 'Which window X-RateLimit-* describe, the minute or the day (either reads "the applicable request limit"), recorded', severity: 'info', judge: driven(describeHeadersWindow) });
-export const bindingHeaders = defineCheck({ id: 'rate-limit.binding-headers', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-* show the limit that binds: Remaining is not left over when a 429 comes', severity: 'should', judge: driven(judgeBindingHeaders) });
+export const bindingHeaders = defineCheck({ id: 'rate-limit.binding-headers', explainedBy: ['headers.rate-limit-present', 'rate-limit.headers-one-window'], clause: headersClause, suite, title: 'X-RateLimit-* show the limit that binds: Remaining is not left over when a 429 comes', severity: 'should', judge: driven(judgeBindingHeaders) });
 export const banProbe = defineCheck({ id: 'rate-limit.ban-probe', clause: exceeding, suite, title: 'What the server does to a key that keeps sending after a 429 (disposable keys only), recorded', severity: 'info', judge: describeBan });
 export const load = defineCheck({ id: 'rate-limit.load', clause, suite, title: 'Load above the plan rate: accepted, 429 and other responses, latency, achieved against asked rate, recorded', severity: 'info', judge: driven(describeLoad) });
 
 /** Judged once per configured key, from what that key's run recorded. */
-export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, boundaryRace, perConnection, retryAfterPresent, retryAfterFormat, retryAfterConsistent, retryAfterHonoured, isolation, dailyQuota, headersWindow, bindingHeaders, banProbe, load] as const;
+export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, boundaryRace, perConnection, retryAfterPresent, retryAfterFormat, retryAfterConsistent, retryAfterHonoured, isolation, oneQuota, dailyQuota, headersWindow, headersOneWindow, bindingHeaders, banProbe, load] as const;

@@ -1,15 +1,18 @@
 // Every check the harness has, each once. Its ids are the CheckId type: reports, baselines of
 // known failures and `--list-checks` name checks by these ids.
 import { AUTH_CHECKS } from './auth.ts';
+import { AUTH_CARRIER_CHECKS } from './auth-carriers.ts';
 import { CONCURRENCY_CHECKS } from './concurrency.ts';
 import { CREATE_PET_CHECKS } from './create-pet.ts';
 import type { CheckDef } from './define.ts';
 import { GET_PET_CHECKS } from './get-pet.ts';
 import { HARNESS_CHECKS } from './harness.ts';
+import { IDS_CHECKS } from './ids.ts';
 import { TARGET_CHECKS } from './target.ts';
 import { LIST_PETS_CHECKS } from './list-pets.ts';
 import { PACED_KEY_CHECKS, thresholds } from './load.ts';
 import { RATE_LIMIT_CHECKS } from './rate-limit.ts';
+import { ROUTES_CHECKS } from './routes.ts';
 import { RUN_CHECKS } from './run.ts';
 import { STATEFUL_CHECKS } from './stateful.ts';
 
@@ -17,13 +20,16 @@ export const CHECKS = [
   ...TARGET_CHECKS,
   ...HARNESS_CHECKS,
   ...AUTH_CHECKS,
+  ...AUTH_CARRIER_CHECKS,
   ...CONCURRENCY_CHECKS,
   ...CREATE_PET_CHECKS,
   ...GET_PET_CHECKS,
+  ...IDS_CHECKS,
   ...LIST_PETS_CHECKS,
   ...PACED_KEY_CHECKS,
   thresholds,
   ...RATE_LIMIT_CHECKS,
+  ...ROUTES_CHECKS,
   ...STATEFUL_CHECKS,
   ...RUN_CHECKS,
 ] as const;

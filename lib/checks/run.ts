@@ -6,6 +6,7 @@ import { RATE_LIMIT_HEADERS, rateLimitHeaderProblems } from '../rate-limit/vocab
 import { errorBodyProblems, isJsonMediaType, type Problem, problem } from './bodies.ts';
 import { invalidPetProblems, readPage } from './pets.ts';
 import { defineCheck } from './define.ts';
+import { routesCheckOf } from './routes.ts';
 import { fail, type Finding, pass, type Seen, skip } from './types.ts';
 
 const suite = 'run';
@@ -26,10 +27,15 @@ interface Rule {
   expected: string;
   /** Judges the body: a cut (or, for load bursts, unkept) body cannot be judged; headers still can. */
   readsBody: boolean;
+  /**
+   * A routes check (routes.ts) judges the same rule on the requests outside the operations: when
+   * every offender is one of them, that check's failure, naming the request, is the root.
+   */
+  rootInRoutes?: boolean;
 }
 
 /** Judges every response the rule applies to; fails naming the first offenders, kept as evidence. */
-function judgeAll({ applies, problemsOf, expected, readsBody }: Rule): (exchanges: readonly Exchange[]) => Finding {
+function judgeAll({ applies, problemsOf, expected, readsBody, rootInRoutes }: Rule): (exchanges: readonly Exchange[]) => Finding {
   return (exchanges) => {
     const offenders: { exchange: Exchange; problems: Problem[] }[] = [];
     let judged = 0;
@@ -53,7 +59,8 @@ function judgeAll({ applies, problemsOf, expected, readsBody }: Rule): (exchange
       expected,
       shown.map((o) => `${o.exchange.method} ${pathOf(o.exchange.url)} → ${o.exchange.status}: ${said(o.problems)}`).join('\n'),
     );
-    return { ...failed, exchanges: shown.map((o) => o.exchange) };
+    const root = rootInRoutes && offenders.every((o) => routesCheckOf(o.exchange) !== undefined) ? routesCheckOf(first.exchange) : undefined;
+    return { ...failed, exchanges: shown.map((o) => o.exchange), ...(root ? { explainedBy: root } : {}) };
   };
 }
 
@@ -127,6 +134,7 @@ export const rateLimitHeaders = defineCheck({
     },
     expected: 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',
     readsBody: false,
+    rootInRoutes: true,
   }),
 });
 
@@ -163,6 +171,7 @@ export const no5xx = defineCheck({
     problemsOf: (s) => (s.status >= 500 ? [problem('server-error', `a server error (${s.status})`)] : []),
     expected: 'a status the operation lists: 200 or 201, 400, 401, 404, 429',
     readsBody: false,
+    rootInRoutes: true,
   }),
 });
 
@@ -224,4 +233,27 @@ export const retryAfterObeyed = defineCheck({
 });
 
 /** Judged once, over every exchange of the run, after the suites. */
-export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders, petShape, no5xx, retryAfterObeyed] as const;
+// The interface deprecates getPet alone ("Versioning"): a Deprecation or Sunset header on listPets
+// or createPet announces a deprecation it does not (a deprecation middleware mounted on the
+// collection's path, say). A should: no sentence forbids the header there. Code: deprecation-on-other-operation.
+const isPetsCollection = (e: Exchange) => (e.method === 'GET' || e.method === 'POST') && pathOf(e.url).split('?')[0]!.endsWith('/pets');
+const DEPRECATION_NAMES = { deprecation: 'Deprecation', sunset: 'Sunset' } as const;
+
+export const onlyGetPetDeprecated = defineCheck({
+  id: 'versioning.only-get-pet-deprecated',
+  clause: 'Versioning',
+  suite,
+  title: 'Only getPet is announced as deprecated: listPets and createPet carry no Deprecation or Sunset header',
+  severity: 'should',
+  judge: judgeAll({
+    applies: (_s, e) => isPetsCollection(e),
+    problemsOf: (s) => {
+      const sent = (Object.keys(DEPRECATION_NAMES) as (keyof typeof DEPRECATION_NAMES)[]).filter((h) => s.headers[h] !== undefined);
+      return sent.length === 0 ? [] : [problem('deprecation-on-other-operation', `${sent.map((h) => `${DEPRECATION_NAMES[h]}: ${s.headers[h]}`).join(', ')}, yet the interface deprecates getPet (GET /pets/{petId}) alone`)];
+    },
+    expected: 'no Deprecation or Sunset header on listPets and createPet: only getPet is deprecated',
+    readsBody: false,
+  }),
+});
+
+export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders, petShape, no5xx, retryAfterObeyed, onlyGetPetDeprecated] as const;

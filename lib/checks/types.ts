@@ -1,6 +1,7 @@
 // What a check's judging function returns: a finding about the target (pass, fail, skip with its
 // reason), built from what the target answered. Suites drive the requests; checks only judge them.
 import type { Exchange } from '../result/model.ts';
+import type { KeyRun } from '../result/rate-limits.ts';
 
 /** How a property check failed: the minimal counterexample, and how to replay it. */
 export interface PropertyFailure {
@@ -56,6 +57,11 @@ export type Finding =
 export type Judgement = Finding | { outcome: 'error'; message: string };
 
 export const skip = (message: string): Finding => ({ outcome: 'skip', message });
+
+/** A rate-limit check's judge: a key refused before anything was driven skips with why. */
+export function driven(judge: (run: KeyRun) => Finding): (run: KeyRun) => Finding {
+  return (run) => (run.unavailable ? skip(run.unavailable.reason) : judge(run));
+}
 
 /** What a check sees of one response. */
 export interface Seen {

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
 import type { TargetKey } from '../config/schema.ts';
+import { carrierName, carrierValue, type KeyCarrier } from '../generators/key-carriers.ts';
 import type { NearMissKey } from '../generators/near-miss-key.ts';
 import { headerInt } from '../models.ts';
 import { rateAnswerOf, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
@@ -25,7 +26,14 @@ export type Auth =
    * A credential close to a configured key (its prefix, another case...), made from the key: a
    * secret like the key. Recorded as the shell text that rebuilds it from the key's variable.
    */
-  | { nearMissOf: TargetKey; nearMiss: NearMissKey };
+  | { nearMissOf: TargetKey; nearMiss: NearMissKey }
+  /**
+   * A configured key sent by other carriers than `Authorization: Bearer` (another scheme, another
+   * header, a query parameter, a cookie, a field of the JSON or form body), one or several at once,
+   * without an Authorization header unless a carrier is one: it must be refused. Recorded redacted,
+   * as kind `key-carrier`; reproductions rebuild each value from the key's variable.
+   */
+  | { carrierOf: TargetKey; carriers: readonly KeyCarrier[] };
 
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -40,6 +48,10 @@ export interface ApiRequest {
   retry?: boolean;
   /** Sent after waiting out the Retry-After of the 429 answered to request `seq` (epoch ms `until`): recorded on the exchange. */
   followsRetryAfter?: { seq: number; until: number };
+  /** Sent before the key's last Retry-After has passed, on purpose: why (recorded on the exchange). */
+  earlyOnPurpose?: string;
+  /** Sent over this dispatcher instead of the client's own pool (see `ownConnection`). */
+  dispatcher?: Dispatcher;
 }
 
 export interface ApiResponse {
@@ -80,6 +92,8 @@ export interface ClientOptions {
 
 /** Kept in the record; a checked body longer than this is cut (and marked as cut). */
 const RECORDED_BODY_BYTES = 64 * 1024;
+/** What is kept of a request body longer than RECORDED_BODY_BYTES: its start (its length is recorded too). */
+const RECORDED_REQUEST_START_BYTES = 1024;
 /**
  * Requests in a row that got no response before the client stops sending: a target that hangs or
  * drops every connection would otherwise cost a timeout for each of hundreds of checks.
@@ -110,7 +124,19 @@ export class ApiClient {
       ...(options.insecure ? { rejectUnauthorized: false } : {}),
     };
     const timeouts = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, connect };
-    this.dispatcher = options.proxy ? new ProxyAgent({ uri: options.proxy, ...timeouts }) : new Agent(timeouts);
+    this.newDispatcher = (connections) => (options.proxy ? new ProxyAgent({ uri: options.proxy, ...timeouts, connections }) : new Agent({ ...timeouts, connections }));
+    this.dispatcher = this.newDispatcher(null);
+  }
+
+  private readonly newDispatcher: (connections: number | null) => Dispatcher;
+
+  /**
+   * A dispatcher of one connection, apart from the client's pool, with the same transport
+   * settings: requests sent with it (`dispatcher` of a request) arrive over a connection of their
+   * own. The caller closes it.
+   */
+  ownConnection(): Dispatcher {
+    return this.newDispatcher(1);
   }
 
   /**
@@ -195,12 +221,16 @@ export class ApiClient {
     if ('nearMissOf' in credential && !this.options.keys.some((k) => k.key === credential.nearMissOf.key)) {
       throw new Error(`a near miss of ${credential.nearMissOf.label}, which is not one of this client's keys: it would not be redacted`);
     }
+    if ('carrierOf' in credential && !this.options.keys.some((k) => k.key === credential.carrierOf.key)) {
+      throw new Error(`${credential.carrierOf.label} in other carriers, which is not one of this client's keys: it would not be redacted`);
+    }
     this.budget.take();
     const seq = this.seq++;
     const url = this.url(req);
     const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers, ...req.headers };
-    if (req.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
-      headers['content-type'] = 'application/json';
+    const body = bodyWithCarriers(req);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'carrierOf' in req.auth && req.auth.carriers.some((c) => c.place === 'form-body') ? FORM_TYPE : 'application/json';
     }
     const auth = this.authorise(req.auth, headers);
     const started = Date.now();
@@ -211,7 +241,8 @@ export class ApiClient {
       url: this.redactor.scrub(url),
       auth,
       requestHeaders: this.recordHeaders(headers),
-      ...(req.body !== undefined ? { requestBody: this.redactor.scrub(req.body) } : {}),
+      ...(body !== undefined ? this.recordedRequestBody(body) : {}),
+      ...(req.earlyOnPurpose !== undefined ? { earlyOnPurpose: req.earlyOnPurpose } : {}),
       ...(req.followsRetryAfter ? { followsRetryAfter: { seq: req.followsRetryAfter.seq, until: new Date(req.followsRetryAfter.until).toISOString() } } : {}),
       startedAt: new Date(started).toISOString(),
     };
@@ -221,8 +252,8 @@ export class ApiClient {
       const res = await request(url, {
         method: req.method,
         headers,
-        body: req.body,
-        dispatcher: this.dispatcher,
+        body,
+        dispatcher: req.dispatcher ?? this.dispatcher,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
         signal: AbortSignal.timeout(this.options.timeoutMs + DEADLINE_SLACK_MS),
@@ -257,6 +288,9 @@ export class ApiClient {
     }
     if ('queryParam' in req.auth) url.searchParams.append(req.auth.queryParam, req.auth.value);
     if ('keyInQuery' in req.auth) url.searchParams.append(req.auth.param, req.auth.keyInQuery.key);
+    if ('carrierOf' in req.auth) {
+      for (const c of req.auth.carriers) if (c.place === 'query') url.searchParams.append(c.name, carrierValue(c, req.auth.carrierOf.key));
+    }
     return url.toString();
   }
 
@@ -271,6 +305,16 @@ export class ApiClient {
     if ('keyInQuery' in auth) {
       return { kind: 'key-in-query', label: auth.keyInQuery.label, env: auth.keyInQuery.env, param: auth.param };
     }
+    if ('carrierOf' in auth) {
+      const { key } = auth.carrierOf;
+      const cookies: string[] = [];
+      for (const c of auth.carriers) {
+        if (c.place === 'header') headers[c.name.toLowerCase()] = carrierValue(c, key);
+        else if (c.place === 'cookie') cookies.push(`${c.name}=${carrierValue(c, key)}`);
+      }
+      if (cookies.length > 0) headers.cookie = [headers.cookie, ...cookies].filter(Boolean).join('; ');
+      return { kind: 'key-carrier', label: auth.carrierOf.label, env: auth.carrierOf.env, carriers: auth.carriers.map(carrierName) };
+    }
     if ('nearMissOf' in auth) {
       headers.authorization = auth.nearMiss.header;
       return { kind: 'key', label: auth.nearMissOf.label, env: auth.nearMissOf.env, header: auth.nearMiss.shell(auth.nearMissOf.env) };
@@ -283,6 +327,16 @@ export class ApiClient {
     return { kind: 'none' };
   }
 
+  /**
+   * A request body as recorded: whole up to the record limit; a longer one (an oversized body sent
+   * on purpose) by its start and its whole length in bytes, so that no report holds it whole.
+   */
+  private recordedRequestBody(body: string): Pick<Exchange, 'requestBody' | 'requestBodyBytes'> {
+    const bytes = Buffer.byteLength(body);
+    if (bytes <= RECORDED_BODY_BYTES) return { requestBody: this.redactor.scrub(body) };
+    return { requestBody: this.redactor.scrub(truncateUtf8(body, RECORDED_REQUEST_START_BYTES)), requestBodyBytes: bytes };
+  }
+
   /** Configured keys become "[REDACTED:free#1]"; credentials a check made up stay readable. */
   private recordHeaders(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
@@ -291,6 +345,30 @@ export class ApiClient {
     }
     return out;
   }
+}
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/**
+ * The body to send: the request's, with the key added by body carriers: as fields of its JSON
+ * object (a body that is not one gets an object of them alone), or as fields of its form body.
+ */
+function bodyWithCarriers(req: ApiRequest): string | undefined {
+  if (!('carrierOf' in req.auth)) return req.body;
+  const { key } = req.auth.carrierOf;
+  const json = req.auth.carriers.filter((c) => c.place === 'json-body');
+  const form = req.auth.carriers.filter((c) => c.place === 'form-body');
+  let body = req.body;
+  if (json.length > 0) {
+    const fields = json.map((c) => `${JSON.stringify(c.name)}:${JSON.stringify(carrierValue(c, key))}`).join(',');
+    const object = /^\s*\{([\s\S]*)\}\s*$/.exec(body ?? '');
+    body = object ? `{${object[1]!.trim() === '' ? '' : `${object[1]!.replace(/\s+$/, '')},`}${fields}}` : `{${fields}}`;
+  }
+  if (form.length > 0) {
+    const fields = new URLSearchParams(form.map((c): [string, string] => [c.name, carrierValue(c, key)])).toString();
+    body = body ? `${body}&${fields}` : fields;
+  }
+  return body;
 }
 
 export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -5,6 +5,11 @@
 // its last character, in any case, as written and URL-encoded. Every near miss contains one of
 // those (a prefix is not covered by the key, and a key in another case is not the key), so none can
 // reach a record: "Bearer [REDACTED:free#1 prefix]", "Bearer [REDACTED:free#1]x".
+//
+// It also covers the encodings of a key that auth.other-carrier sends (lib/generators/key-carriers.ts
+// KEY_ENCODINGS: base64 of "key:", ":key" and "key"), padded or not, in base64url, and URL-encoded,
+// named by encoding: "Basic [REDACTED:free#1 base64(key:)]".
+import { KEY_ENCODINGS } from '../generators/key-carriers.ts';
 
 export interface SecretKey {
   key: string;
@@ -17,6 +22,8 @@ interface Form {
   label: string;
   /** The key without its last character. */
   prefix: boolean;
+  /** The name of the key's encoding (KEY_ENCODINGS), when the form is one. */
+  encoding?: string;
 }
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -35,6 +42,15 @@ export class Redactor {
         // (which also encodes ~ ! ' ( ) and writes a space as +).
         for (const form of new Set([text, encodeURIComponent(text), new URLSearchParams([['', text]]).toString().slice(1)])) {
           forms.push({ text: form, label, prefix: isPrefix });
+        }
+      }
+      if (key.length === 0) continue;
+      for (const { name, encode } of KEY_ENCODINGS) {
+        const padded = encode(key);
+        const unpadded = padded.replace(/=+$/, '');
+        const url = unpadded.replace(/\+/g, '-').replace(/\//g, '_');
+        for (const form of new Set([padded, unpadded, url, encodeURIComponent(padded), new URLSearchParams([['', padded]]).toString().slice(1)])) {
+          forms.push({ text: form, label, prefix: false, encoding: name });
         }
       }
     }
@@ -65,9 +81,9 @@ export class Redactor {
   }
 }
 
-/** "free#1", "free#1 prefix", "free#1 upper-case", "free#1 prefix lower-case": never the text. */
+/** "free#1", "free#1 prefix", "free#1 upper-case", "free#1 base64(key:)": never the text. */
 function describe(form: Form, match: string): string {
-  const parts = [form.label, ...(form.prefix ? ['prefix'] : [])];
+  const parts = [form.label, ...(form.prefix ? ['prefix'] : []), ...(form.encoding ? [form.encoding] : [])];
   if (match !== form.text) {
     if (match === form.text.toUpperCase()) parts.push('upper-case');
     else if (match === form.text.toLowerCase()) parts.push('lower-case');

@@ -26,10 +26,31 @@ export interface Recorder {
   record(exchange: Omit<Exchange, 'seq' | 'suite'>): Exchange;
 }
 
+/** A request of the driver other than a look: any operation, relative to the base URL. */
+export interface WireRequest {
+  method: 'GET' | 'POST';
+  /** Path and query, e.g. "/pets?limit=1". */
+  path: string;
+  body?: string;
+  /** Sent before the key's last Retry-After has passed, on purpose: why. */
+  earlyOnPurpose?: string;
+}
+
+export interface WireAnswer {
+  status: number;
+  headers: Record<string, string>;
+  seq: number;
+  /** Epoch ms: sent, and answered. */
+  sentAt: number;
+  t: number;
+}
+
 /** Where the driver's requests go, and where they are recorded. */
 export interface Wire {
   /** One GET /pets?limit=1 with the key, never retried, recorded as an exchange; its answer and the exchange's seq. */
   look(key: TargetKey, follows?: FollowsRetryAfter): Promise<{ status: number; headers: Record<string, string>; seq: number }>;
+  /** One request of an operation with the key, never retried, recorded as an exchange; its answer, the exchange's seq and when it was sent. */
+  send(key: TargetKey, request: WireRequest): Promise<WireAnswer>;
   /** The two parts of a burst. */
   phases: Phases;
   recorder: Recorder;
@@ -65,6 +86,13 @@ export function clientWire(client: ApiClient): Wire {
     async look(key, follows) {
       const res = await client.send({ method: 'GET', path: '/pets', query: { limit: 1 }, auth: { key }, retry: false, ...(follows ? { followsRetryAfter: follows } : {}) });
       return { status: res.status, headers: res.headers, seq: res.exchange.seq };
+    },
+    async send(key, { method, path, body, earlyOnPurpose }) {
+      const sentAt = systemClock.now();
+      const [pathname, search] = path.split('?') as [string, string | undefined];
+      const query = search === undefined ? undefined : Object.fromEntries(new URLSearchParams(search));
+      const res = await client.send({ method, path: pathname, ...(query ? { query } : {}), ...(body !== undefined ? { body } : {}), ...(earlyOnPurpose !== undefined ? { earlyOnPurpose } : {}), auth: { key }, retry: false });
+      return { status: res.status, headers: res.headers, seq: res.exchange.seq, sentAt, t: systemClock.now() };
     },
     phases: { fast: burst, careful: (o) => careful(o, { clock: systemClock, connect: undiciConnect }) },
     recorder: client,

@@ -1,8 +1,9 @@
 // Every configured key through its limits: a first look at each, then plans side by side (as many
 // as the cap on concurrent requests leaves room for), the keys of one plan one after another, so
 // that each key's first request, right after the previous key was exhausted, tests isolation.
-// After its burst each key recovers (or, disposable, is probed for a ban), and one key per plan
-// spends the day. What each key's run saw goes into `runs` as it is known, so that a run cut short
+// After its burst each key recovers (or, disposable, is probed for a ban), one key of the run
+// spends a window on a mix of operations (one-quota.ts), and one key per plan spends the day.
+// What each key's run saw goes into `runs` as it is known, so that a run cut short
 // still reports what it did.
 import type { TargetKey } from '../config/schema.ts';
 import { keySlots } from '../load/segment.ts';
@@ -12,6 +13,7 @@ import { driveDay } from './day.ts';
 import type { DriveContext } from './drive-context.ts';
 import { burstConnections, driveKey } from './drive-key.ts';
 import { look } from './look.ts';
+import { driveMix, mixKey } from './one-quota.ts';
 import { recover } from './recover.ts';
 import { waitUntil } from './wait.ts';
 
@@ -57,6 +59,7 @@ export function segmentSlots(ctx: Pick<DriveContext, 'target'>, startAt: number)
  */
 async function drivePlan(ctx: DriveContext, group: TargetKey[], initial: Map<string, Look>, runs: Map<string, KeyRun>): Promise<void> {
   const followUps: Promise<void>[] = [];
+  const mixer = mixKey(ctx.target.keys);
   let previous: KeyRun | undefined;
   let dayKey: string | undefined;
   const notDayKey: KeyRun[] = [];
@@ -74,6 +77,11 @@ async function drivePlan(ctx: DriveContext, group: TargetKey[], initial: Map<str
       (async () => {
         if (key.disposable && (ctx.segment?.index ?? 1) === 1) await probeBan(ctx, key, run);
         else await recover(ctx, key, run);
+        if (mixer && key.label !== mixer.label) run.mixSkipped = `a mix of operations is sent with one key of the run, ${mixer.label} (the first key of the plan with the smallest minute quota that is not disposable)`;
+        else if (mixer) {
+          if (ctx.segment) run.mixSkipped = `a mix of operations is sent without load segments only (this is segment ${ctx.segment.index} of ${ctx.segment.count})`;
+          else await driveMix(ctx, key, run);
+        }
         if (spendsDay) await driveDay(ctx, key, run);
       })(),
     );

@@ -268,7 +268,7 @@ function exchangeView(x: Exchange, open: boolean): Html {
 <summary><code>#${x.seq} ${x.method} ${x.url}</code> → <strong>${result}</strong> <span class="note">${formatDuration(x.durationMs)}</span></summary>
 <p class="note">Suite ${x.suite} · started ${x.startedAt} · auth: ${authText(x.auth)}</p>
 <h5>Request headers</h5>${headersView(x.requestHeaders)}
-${x.requestBody !== undefined ? html`<h5>Request body</h5>${bodyView(x.requestBody, false)}` : ''}
+${x.requestBody !== undefined ? html`<h5>Request body</h5>${bodyView(x.requestBody, false)}${x.requestBodyBytes !== undefined ? html`<p class="note">Only the start of the ${x.requestBodyBytes}-byte body sent is kept.</p>` : ''}` : ''}
 ${x.transportError ? html`<p>Transport error: <code>${x.transportError}</code></p>` : ''}
 ${
   x.status !== undefined || Object.keys(x.responseHeaders).length > 0 || x.responseBody !== undefined
@@ -287,6 +287,8 @@ function authText(auth: Exchange['auth']): string {
       return `key ${auth.label} from $${auth.env} (${auth.header})`;
     case 'key-in-query':
       return `key ${auth.label} from $${auth.env} in the query parameter ${auth.param}`;
+    case 'key-carrier':
+      return `key ${auth.label} from $${auth.env}, without Authorization: Bearer, as: ${auth.carriers.join('; ')}`;
     case 'literal':
       return `made-up credential in ${auth.where}: ${auth.header}`;
   }

@@ -29,6 +29,13 @@ export const AuthUsed = z.discriminatedUnion('kind', [
   }),
   /** A configured key sent in the query string (`param`), not the header. */
   z.object({ kind: z.literal('key-in-query'), label: z.string(), env: z.string(), param: z.string() }),
+  /**
+   * A configured key sent by other carriers than `Authorization: Bearer` (another scheme, another
+   * header, a query parameter, a cookie, a body field), named in `carriers`, e.g. "X-API-Key header",
+   * "Authorization: Basic base64(<key>:)". The URL, headers and body are recorded redacted; a
+   * reproduction rebuilds each value from `env`.
+   */
+  z.object({ kind: z.literal('key-carrier'), label: z.string(), env: z.string(), carriers: z.array(z.string()) }),
   /** A credential the harness made up (unknown key, other scheme): not a secret, shown as sent. */
   z.object({ kind: z.literal('literal'), header: z.string(), where: z.enum(['header', 'query']) }),
 ]);
@@ -42,12 +49,14 @@ export const Exchange = z.object({
   auth: AuthUsed,
   requestHeaders: z.record(z.string(), z.string()).describe('As sent; Authorization redacted'),
   requestBody: z.string().optional(),
+  requestBodyBytes: z.number().int().optional().describe('Present when requestBody holds only the start of a longer body (an oversized one sent on purpose): the whole body\'s length in bytes'),
   status: z.number().int().optional().describe('Absent when no response arrived'),
   responseHeaders: z.record(z.string(), z.string()),
   responseBody: z.string().optional(),
   responseBodyTruncated: z.boolean().optional(),
   transportError: z.string().optional().describe('Code of the failure when no complete response arrived'),
   inFlightAtStop: z.boolean().optional().describe('A load request already on the wire when the load stopped at its first 429'),
+  earlyOnPurpose: z.string().optional().describe("Sent before the key's last Retry-After had passed, on purpose: why (the one request of another operation right after a 429 that rate-limit.one-quota sends)"),
   followsRetryAfter: z
     .object({ seq: z.number().int(), until: z.string().describe('ISO 8601: the moment that 429 named') })
     .optional()

@@ -131,6 +131,31 @@ const DayData = z.object({
 });
 export type DayData = z.infer<typeof DayData>;
 
+/** The operations a mix of requests draws on: the interface's three and `GET /store/orders`. */
+export const MIX_OPERATIONS = ['listPets', 'getPet', 'createPet', 'listOrders'] as const;
+export type MixOperation = (typeof MIX_OPERATIONS)[number];
+
+/** One answer of the mix: a timeline point, and the operation its request named. */
+export const MixPoint = TimelinePoint.extend({ op: z.enum(MIX_OPERATIONS) });
+export type MixPoint = z.infer<typeof MixPoint>;
+
+/**
+ * One quota per key: from a look that shows the key's whole minute quota left, requests of every
+ * operation (valid and not: 200, 400, 404 and what the orders endpoint answers) until the first
+ * 429, then one request of another operation at once.
+ */
+const MixData = z.object({
+  start: Look,
+  /** What the count starts from: the look's Remaining, at most the plan's per-minute quota. */
+  expected: z.number().int(),
+  points: z.array(MixPoint),
+  ended: z.enum(['first-429', 'over-quota', 'time']),
+  durationMs: z.number(),
+  /** Sent right after the first 429, with another operation than the refused one. */
+  other: MixPoint.optional(),
+});
+export type MixData = z.infer<typeof MixData>;
+
 /**
  * Everything one key's run saw, as the checks judge it. A load segment's report.json keeps it per
  * key (rateLimits[].raw), so that `merge` judges the segments' runs again as one.
@@ -144,6 +169,9 @@ export const KeyRunRecord = z.object({
   isolation: z.object({ exhausted: z.string(), before: Look, after: Look }).optional(),
   day: DayData.optional(),
   daySkipped: z.string().optional(),
+  mix: MixData.optional(),
+  /** Why this key did not spend a window with a mix of operations. */
+  mixSkipped: z.string().optional(),
   ban: z.object({ statuses: z.array(z.number().int()), last: Look.optional().describe('The last answer to the requests sent early'), after: Look }).optional(),
   /**
    * The key was refused for longer than the harness waits before anything was driven (banned, by

@@ -1,8 +1,8 @@
-// The accepted requests of every key over the whole run, whichever suite sent them: when each was
-// let through, as the span of the server's seconds from its sending to its answer's Date. The
-// day's quota is counted from it, so requests of the functional suites, the paced load and the
-// rate-limit suite's own bursts all count in the day window they fell in. Numbers only: a run's
-// worth is small.
+// The accepted requests of every key over the whole run (every request its quota counted, 400s and
+// 404s included), whichever suite sent them: when each was let through, as the span of the
+// server's seconds from its sending to its answer's Date. The day's quota is counted from it, so
+// requests of the functional suites, the paced load and the rate-limit suite's own bursts all
+// count in the day window they fell in. Numbers only: a run's worth is small.
 import type { PlanQuota } from '../plans.ts';
 import { type AcceptedSpan, acceptedSpan, withinDayWindow } from '../rate-limit/day-count.ts';
 import { rateAnswerOf } from '../rate-limit/vocabulary.ts';
@@ -20,20 +20,33 @@ export function dayOfTarget(target: { keys: readonly { label: string; quota: Pla
   };
 }
 
+/**
+ * Whether an answer to a request with a configured key shows a request its quota counted: every
+ * request counts, whatever the operation and the answer ("Request rate by plan"), so a 2xx, and a
+ * 4xx the limiter saw (it carries X-RateLimit-*: a proxy's 413 before the server does not). Not a
+ * 429 (refused), a 401 or 403 (the key was not let in), nor a 5xx (whether it was counted is not
+ * known).
+ */
+export function countedAgainstQuota(status: number, rateHeaders: boolean): boolean {
+  if (status >= 200 && status < 300) return true;
+  return status >= 400 && status < 500 && status !== 429 && status !== 401 && status !== 403 && rateHeaders;
+}
+
 export class AcceptedLedger {
   private readonly spans = new Map<string, AcceptedSpan[]>();
 
   constructor(private readonly dayOf: DayOf = () => undefined) {}
 
-  /** Takes every exchange of the run; keeps the accepted ones sent with a configured key. */
+  /** Takes every exchange of the run; keeps the ones sent with a configured key that its quota counted (countedAgainstQuota). */
   readonly add = (e: Exchange): void => {
-    if (e.status === undefined || e.status < 200 || e.status >= 300) return;
+    if (e.status === undefined) return;
     const label = e.auth.kind === 'key' || e.auth.kind === 'key-in-query' ? e.auth.label : undefined;
     if (label === undefined) return;
     const sentAt = Date.parse(e.startedAt);
+    const { reset, limit, remaining } = rateAnswerOf(sentAt + e.durationMs, e.status, e.responseHeaders);
+    if (!countedAgainstQuota(e.status, limit !== undefined || remaining !== undefined)) return;
     const day = this.dayOf(label);
     const answered = acceptedSpan(sentAt, sentAt + e.durationMs, e.responseHeaders.date);
-    const { reset, limit } = rateAnswerOf(sentAt + e.durationMs, e.status, e.responseHeaders);
     const span = day && reset !== undefined && limit !== undefined ? withinDayWindow(answered, day.quota, day.daySeconds, { limit, reset }) : answered;
     const list = this.spans.get(label);
     if (list) list.push(span);

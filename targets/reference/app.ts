@@ -20,6 +20,7 @@ import type { AnimalStore } from './store.ts';
 import { ANONYMOUS, type StatsRecorder } from './stats.ts';
 import { parseTarget, type Target } from './target.ts';
 import { Variations } from './variations.ts';
+import { OtherWaysIn } from './other-ways-in.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -97,6 +98,9 @@ export function createApp(deps: AppDeps): RequestListener {
   const operations = createOperations({ store, faults, variations, maxBodyBytes });
   // The switches are fixed for the server's life: read once here rather than on every request.
   const authFirst = !faults.has('auth-after-validation');
+  // Variation routing-before-auth: the router's 404 and 405 come before the key check.
+  const routedFirst = variations.has('routing-before-auth');
+  const deleteFails = faults.has('delete-500');
   const authOptions: AuthOptions = {
     caseSensitiveScheme: faults.has('auth-scheme-case-sensitive'),
     emptyTokenAsFirstKey: faults.has('auth-empty-bearer-accepted'),
@@ -105,9 +109,13 @@ export function createApp(deps: AppDeps): RequestListener {
   };
   const authDisabled = faults.has('auth-disabled');
   const queryKeyAccepted = faults.has('auth-query-key-accepted');
+  // Faults auth-api-key-header-accepted, auth-basic-key-accepted, auth-session-cookie, auth-prototype-key.
+  const otherWays = new OtherWaysIn(faults);
   const neverRefuse = faults.has('rate-never-429');
   const sharedBucket = faults.has('rate-shared-bucket');
   const bucketPerConnection = faults.has('rate-per-connection');
+  const bucketPerOperation = faults.has('rate-per-operation');
+  const countsOnlySuccess = faults.has('rate-counts-only-success');
   const checkThenCount = faults.has('rate-check-then-count');
   const slowDay = variations.has('slow-day');
 
@@ -117,7 +125,7 @@ export function createApp(deps: AppDeps): RequestListener {
 
   function dispatch(x: Exchange): Reply | Promise<Reply> {
     const { req, url, route, authError, rate } = x;
-    if (authError !== undefined && authFirst) return unauthorized(authError);
+    if (authError !== undefined && authFirst && !(routedFirst && url !== undefined && route.kind !== 'operation')) return unauthorized(authError);
     if (!rate.allowed) {
       const retryAfter = rate.retryAfter ?? 1;
       const headers = { [HEADER.retryAfter]: String(retryAfter) };
@@ -129,9 +137,11 @@ export function createApp(deps: AppDeps): RequestListener {
     if (url === undefined) return badRequest('request target is not a valid URL');
     if (route.kind === 'not-found') return errorReply(404, 'not_found', `no such resource: ${url.pathname}`);
     if (route.kind === 'method-not-allowed') {
+      // Fault delete-500: DELETE /pets/{petId} reaches a handler that reads what is not there.
+      if (deleteFails && req.method === 'DELETE' && url.pathname.startsWith('/v1/pets/')) throw new TypeError("Cannot read properties of undefined (reading 'remove')");
       return errorReply(405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}`, { Allow: route.allow });
     }
-    const prepared = operations[route.operation](req, url, route.params);
+    const prepared = operations[route.operation](req, url, route.params, x.client.label);
     return prepared instanceof Promise ? prepared.then((p) => proceed(p, authError)) : proceed(prepared, authError);
   }
 
@@ -145,7 +155,8 @@ export function createApp(deps: AppDeps): RequestListener {
     const method = req.method ?? 'GET';
     const url = parseTarget(req.url);
     const route: RouteMatch = url ? matchRoute(method, url.pathname) : NOT_FOUND;
-    const auth = keys.authenticate(authorization(req, url), authOptions);
+    const presented = authorization(req, url);
+    const auth = otherWays.admit(req, keys.authenticate(presented, authOptions), presented);
     const client = auth.ok ? auth.client : ANONYMOUS_CLIENT;
     // Unauthenticated callers share one bucket with the free plan's numbers that is counted but
     // never enforced: they are always answered 401, which tells them what is actually wrong.
@@ -153,7 +164,15 @@ export function createApp(deps: AppDeps): RequestListener {
     const quota = auth.ok ? plans[client.plan]! : anonymousQuota;
     const takeOptions = {
       enforce: auth.ok && !neverRefuse,
-      bucket: auth.ok && sharedBucket ? SHARED_BUCKET : auth.ok && bucketPerConnection ? `${client.label}@${connectionNumber(req)}` : undefined,
+      bucket: !auth.ok
+        ? undefined
+        : sharedBucket
+          ? SHARED_BUCKET
+          : bucketPerConnection
+            ? `${client.label}@${connectionNumber(req)}`
+            : bucketPerOperation
+              ? `${client.label}#${route.kind === 'operation' ? route.operation : route.kind}`
+              : undefined,
     };
     const authError = auth.ok || authDisabled ? undefined : auth.message;
     if (auth.ok && checkThenCount) {
@@ -165,7 +184,14 @@ export function createApp(deps: AppDeps): RequestListener {
       });
     }
     const rate = limiter.take(client.label, quota, takeOptions);
-    return decided({ req, method, url, route, client, authError, rate, plan: deliveryPlan(client, quota, auth.ok) });
+    const outcome = decided({ req, method, url, route, client, authError, rate, plan: deliveryPlan(client, quota, auth.ok) });
+    if (!countsOnlySuccess || !auth.ok || !rate.allowed) return outcome;
+    // Fault rate-counts-only-success: a request answered 4xx is given back once answered.
+    const giveBackFailed = (o: Outcome) => {
+      if (o.reply.status >= 400 && o.reply.status < 500) limiter.giveBack(takeOptions.bucket ?? client.label, quota);
+      return o;
+    };
+    return outcome instanceof Promise ? outcome.then(giveBackFailed) : giveBackFailed(outcome);
   }
 
   /** How the reply is delivered: variation slow-day answers a key past half its day slowly. */
@@ -198,6 +224,7 @@ export function createApp(deps: AppDeps): RequestListener {
         [HEADER.remaining]: String(rate.remaining),
         [HEADER.reset]: String(rate.reset),
         ...(route.deprecated ? DEPRECATION_HEADERS : {}),
+        ...otherWays.setCookie(client === ANONYMOUS_CLIENT ? undefined : client),
         ...answer.headers,
       },
     };
@@ -222,7 +249,7 @@ export function createApp(deps: AppDeps): RequestListener {
   }
 
   function authorization(req: IncomingMessage, url: Target | undefined): string | undefined {
-    const header = req.headers.authorization;
+    const header = otherWays.authorization(req);
     if (header !== undefined || url === undefined || !queryKeyAccepted) return header;
     const key = QUERY_KEY_PARAMS.map((name) => url.searchParams.get(name)).find((value) => value !== null);
     return key === undefined ? undefined : `Bearer ${key}`;

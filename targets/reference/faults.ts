@@ -11,10 +11,13 @@
 import type { FaultDefinition } from './fault-definition.ts';
 import { Switches } from './switches.ts';
 import { AUTH_FAULTS } from './faults/auth.ts';
+import { BODY_FAULTS } from './faults/bodies.ts';
 import { CREATE_FAULTS } from './faults/create.ts';
 import { GET_FAULTS } from './faults/get.ts';
+import { ID_FAULTS } from './faults/ids.ts';
 import { LIST_FAULTS } from './faults/list.ts';
 import { RATE_LIMIT_FAULTS } from './faults/rate-limit.ts';
+import { ROUTE_FAULTS } from './faults/routes.ts';
 import { DELIVERY_FAULTS, ERROR_FAULTS, HEADER_FAULTS } from './faults/responses.ts';
 
 export const FAULT_CATALOGUE = [
@@ -22,7 +25,10 @@ export const FAULT_CATALOGUE = [
   ...ERROR_FAULTS,
   ...LIST_FAULTS,
   ...CREATE_FAULTS,
+  ...BODY_FAULTS,
   ...GET_FAULTS,
+  ...ID_FAULTS,
+  ...ROUTE_FAULTS,
   ...HEADER_FAULTS,
   ...RATE_LIMIT_FAULTS,
   ...DELIVERY_FAULTS,

@@ -18,6 +18,8 @@ export interface Meter {
   availableAt(nowMs: number, quota: number, needed: number): number;
   /** Epoch ms that X-RateLimit-Reset names after a request let through. */
   resetAt(nowMs: number, quota: number): number;
+  /** Gives one request taken back (fault rate-counts-only-success: a request that failed is not counted). */
+  giveBack(nowMs: number, quota: number): void;
 }
 
 export class FixedWindow implements Meter {
@@ -39,6 +41,11 @@ export class FixedWindow implements Meter {
   consume(nowMs: number): void {
     this.roll(nowMs);
     this.count++;
+  }
+
+  giveBack(nowMs: number): void {
+    this.roll(nowMs);
+    this.count = Math.max(0, this.count - 1);
   }
 
   availableAt(nowMs: number, quota: number, needed: number): number {
@@ -85,6 +92,11 @@ export class TokenBucket implements Meter {
     this.used = Math.min(this.used + 1, quota - floor);
   }
 
+  giveBack(nowMs: number, quota: number): void {
+    this.refillTo(nowMs, quota);
+    this.used = Math.max(0, this.used - 1);
+  }
+
   availableAt(nowMs: number, quota: number, needed: number): number {
     this.refillTo(nowMs, quota);
     const missing = this.used - (quota - needed);
@@ -129,6 +141,14 @@ export class SlidingLog implements Meter {
     if (newest !== undefined && newest[0] === nowMs) newest[1]++;
     else this.log.push([nowMs, 1]);
     this.count++;
+  }
+
+  giveBack(nowMs: number): void {
+    this.prune(nowMs);
+    const newest = this.log.at(-1);
+    if (newest === undefined) return;
+    if (--newest[1] === 0) this.log.pop();
+    this.count--;
   }
 
   availableAt(nowMs: number, quota: number, needed: number): number {

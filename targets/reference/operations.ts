@@ -5,8 +5,9 @@
 import type { IncomingMessage } from 'node:http';
 import { tryParseJson } from '../../lib/json.ts';
 import { PAGE_SIZE } from '../../lib/models.ts';
+import { bodyFormat, newPetOf, parseForm } from './body-shapes.ts';
 import type { Faults } from './faults.ts';
-import { JSON_TYPE, errorReply, jsonReply, mediaType, readBody, type Reply } from './http.ts';
+import { errorReply, jsonReply, readBody, type Reply } from './http.ts';
 import type { OperationId } from './routes.ts';
 import { petJson, type AnimalStore, type StoredPet } from './store.ts';
 import type { Target } from './target.ts';
@@ -14,8 +15,11 @@ import { bodyId, checkLimit, checkNewPet, checkPetId, checkStatusFilter, isNumer
 import type { Variations } from './variations.ts';
 
 export type Prepared = { reject: Reply } | { proceed: () => Reply | Promise<Reply> };
-/** Synchronous unless it has something to wait for (createPet reads the body). */
-export type Operation = (req: IncomingMessage, url: Target, params: string[]) => Prepared | Promise<Prepared>;
+/**
+ * Synchronous unless it has something to wait for (createPet reads the body). `caller` is the
+ * label of the key the request came with (only faults look at it).
+ */
+export type Operation = (req: IncomingMessage, url: Target, params: string[], caller: string) => Prepared | Promise<Prepared>;
 
 export interface OperationDeps {
   store: AnimalStore;
@@ -38,6 +42,14 @@ const OUTSIDE_BMP = /[\u{10000}-\u{10FFFF}]/gu;
 const ID_RACE_GAP_MS = 5;
 /** Fault create-500-on-long-name: the width of the column a name is stored in, in UTF-16 code units. */
 const NAME_COLUMN_LENGTH = 4096;
+/** Fault create-id-per-connection: each connection's number (the worker process that serves it). */
+const connectionNumbers = new WeakMap<object, number>();
+let connectionsSeen = 0;
+function connectionOf(req: IncomingMessage): string {
+  let n = connectionNumbers.get(req.socket);
+  if (n === undefined) connectionNumbers.set(req.socket, (n = ++connectionsSeen));
+  return `connection ${n}`;
+}
 
 export function createOperations({ store, faults, variations, maxBodyBytes }: OperationDeps): Record<OperationId, Operation> {
   // The switches are fixed for the server's life: listPets, the hot path, reads them once here.
@@ -85,10 +97,9 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
       };
     },
 
-    async createPet(req) {
-      if (mediaType(req.headers['content-type']) !== JSON_TYPE) {
-        return reject(badRequest('Content-Type must be application/json'));
-      }
+    async createPet(req, _url, _params, caller) {
+      const read = bodyFormat(req.headers['content-type'], faults, variations);
+      if ('refuse' in read) return reject(read.refuse);
       const body = await readBody(req, maxBodyBytes);
       if (!body.ok) {
         if (body.reason === 'too-large') {
@@ -98,9 +109,9 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
         return reject(badRequest(body.reason === 'not-utf8' ? 'request body is not valid UTF-8' : 'request body incomplete'));
       }
       if (body.text.trim() === '') return reject(badRequest('request body is required (NewPet)'));
-      const parsed = tryParseJson(body.text);
+      const parsed = read.format === 'form' ? parseForm(body.text) : tryParseJson(body.text);
       if (!parsed.ok) return reject(badRequest(`malformed JSON: ${parsed.error}`));
-      const pet = checkNewPet(parsed.value, {
+      const pet = checkNewPet(newPetOf(parsed.value, faults), {
         nameOptional: faults.has('create-accepts-missing-name'),
         zeroCategoryIdMissing: faults.has('create-rejects-category-zero'),
         truncateFractions: faults.has('create-accepts-fraction'),
@@ -124,6 +135,10 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
           }
           const input = { name, categoryId, status };
           const id = faults.has('create-uses-body-id') ? bodyId(parsed.value) : undefined;
+          const origin = {
+            ...(faults.has('get-only-by-creator') ? { creator: caller } : {}),
+            ...(faults.has('create-id-per-key') ? { idCounter: caller } : faults.has('create-id-per-connection') ? { idCounter: connectionOf(req) } : {}),
+          };
           let created;
           const same = faults.has('create-dedupes-identical') ? store.findSame(input) : undefined;
           if (same) created = same;
@@ -134,13 +149,13 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
             await new Promise((resolve) => setTimeout(resolve, ID_RACE_GAP_MS));
             store.skipId();
             created = store.create(input, next);
-          } else created = faults.has('create-not-persisted') ? store.draft(input, id) : store.create(input, id);
+          } else created = faults.has('create-not-persisted') ? store.draft(input, id, origin) : store.create(input, id, origin);
           return jsonReply(201, petJson(created), { Location: `/v1/pets/${created.id}` });
         }),
       };
     },
 
-    getPet(_req, _url, [segment = '']) {
+    getPet(_req, _url, [segment = ''], caller) {
       const id = checkPetId(segment);
       if (!id.ok) {
         if (isNumericPetId(segment) && faults.has('get-500-on-huge-id')) throw new RangeError(`value "${segment}" is out of range for type bigint`);
@@ -150,10 +165,15 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
         }
         return reject(badRequest(id.message));
       }
-      const pet = store.get(id.value);
-      if (pet === undefined) return reject(errorReply(404, 'not_found', `no animal with id ${id.value}`));
+      const sought = faults.has('get-id-wraps-32') ? BigInt.asUintN(32, id.value) : faults.has('get-id-sign-ignored') && id.value < 0n ? -id.value : id.value;
+      const pet = store.get(sought);
+      if (pet === undefined || (faults.has('get-only-by-creator') && pet.creator !== undefined && pet.creator !== caller)) {
+        return reject(errorReply(404, 'not_found', `no animal with id ${id.value}`));
+      }
       const answered = faults.has('get-wrong-pet') ? (store.neighbour(pet.id) ?? pet) : pet;
-      return { proceed: step(() => jsonReply(200, petJson(answered))) };
+      // Fault get-id-sign-ignored fills the id in from the path: the animal comes back under the id asked for.
+      const shown = faults.has('get-id-sign-ignored') && sought !== id.value ? { ...answered, id: id.value } : answered;
+      return { proceed: step(() => jsonReply(200, petJson(shown))) };
     },
 
     // Orders are "not shown" by the interface: the endpoint exists and answers an empty list.

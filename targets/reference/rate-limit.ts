@@ -64,6 +64,24 @@ export interface RateDecision {
   earlyRetry: boolean;
   /** The clock reading the decision was made at, epoch ms. */
   at: number;
+  /**
+   * Each window's own Limit, Remaining and Reset (option reportWindows: faults that mix the
+   * windows' headers read them); undefined otherwise, and for a ban.
+   */
+  windows?: WindowStates | undefined;
+}
+
+/** What the headers would say of one window alone. */
+export interface WindowState {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+/** The minute window's state, and the day's when the day is counted. */
+export interface WindowStates {
+  minute: WindowState;
+  day?: WindowState;
 }
 
 export interface RateLimiterOptions {
@@ -91,6 +109,8 @@ export interface RateLimiterOptions {
   enforceDay?: boolean;
   /** Fault rate-slow-refill: the minute limit is a token bucket refilled at this fraction of the plan's rate. */
   minuteRefill?: number;
+  /** Faults rate-headers-mixed-windows, rate-remaining-of-day: every decision also gives each window's state (`windows`). */
+  reportWindows?: boolean;
 }
 
 export interface TakeOptions {
@@ -223,6 +243,7 @@ export class RateLimiter {
         retryAtMs,
         ...(blocker.name === 'day' ? { minuteRetryAtMs: minute.meter.resetAt(at, minute.quota) } : {}),
         refusedInARow: client.refusedInARow,
+        windows: this.options.reportWindows ? windowStates(views, at) : undefined,
       };
     }
 
@@ -240,6 +261,7 @@ export class RateLimiter {
       reset: this.reset(described.meter.resetAt(at, described.quota), at, described),
       windowSeconds: described.seconds,
       refusedInARow: 0,
+      windows: this.options.reportWindows ? windowStates(views, at) : undefined,
     };
   }
 
@@ -276,8 +298,7 @@ export class RateLimiter {
       const noise = (2 * seededFraction(JITTER_SALT, n) - 1) * jitter;
       return Math.max(Math.floor(nowMs / 1000), Math.round((atMs + noise) / 1000));
     }
-    const seconds = Math.ceil(atMs / 1000 - EPSILON);
-    return view?.meter.capsReset ? Math.min(seconds, Math.floor(nowMs / 1000) + view.seconds) : seconds;
+    return roundReset(atMs, nowMs, view);
   }
 
   /**
@@ -295,6 +316,12 @@ export class RateLimiter {
     const day = this.views(bucketId, quota)[1];
     if (!day) return 0;
     return 1 - Math.max(0, day.meter.left(this.now(), day.quota)) / day.quota;
+  }
+
+  /** Gives one request of a bucket back, in every window (fault rate-counts-only-success). */
+  giveBack(bucketId: string, quota: PlanQuota): void {
+    const at = this.now();
+    for (const v of this.views(bucketId, quota)) v.meter.giveBack(at, v.quota);
   }
 
   /** Bans a client until an epoch time, as an earlier run that ignored its 429s would have (variation first-key-banned). */
@@ -349,6 +376,19 @@ export class RateLimiter {
     if (this.options.tokenBucket) return new TokenBucket(seconds);
     return new FixedWindow(seconds, this.options.windowPerKey);
   }
+}
+
+/** X-RateLimit-Reset naming `atMs`: whole Unix seconds rounded up, capped at one window after now's second where the meter says so. */
+function roundReset(atMs: number, nowMs: number, view?: WindowView): number {
+  const seconds = Math.ceil(atMs / 1000 - EPSILON);
+  return view?.meter.capsReset ? Math.min(seconds, Math.floor(nowMs / 1000) + view.seconds) : seconds;
+}
+
+/** Each window's Limit, Remaining and Reset as its own headers would give them (no reset-jitter noise). */
+function windowStates(views: readonly WindowView[], nowMs: number): WindowStates {
+  const state = (v: WindowView): WindowState => ({ limit: v.quota, remaining: remainingOf(v, nowMs), reset: roundReset(v.meter.resetAt(nowMs, v.quota), nowMs, v) });
+  const [minute, day] = views;
+  return day ? { minute: state(minute!), day: state(day) } : { minute: state(minute!) };
 }
 
 /** Whole requests left, never negative. */

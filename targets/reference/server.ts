@@ -91,6 +91,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
   const now = skewMs === 0 ? trueNow : () => trueNow() + skewMs;
   const store = new AnimalStore({
     idsBeyond2to53: variations.has('ids-beyond-2^53'),
+    idsSharded: variations.has('ids-sharded'),
     defaultStatus: variations.has('status-default-available') ? 'available' : undefined,
   });
   store.preload(config.preload);
@@ -109,6 +110,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
     describeDay: variations.has('headers-day-window'),
     enforceDay: !faults.has('rate-daily-not-enforced'),
     minuteRefill: faults.has('rate-slow-refill') ? SLOW_REFILL : undefined,
+    reportWindows: faults.has('rate-headers-mixed-windows') || faults.has('rate-remaining-of-day'),
   });
   const first = keys.clients()[0];
   if (variations.has('first-key-banned') && first) limiter.ban(first.label, now() + EARLIER_BAN_WINDOWS * config.windows.minute * 1000);

@@ -11,6 +11,20 @@ export interface StoredPet {
   readonly categoryId: bigint;
   /** Absent when the animal was created without one: the interface does not say what it defaults to. */
   readonly status?: PetStatus;
+  /** The label of the key that created it through the API (fault get-only-by-creator); never shown. */
+  readonly creator?: string;
+}
+
+/** Where a new animal comes from, for the faults that make ids or reads depend on it. */
+export interface CreateOrigin {
+  /** The label of the key that created it. */
+  creator?: string;
+  /**
+   * Faults create-id-per-key and create-id-per-connection: the counter its id is drawn from. Each
+   * such counter starts where the preload ended, so two counters hand out the same ids, and an
+   * animal stored under a repeated id replaces the one stored there before.
+   */
+  idCounter?: string;
 }
 
 export interface ListQuery {
@@ -28,6 +42,8 @@ export interface ListQuery {
 export interface StoreOptions {
   /** Variation ids-beyond-2^53. */
   idsBeyond2to53?: boolean;
+  /** Variation ids-sharded: a sequence number times 2^32 plus a shard number. */
+  idsSharded?: boolean;
   /** Variation status-default-available: stored when a new animal has no status. */
   defaultStatus?: PetStatus;
 }
@@ -36,6 +52,8 @@ const BEYOND_2_TO_53 = 2n ** 53n + 1n;
 const ID_SPREAD = 2n ** 62n;
 // Odd, so n * step mod 2^62 never repeats; about 2^62 / 9, so ids climb towards 2^62 within a few.
 const ID_STEP = 0x06f4_a7c1_5b3d_2e91n;
+/** Variation ids-sharded: ids are (sequence << 32) | shard, sequences from 1. */
+const SHARD = 7n;
 
 export class AnimalStore {
   // A Map keeps insertion order, which is the listing order, and compares bigint keys by value.
@@ -45,24 +63,27 @@ export class AnimalStore {
   private readonly preloaded = new Set<bigint>();
   /** Last shuffled page per query, so the next one can be made to differ. */
   private readonly lastShuffled = new Map<string, string>();
+  /** Faults create-id-per-key and create-id-per-connection: the next position of each counter. */
+  private readonly counters = new Map<string, bigint>();
 
   constructor(private readonly options: StoreOptions = {}) {}
 
   /** Adds an animal under the next id, or under `id` when given (only faults do that). */
-  create(input: NewPetInput, id?: bigint): StoredPet {
-    const pet = this.draft(input, id);
+  create(input: NewPetInput, id?: bigint, origin: CreateOrigin = {}): StoredPet {
+    const pet = this.draft(input, id, origin);
     this.pets.set(pet.id, pet);
     return pet;
   }
 
   /** The animal `create` would store, with an id used up, but not stored (fault create-not-persisted). */
-  draft(input: NewPetInput, id?: bigint): StoredPet {
+  draft(input: NewPetInput, id?: bigint, origin: CreateOrigin = {}): StoredPet {
     const status = input.status ?? this.options.defaultStatus;
     return {
-      id: id ?? this.nextId(),
+      id: id ?? (origin.idCounter === undefined ? this.nextId() : this.nextIdOf(origin.idCounter)),
       ...(input.name === undefined ? {} : { name: input.name }),
       categoryId: input.categoryId,
       ...(status === undefined ? {} : { status }),
+      ...(origin.creator === undefined ? {} : { creator: origin.creator }),
     };
   }
 
@@ -131,7 +152,15 @@ export class AnimalStore {
     return this.idAt(this.assigned++);
   }
 
+  /** The next id of a counter of its own, which starts where the preload ended. */
+  private nextIdOf(counter: string): bigint {
+    const n = this.counters.get(counter) ?? BigInt(this.preloaded.size);
+    this.counters.set(counter, n + 1n);
+    return this.idAt(n);
+  }
+
   private idAt(n: bigint): bigint {
+    if (this.options.idsSharded) return ((n + 1n) << 32n) | SHARD;
     return this.options.idsBeyond2to53 ? BEYOND_2_TO_53 + ((n * ID_STEP) % ID_SPREAD) : n + 1n;
   }
 

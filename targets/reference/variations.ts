@@ -20,10 +20,22 @@ export const JSON_TYPE_UTF8 = `${JSON_TYPE}; charset=utf-8`;
 /** RFC 9745 form of Deprecation: 2025-01-01T00:00:00Z as a structured-field Date. */
 export const DEPRECATION_DATE = '@1735689600';
 
+/** The last second of the announced removal day, as variation sunset-end-of-day writes Sunset. */
+export const SUNSET_END_OF_DAY = 'Thu, 05 Dec 2030 23:59:59 GMT';
+
+/** Variation affinity-cookie: the instance a load balancer would send the client back to. */
+export const AFFINITY_COOKIE = 'lb=instance-1';
+
 export const VARIATION_CATALOGUE = [
   {
     id: 'ids-beyond-2^53',
     allows: 'Pet id is int64: ids start at 2^53 + 1 and spread up to about 2^62, beyond what a double holds.',
+  },
+  {
+    id: 'ids-sharded',
+    allows:
+      'Ids are only said to be unique int64s assigned by the service: each is a sequence number times 2^32 plus a shard ' +
+      'number (7), so ids lie 2^32 apart and an animal\'s id plus or minus 2^32 is the id of another animal.',
   },
   {
     id: 'status-default-available',
@@ -54,10 +66,34 @@ export const VARIATION_CATALOGUE = [
     allows: 'A NewPet with fields the interface does not define gets 400 with an Error body.',
   },
   {
+    id: 'affinity-cookie',
+    allows:
+      'Deployment is not given: a load balancer sets an affinity cookie (Set-Cookie: lb=…) on every answer; it authenticates ' +
+      'nothing, so sent back without Authorization it gets 401 like any request without a key.',
+    rewrite: (reply) => ({ ...reply, headers: { ...reply.headers, 'Set-Cookie': `${AFFINITY_COOKIE}; Path=/; HttpOnly` } }),
+  },
+  {
+    id: 'routing-before-auth',
+    allows:
+      'Authentication is stated for the operations only: a path no route matches gets 404, and another method on a known ' +
+      'path 405, even without a key (the router answers before a per-route guard), with X-RateLimit-* and an Error body.',
+  },
+  {
+    id: 'media-type-415',
+    allows:
+      'createPet lists 400 for invalid requests; 415 is the usual HTTP answer to another media type: a body labelled other ' +
+      'than application/json gets 415 with an Error body (a body without Content-Type still gets 400).',
+  },
+  {
     id: 'deprecation-date-form',
     allows: 'Deprecation uses the RFC 9745 form `@1735689600` (when it took effect) instead of `true`.',
     rewrite: (reply) =>
       reply.headers.Deprecation === undefined ? reply : { ...reply, headers: { ...reply.headers, Deprecation: DEPRECATION_DATE } },
+  },
+  {
+    id: 'sunset-end-of-day',
+    allows: 'The hour of the removal is not given: getPet\'s Sunset names the last second of 5 December 2030 (Thu, 05 Dec 2030 23:59:59 GMT).',
+    rewrite: (reply) => (reply.headers.Sunset === undefined ? reply : { ...reply, headers: { ...reply.headers, Sunset: SUNSET_END_OF_DAY } }),
   },
   {
     id: 'retry-after-http-date',

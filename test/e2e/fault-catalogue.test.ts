@@ -174,13 +174,13 @@ describe('what the report says about a fault', () => {
 const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' | 'every'; preload?: number }[] = [
   {
     title: 'shapes of responses, over a store of 500 animals',
-    variations: ['ids-beyond-2^53', 'status-default-available', 'limit-clamp', 'charset-utf8', 'shuffled-order', 'non-numeric-id-404', 'extra-fields-rejected', 'deprecation-date-form'],
+    variations: ['ids-beyond-2^53', 'status-default-available', 'limit-clamp', 'charset-utf8', 'shuffled-order', 'non-numeric-id-404', 'extra-fields-rejected', 'routing-before-auth', 'media-type-415', 'deprecation-date-form', 'sunset-end-of-day', 'affinity-cookie'],
     suites: 'functional',
     preload: 500,
   },
   {
-    title: 'delivery, clocks and 429s, every suite with the paced load',
-    variations: ['keep-alive-1s', 'several-instances', '429-empty-body', 'retry-after-http-date', 'clock-ahead'],
+    title: 'delivery, clocks, 429s and sharded ids, every suite with the paced load',
+    variations: ['keep-alive-1s', 'several-instances', '429-empty-body', 'retry-after-http-date', 'clock-ahead', 'ids-sharded'],
     suites: 'every',
   },
 ];

@@ -119,6 +119,44 @@ const checks = {
     expect((await call(s, 'POST', '/v1/pets', { json: { name: 'x', categoryId: 1 } })).status).toBe(401);
     expect(s.stats().pets).toBe(60);
   },
+  'auth-api-key-header-accepted': async (s) => {
+    const res = await call(s, 'GET', '/v1/pets', { headers: { 'x-api-key': KEYS.pro } });
+    expect(res.status).toBe(200);
+    expect(rateHeaders(res)?.limit).toBe(300);
+    expect((await call(s, 'GET', '/v1/pets', { headers: { 'x-api-key': 'wrong' } })).status).toBe(401);
+    // The Authorization header, when there is one, still decides.
+    expect((await call(s, 'GET', '/v1/pets', { authorization: 'Bearer wrong', headers: { 'x-api-key': KEYS.pro } })).status).toBe(401);
+    expect((await call(s, 'GET', '/v1/pets', { headers: { 'api-key': KEYS.pro } })).status).toBe(401);
+  },
+  'auth-basic-key-accepted': async (s) => {
+    const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
+    for (const text of [`${KEYS.pro}:`, `:${KEYS.pro}`, KEYS.pro]) {
+      const res = await call(s, 'GET', '/v1/pets', { authorization: basic(text) });
+      expect(res.status, text).toBe(200);
+      expect(rateHeaders(res)?.limit, text).toBe(300);
+    }
+    expect((await call(s, 'GET', '/v1/pets', { authorization: basic('wrong:') })).status).toBe(401);
+    expect((await call(s, 'GET', '/v1/pets', { authorization: `Basic ${KEYS.pro}` })).status).toBe(401);
+  },
+  'auth-session-cookie': async (s) => {
+    expect((await call(s, 'GET', '/v1/pets')).headers['set-cookie']).toBeUndefined();
+    const authenticated = await call(s, 'GET', '/v1/pets', { key: KEYS.pro });
+    const sid = /^sid=([0-9a-f]+);/.exec(authenticated.headers['set-cookie'] ?? '')?.[1];
+    expect(sid).toBeDefined();
+    const res = await call(s, 'GET', '/v1/pets', { headers: { cookie: `lang=en; sid=${sid}` } });
+    expect(res.status).toBe(200);
+    expect(rateHeaders(res)?.limit).toBe(300);
+    expect((await call(s, 'GET', '/v1/pets', { headers: { cookie: 'sid=0123456789abcdef01234567' } })).status).toBe(401);
+    expect((await call(s, 'GET', '/v1/pets', { authorization: 'Bearer wrong', headers: { cookie: `sid=${sid}` } })).status).toBe(401);
+  },
+  'auth-prototype-key': async (s) => {
+    for (const token of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect((await call(s, 'GET', '/v1/pets', { authorization: `Bearer ${token}` })).status, token).toBe(200);
+    }
+    for (const token of ['prototype', '__class__', 'get', 'hashCode', 'not-a-key']) {
+      expect((await call(s, 'GET', '/v1/pets', { authorization: `Bearer ${token}` })).status, token).toBe(401);
+    }
+  },
   'error-status-mismatch': async (s) => {
     const res = await call(s, 'GET', '/v1/pets');
     expect(res.status).toBe(401);
@@ -459,6 +497,63 @@ const checks = {
     // Invalid bodies are still refused before the name is stored.
     expect((await postRaw(s, `{"name":"${'x'.repeat(5000)}"}`)).status).toBe(400);
   },
+  'create-accepts-array': async (s) => {
+    const one = await postRaw(s, '[{"name":"a","categoryId":1}]');
+    expect(one.status).toBe(201);
+    expect(Pet.parse(one.json)).toMatchObject({ name: 'a', categoryId: 1n });
+    // Of two, the first is created and the second dropped.
+    expect(Pet.parse((await postRaw(s, '[{"name":"b","categoryId":2},{"name":"c","categoryId":3}]')).json).name).toBe('b');
+    expect(s.stats().pets).toBe(62);
+    expect((await postRaw(s, '[]')).status).toBe(400);
+    expect((await postRaw(s, '{"pet":{"name":"d","categoryId":4}}')).status).toBe(400);
+  },
+  'create-unwraps-body': async (s) => {
+    for (const wrapper of ['pet', 'data']) {
+      const res = await postRaw(s, `{"${wrapper}":{"name":"${wrapper}","categoryId":5}}`);
+      expect(res.status).toBe(201);
+      expect(Pet.parse(res.json)).toMatchObject({ name: wrapper, categoryId: 5n });
+    }
+    // A NewPet that has a name is taken as it is; an envelope of something else is no NewPet.
+    expect(Pet.parse((await postRaw(s, '{"name":"n","categoryId":6,"data":{"name":"other","categoryId":7}}')).json).name).toBe('n');
+    expect((await postRaw(s, '{"data":"x"}')).status).toBe(400);
+    expect((await postRaw(s, '[{"name":"a","categoryId":1}]')).status).toBe(400);
+  },
+  'create-accepts-form': async (s) => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const res = await call(s, 'POST', '/v1/pets', { key, body: 'name=Rex+the+dog&categoryId=9223372036854775807', headers: form });
+    expect(res.status).toBe(201);
+    expect(Pet.parse(res.json)).toMatchObject({ name: 'Rex the dog', categoryId: 9223372036854775807n });
+    expect((await call(s, 'POST', '/v1/pets', { key, body: 'name=Rex', headers: form })).status).toBe(400);
+    expect((await call(s, 'POST', '/v1/pets', { key, body: '{"name":"x","categoryId":1}', headers: { 'content-type': 'text/plain' } })).status).toBe(400);
+  },
+  'unknown-route-500': async (s) => {
+    const res = await get(s, '/v1/nowhere');
+    expect(res.status).toBe(500);
+    expect(errorBody(res)).toMatchObject({ code: 'internal_error', status: 500 });
+    expect(rateHeaders(res)).toBeDefined();
+    expect((await call(s, 'GET', '/v1/nowhere')).status).toBe(401);
+    expect((await call(s, 'DELETE', '/v1/pets', { key })).status).toBe(405);
+    expect((await get(s, '/v1/pets/999')).status).toBe(404);
+  },
+  'fallback-404-without-headers': async (s) => {
+    for (const res of [await get(s, '/v1/nowhere'), await call(s, 'PUT', '/v1/pets/1', { key })]) {
+      expect([404, 405]).toContain(res.status);
+      expect(rateHeaders(res)).toBeUndefined();
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+    expect(rateHeaders(await get(s, '/v1/pets/999'))).toBeDefined();
+    expect(rateHeaders(await call(s, 'GET', '/v1/nowhere'))).toBeDefined();
+  },
+  'delete-500': async (s) => {
+    const res = await call(s, 'DELETE', '/v1/pets/1', { key });
+    expect(res.status).toBe(500);
+    expect(errorBody(res)).toMatchObject({ code: 'internal_error', status: 500 });
+    expect(s.stats().exceptions).toBe(1);
+    expect((await get(s, '/v1/pets/1')).status).toBe(200);
+    expect((await call(s, 'DELETE', '/v1/pets/1')).status).toBe(401);
+    expect((await call(s, 'DELETE', '/v1/pets', { key })).status).toBe(405);
+    expect((await call(s, 'PUT', '/v1/pets/1', { key })).status).toBe(405);
+  },
   'get-200-for-missing': async (s) => {
     const res = await get(s, '/v1/pets/999');
     expect(res.status).toBe(200);
@@ -498,6 +593,73 @@ const checks = {
     expect((await get(s, '/v1/pets/abc')).status).toBe(400);
     expect((await get(s, '/v1/pets/1e400')).status).toBe(400);
     expect(Pet.parse((await get(s, '/v1/pets/7')).json).id).toBe(7n);
+  },
+  'sunset-wrong-date': async (s) => {
+    for (const path of ['/v1/pets/7', '/v1/pets/999']) {
+      const res = await get(s, path);
+      expect(res.headers.sunset, path).toBe('Sat, 05 Dec 2026 00:00:00 GMT');
+      expect(res.headers.deprecation, path).toBe('true');
+    }
+    expect((await get(s, '/v1/pets')).headers.sunset).toBeUndefined();
+  },
+  'deprecation-malformed': async (s) => {
+    const res = await get(s, '/v1/pets/7');
+    expect(res.headers.deprecation).toBe('yes');
+    expect(res.headers.sunset).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    expect((await get(s, '/v1/pets')).headers.deprecation).toBeUndefined();
+  },
+  'deprecation-on-collection': async (s) => {
+    for (const res of [await get(s, '/v1/pets'), await post(s, { name: 'x', categoryId: 1 }), await post(s, { name: 'x' })]) {
+      expect(res.headers.deprecation).toBe('true');
+      expect(res.headers.sunset).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    }
+    expect((await get(s, '/v1/pets/7')).headers.deprecation).toBe('true');
+    expect((await get(s, '/v1/store/orders')).headers.deprecation).toBeUndefined();
+  },
+  'get-id-wraps-32': async (s) => {
+    // 60 animals, ids 1 to 60: 7 + 2^32, 7 - 2^32 and 7 + 2^33 all find pet 7, as pet 7.
+    for (const id of ['4294967303', '-4294967289', '8589934599']) expect(Pet.parse((await get(s, `/v1/pets/${id}`)).json).id, id).toBe(7n);
+    expect((await get(s, '/v1/pets/4294967295')).status).toBe(404);
+    expect((await get(s, '/v1/pets/-7')).status).toBe(404);
+    expect(Pet.parse((await get(s, '/v1/pets/7')).json).id).toBe(7n);
+  },
+  'get-id-sign-ignored': async (s) => {
+    // -7 answers pet 7's fields under the id asked for.
+    const seven = Pet.parse((await get(s, '/v1/pets/7')).json);
+    expect(Pet.parse((await get(s, '/v1/pets/-7')).json)).toEqual({ ...seven, id: -7n });
+    expect((await get(s, '/v1/pets/-999')).status).toBe(404);
+    expect((await get(s, '/v1/pets/4294967303')).status).toBe(404);
+  },
+  'create-id-per-key': async (s) => {
+    const create = async (k: string, name: string) => Pet.parse((await call(s, 'POST', '/v1/pets', { key: k, json: { name, categoryId: 1 } })).json).id;
+    // Each key's counter starts where the preload ended: both get 61, and the later replaces the earlier, for every key.
+    expect([await create(KEYS.free1, 'a'), await create(KEYS.free2, 'b')]).toEqual([61n, 61n]);
+    for (const k of [KEYS.free1, KEYS.free2]) expect(Pet.parse((await call(s, 'GET', '/v1/pets/61', { key: k })).json).name).toBe('b');
+    expect(await create(KEYS.free1, 'c')).toBe(62n);
+    expect(s.stats().pets).toBe(62);
+  },
+  'create-id-per-connection': async (s) => {
+    // Each connection's counter starts where the preload ended; one connection's ids go on from its own.
+    const first = new Client(s.origin);
+    const second = new Client(s.origin);
+    try {
+      const on = async (client: Client, name: string) => {
+        const res = await client.request({ method: 'POST', path: '/v1/pets', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) });
+        return Pet.parse(JSON.parse(await res.body.text())).id;
+      };
+      expect([await on(first, 'a'), await on(second, 'b'), await on(first, 'c')]).toEqual([61n, 61n, 62n]);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+    expect(s.stats().pets).toBe(62);
+  },
+  'get-only-by-creator': async (s) => {
+    const created = Pet.parse((await call(s, 'POST', '/v1/pets', { key: KEYS.free1, json: { name: 'mine', categoryId: 1 } })).json);
+    expect((await call(s, 'GET', `/v1/pets/${created.id}`, { key: KEYS.free1 })).status).toBe(200);
+    expect((await call(s, 'GET', `/v1/pets/${created.id}`, { key: KEYS.free2 })).status).toBe(404);
+    // Preloaded animals (created by no key) are found by every key, and listPets shows the new one to every key.
+    expect((await call(s, 'GET', '/v1/pets/7', { key: KEYS.free2 })).status).toBe(200);
+    expect(Pets.parse((await call(s, 'GET', '/v1/pets?limit=100', { key: KEYS.free2 })).json).map((p) => p.id)).toContain(created.id);
   },
   'headers-missing-on-errors': async (s) => {
     expect(rateHeaders(await get(s, '/v1/pets/999'))).toBeUndefined();
@@ -644,6 +806,23 @@ const checks = {
     expect(refused.status).toBe(429);
     expect(rateHeaders(refused)).toEqual({ limit: 300, remaining: 0, reset: T0_S + 60 });
   },
+  'rate-headers-mixed-windows': async (s, clock) => {
+    // Limit and Reset of the day, Remaining of the minute.
+    expect(rateHeaders(await free(s))).toEqual({ limit: 1000, remaining: 59, reset: T0_S + 86_400 });
+    const responses = await tinies(s, 4);
+    expect(statuses(responses)).toEqual([200, 200, 200, 429]);
+    expect(responses.map(rateHeaders)).toEqual([2, 1, 0, 0].map((remaining) => ({ limit: 5, remaining, reset: T0_S + 86_400 })));
+    // The next minute: Remaining is back, while Limit and Reset still say the same day.
+    clock.set(T0 + 60_000);
+    expect(rateHeaders(await tiny(s))).toEqual({ limit: 5, remaining: 2, reset: T0_S + 86_400 });
+  },
+  'rate-remaining-of-day': async (s) => {
+    // Limit and Reset of the minute, Remaining of the day.
+    expect(rateHeaders(await free(s))).toEqual({ limit: 60, remaining: 999, reset: T0_S + 60 });
+    const responses = await tinies(s, 4);
+    expect(statuses(responses)).toEqual([200, 200, 200, 429]);
+    expect(responses.map(rateHeaders)).toEqual([4, 3, 2, 2].map((remaining) => ({ limit: 3, remaining, reset: T0_S + 60 })));
+  },
   'rate-one-too-many': async (s, clock) => {
     const responses = await tinies(s, 5);
     expect(statuses(responses)).toEqual([200, 200, 200, 200, 429]);
@@ -739,6 +918,17 @@ const checks = {
     expect((await tiny(s)).status).toBe(429);
     // One at a time, it counts right.
     expect(s.stats().rateLimited).toBe(1);
+  },
+  'rate-per-operation': async (s) => {
+    // listPets spends its own quota; getPet of the same key still has the whole plan.
+    expect(statuses(await tinies(s, 4))).toEqual([200, 200, 200, 429]);
+    const other = await call(s, 'GET', '/v1/pets/424242', { key: TINY_KEY });
+    expect({ status: other.status, remaining: rateHeaders(other)?.remaining }).toEqual({ status: 404, remaining: 2 });
+  },
+  'rate-counts-only-success': async (s) => {
+    // 404s are given back: any number of them, and the key still has its whole quota.
+    for (let i = 0; i < 5; i++) expect((await call(s, 'GET', '/v1/pets/424242', { key: TINY_KEY })).status).toBe(404);
+    expect(statuses(await tinies(s, 4))).toEqual([200, 200, 200, 429]);
   },
   'rate-per-connection': async (s) => {
     // One connection spends its quota; a new connection of the same key starts with the whole quota.

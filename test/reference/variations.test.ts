@@ -6,7 +6,9 @@ import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import { CLOCK_SKEW_MS, type RunningServer } from '../../targets/reference/server.ts';
 import { AnimalStore } from '../../targets/reference/store.ts';
 import {
+  AFFINITY_COOKIE,
   DEPRECATION_DATE,
+  SUNSET_END_OF_DAY,
   VARIATION_CATALOGUE,
   VARIATION_IDS,
   isVariationId,
@@ -116,7 +118,7 @@ async function expectConforming(s: RunningServer, clock: FakeClock): Promise<voi
   expect(isJson(read)).toBe(true);
   expect(Pet.parse(read.json)).toEqual(a);
   expect(read.headers.deprecation).toMatch(/^(true|@-?[0-9]+)$/);
-  expect(read.headers.sunset).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+  expect(['Thu, 05 Dec 2030 00:00:00 GMT', SUNSET_END_OF_DAY]).toContain(read.headers.sunset);
   expect(Pet.parse((await get(s, `/v1/pets/${b.id}`)).json)).toEqual(b);
   expectError(await get(s, '/v1/pets/0'), 404);
   expectError(await get(s, '/v1/pets/abc'), 400, 404);
@@ -258,6 +260,18 @@ describe('each variation does what it says', () => {
     expect(ids.every((id) => id > 2n ** 53n && id <= INT64_MAX)).toBe(true);
   });
 
+  it('ids-sharded: ids are a sequence times 2^32 plus 7, so an id plus or minus 2^32 is another animal', async () => {
+    const s = await start(['ids-sharded'], { preload: 3 });
+    const res = await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1 } });
+    const { id } = Pet.parse(res.json);
+    expect(id).toBe(4n * 2n ** 32n + 7n);
+    expect(await listIds(s, '?limit=100')).toEqual([1n, 2n, 3n, 4n].map((n) => n * 2n ** 32n + 7n));
+    const previous = Pet.parse((await get(s, `/v1/pets/${id - 2n ** 32n}`)).json);
+    expect(previous.id).toBe(id - 2n ** 32n);
+    expect((await get(s, `/v1/pets/${id + 2n ** 32n}`)).status).toBe(404);
+    expect((await get(s, '/v1/pets/7')).status).toBe(404);
+  });
+
   it('status-default-available: an omitted status is stored and returned as available', async () => {
     const s = await start(['status-default-available'], { preload: 40 });
     const res = await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1 } });
@@ -375,6 +389,39 @@ describe('each variation does what it says', () => {
     expect(s.stats().pets).toBe(1);
   });
 
+  it('routing-before-auth: without a key, an unknown path gets 404 and another method 405; the operations still 401', async () => {
+    const s = await start(['routing-before-auth']);
+    expectError(await call(s, 'GET', '/v1/nowhere'), 404);
+    expectError(await call(s, 'GET', '/v1/Pets'), 404);
+    const wrongMethod = await call(s, 'DELETE', '/v1/pets/1');
+    expectError(wrongMethod, 405);
+    expect(wrongMethod.headers.allow).toBe('GET, HEAD');
+    for (const res of [await call(s, 'GET', '/v1/pets'), await call(s, 'GET', '/v1/pets/1'), await call(s, 'POST', '/v1/pets', { json: {} }), await call(s, 'GET', '/v1/store/orders')]) {
+      expectError(res, 401);
+    }
+    expectError(await get(s, '/v1/nowhere'), 404);
+  });
+
+  it('media-type-415: a body labelled other than application/json gets 415; unlabelled, 400; JSON as before', async () => {
+    const s = await start(['media-type-415']);
+    const body = '{"name":"x","categoryId":1}';
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const res = await call(s, 'POST', '/v1/pets', { key, body, headers: { 'content-type': type } });
+      expectError(res, 415);
+      expect(errorBody(res)?.code).toBe('unsupported_media_type');
+    }
+    expectError(await call(s, 'POST', '/v1/pets', { key, body }), 400);
+    expectError(await call(s, 'POST', '/v1/pets', { body, headers: { 'content-type': 'text/plain' } }), 401);
+    expect((await postRaw(s, body)).status).toBe(201);
+  });
+
+  it('affinity-cookie: every answer sets lb=…, which authenticates nothing', async () => {
+    const s = await start(['affinity-cookie']);
+    const answers = [await get(s, '/v1/pets'), await call(s, 'GET', '/v1/pets'), await get(s, '/v1/pets/999')];
+    for (const res of answers) expect(res.headers['set-cookie']).toBe(`${AFFINITY_COOKIE}; Path=/; HttpOnly`);
+    expectError(await call(s, 'GET', '/v1/pets', { headers: { cookie: AFFINITY_COOKIE } }), 401);
+  });
+
   it('deprecation-date-form: Deprecation is @1735689600 on every getPet response', async () => {
     const s = await start(['deprecation-date-form'], { preload: 1 });
     expect(DEPRECATION_DATE).toBe('@1735689600');
@@ -384,6 +431,15 @@ describe('each variation does what it says', () => {
     }
     expect(1_735_689_600_000).toBeLessThan(Date.parse('Thu, 05 Dec 2030 00:00:00 GMT'));
     expect((await get(s, '/v1/pets')).headers.deprecation).toBeUndefined();
+  });
+
+  it('sunset-end-of-day: Sunset names the last second of 5 December 2030 on every getPet response', async () => {
+    const s = await start(['sunset-end-of-day'], { preload: 1 });
+    for (const res of [await get(s, '/v1/pets/1'), await get(s, '/v1/pets/2'), await call(s, 'GET', '/v1/pets/1')]) {
+      expect(res.headers.sunset).toBe('Thu, 05 Dec 2030 23:59:59 GMT');
+      expect(res.headers.deprecation).toBe('true');
+    }
+    expect((await get(s, '/v1/pets')).headers.sunset).toBeUndefined();
   });
 
   it('retry-after-http-date: a 429 gives the HTTP-date at which the blocking window resets', async () => {

@@ -6,13 +6,17 @@
 // which runs every such fault alone; run it again after changing a fault or a check.
 export const FAULT_SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   'auth-after-validation': ['auth.before-lookup:not-401', 'auth.before-validation:not-401', 'auth.empty-token:not-401', 'auth.invalid-key:not-401', 'auth.key-in-query:not-401', 'auth.key-without-scheme:not-401', 'auth.missing-key:not-401', 'auth.near-miss-key:not-401', 'auth.wrong-scheme:not-401'],
+  'auth-api-key-header-accepted': ['auth.other-carrier:header-key-accepted'],
+  'auth-basic-key-accepted': ['auth.other-carrier:scheme-key-accepted'],
   'auth-disabled': ['auth.before-lookup:not-401', 'auth.before-validation:not-401', 'auth.empty-token:not-401', 'auth.invalid-key:not-401', 'auth.key-in-query:not-401', 'auth.key-without-scheme:not-401', 'auth.missing-key:not-401', 'auth.near-miss-key:not-401', 'auth.wrong-scheme:not-401'],
   'auth-empty-bearer-accepted': ['auth.empty-token:not-401'],
   'auth-key-case-insensitive': ['auth.near-miss-key:not-401'],
   'auth-key-prefix-accepted': ['auth.near-miss-key:not-401'],
   'auth-no-error-body': ['auth.empty-token:no-error-body', 'auth.invalid-key:no-error-body', 'auth.key-in-query:no-error-body', 'auth.key-without-scheme:no-error-body', 'auth.missing-key:no-error-body', 'auth.near-miss-key:no-error-body', 'auth.wrong-scheme:no-error-body', 'errors.error-body:no-error-body'],
+  'auth-prototype-key': ['auth.object-member-key:member-key-accepted'],
   'auth-query-key-accepted': ['auth.key-in-query:not-401'],
   'auth-scheme-case-sensitive': ['auth.scheme-case-insensitive:scheme-case-refused'],
+  'auth-session-cookie': ['auth.cookie-not-credential:set-cookie-accepted'],
   'auth-wrong-status': ['auth.before-lookup:not-401', 'auth.before-validation:not-401', 'auth.empty-token:not-401', 'auth.invalid-key:not-401', 'auth.key-in-query:not-401', 'auth.key-without-scheme:not-401', 'auth.missing-key:not-401', 'auth.near-miss-key:not-401', 'auth.wrong-scheme:not-401'],
   'content-type-text': ['responses.json-media-type:not-json-media-type'],
   'create-201-without-id': ['create-pet.body-id-ignored:invalid-pet', 'create-pet.boundaries:invalid-pet', 'create-pet.created:invalid-pet', 'create-pet.echo:invalid-pet', 'create-pet.new-id:invalid-pet', 'create-pet.persisted:invalid-pet', 'create-pet.status-default:not-created'],
@@ -32,6 +36,8 @@ export const FAULT_SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   'create-trims-name': ['create-pet.boundaries:name-not-echoed', 'create-pet.echo:name-not-echoed'],
   'create-truncates-int64': ['create-pet.created:invalid-pet', 'create-pet.echo:category-id-not-echoed', 'create-pet.echo:invalid-pet', 'create-pet.new-id:invalid-pet', 'create-pet.persisted:invalid-pet'],
   'create-uses-body-id': ['create-pet.body-id-ignored:took-existing-id'],
+  'deprecation-malformed': ['get-pet.deprecation-form:deprecation-malformed'],
+  'deprecation-on-collection': ['versioning.only-get-pet-deprecated:deprecation-on-other-operation'],
   'error-missing-code': ['auth.empty-token:invalid-error-body', 'auth.invalid-key:invalid-error-body', 'auth.key-in-query:invalid-error-body', 'auth.key-without-scheme:invalid-error-body', 'auth.missing-key:invalid-error-body', 'auth.near-miss-key:invalid-error-body', 'auth.wrong-scheme:invalid-error-body', 'errors.error-body:invalid-error-body'],
   'error-no-content-type': ['errors.error-body:error-body-no-content-type', 'get-pet.not-found:error-body-no-content-type', 'responses.json-media-type:no-content-type'],
   'error-plain-text': ['auth.empty-token:error-body-not-json', 'auth.invalid-key:error-body-not-json', 'auth.key-in-query:error-body-not-json', 'auth.key-without-scheme:error-body-not-json', 'auth.missing-key:error-body-not-json', 'auth.near-miss-key:error-body-not-json', 'auth.wrong-scheme:error-body-not-json', 'errors.error-body:error-body-not-json', 'responses.json-media-type:not-json-media-type'],
@@ -57,4 +63,5 @@ export const FAULT_SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   'list-rejects-limit-100': ['list-pets.created-visible:not-200', 'list-pets.default-limit:not-200', 'list-pets.limit:not-200', 'list-pets.no-duplicates:not-200', 'list-pets.status-filter:not-200'],
   'list-status-case-insensitive': ['list-pets.status-filter-invalid:filter-ignores-case'],
   'list-wrong-status-filter': ['list-pets.status-filter:wrong-status-listed'],
+  'sunset-wrong-date': ['get-pet.sunset-date:sunset-wrong-date'],
 };

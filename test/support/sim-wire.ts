@@ -84,6 +84,27 @@ export function simWire(server: InProcessServer, clock: Clock, options: SimOptio
         });
         return { status: res.status, headers: res.headers, seq: e.seq };
       },
+      async send(key: TargetKey, { method, path, body, earlyOnPurpose }) {
+        const sentAt = clock.now();
+        const headers = { authorization: `Bearer ${key.key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) };
+        await clock.sleep(oneWay);
+        const res = await server.request({ method, path: `/v1${path}`, headers, connection: ++connections, ...(body !== undefined ? { body } : {}) });
+        await clock.sleep(oneWay);
+        const e = recorder.record({
+          method,
+          url: `http://127.0.0.1/v1${path}`,
+          auth: { kind: 'key', label: key.label, env: key.env, header: `Bearer $${key.env}` },
+          requestHeaders: { authorization: `Bearer [REDACTED:${key.label}]` },
+          ...(body !== undefined ? { requestBody: body } : {}),
+          ...(earlyOnPurpose !== undefined ? { earlyOnPurpose } : {}),
+          status: res.status,
+          responseHeaders: res.headers,
+          responseBody: res.body,
+          startedAt: new Date(sentAt).toISOString(),
+          durationMs: clock.now() - sentAt,
+        });
+        return { status: res.status, headers: res.headers, seq: e.seq, sentAt, t: clock.now() };
+      },
       phases,
       recorder,
       budget: new Budget(options.budget ?? 1_000_000),

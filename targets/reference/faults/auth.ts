@@ -49,4 +49,21 @@ export const AUTH_FAULTS = [
     id: 'auth-key-case-insensitive',
     breaks: 'Authentication: keys are compared ignoring case, so a configured key in upper or lower case is accepted as that key.',
   },
+  // One way in: see other-ways-in.ts for where each is taken.
+  {
+    id: 'auth-api-key-header-accepted',
+    breaks: 'Authentication is "Authorization: Bearer": a configured key in an X-API-Key header is accepted without one (passport-headerapikey\'s default, API gateways).',
+  },
+  {
+    id: 'auth-basic-key-accepted',
+    breaks: 'Authentication is the Bearer scheme: "Authorization: Basic" with a configured key base64-encoded as the user name or the password is accepted.',
+  },
+  {
+    id: 'auth-session-cookie',
+    breaks: 'Authentication is the Authorization header: every authenticated answer sets a session cookie (sid), and a request with that cookie alone is served as the key.',
+  },
+  {
+    id: 'auth-prototype-key',
+    breaks: 'Authentication: keys are looked up in a plain object, so a bearer token naming a member every object has ("__proto__", "constructor", "toString") is found and served.',
+  },
 ] as const satisfies readonly FaultDefinition[];

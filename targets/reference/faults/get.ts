@@ -1,5 +1,6 @@
 // Faults in getPet.
 import type { FaultDefinition } from '../fault-definition.ts';
+import { DEPRECATION_HEADERS } from '../app.ts';
 import { jsonReply } from '../http.ts';
 
 export const GET_FAULTS = [
@@ -20,5 +21,23 @@ export const GET_FAULTS = [
   {
     id: 'get-500-on-huge-id',
     breaks: 'getPet: a numeric petId beyond int64 (9223372036854775808) overflows the integer it is read into and raises an unhandled exception (500) instead of a 4xx.',
+  },
+  {
+    id: 'sunset-wrong-date',
+    breaks: 'Versioning: getPet is announced for removal on 5 December 2030, but its Sunset header names 5 December 2026 (Sat, 05 Dec 2026 00:00:00 GMT).',
+    rewrite: (reply) => (reply.headers.Sunset === undefined ? reply : { ...reply, headers: { ...reply.headers, Sunset: 'Sat, 05 Dec 2026 00:00:00 GMT' } }),
+  },
+  {
+    id: 'deprecation-malformed',
+    breaks: 'Deprecation is a structured-field Date (RFC 9745, `@1735689600`) or, in earlier drafts, `true`: getPet sends `Deprecation: yes`.',
+    rewrite: (reply) => (reply.headers.Deprecation === undefined ? reply : { ...reply, headers: { ...reply.headers, Deprecation: 'yes' } }),
+  },
+  {
+    id: 'deprecation-on-collection',
+    breaks:
+      'Versioning: only getPet is deprecated, but listPets and createPet carry its Deprecation and Sunset headers too ' +
+      '(a deprecation middleware mounted on /pets instead of /pets/{petId}).',
+    rewrite: (reply, { operation }) =>
+      operation === 'listPets' || operation === 'createPet' ? { ...reply, headers: { ...reply.headers, ...DEPRECATION_HEADERS } } : reply,
   },
 ] as const satisfies readonly FaultDefinition[];

@@ -2,10 +2,10 @@
 // limiter enforces. Header faults rewrite the finished Reply from the rate decision in its context
 // (they touch only headers that are there, except rate-draft-headers, which renames them all);
 // enforcement faults are flags read where the limiter is wired (server.ts: rate-one-too-many,
-// rate-daily-not-enforced, rate-slow-refill) or called (app.ts: rate-never-429, rate-shared-bucket, rate-per-connection, rate-check-then-count).
+// rate-daily-not-enforced, rate-slow-refill) or called (app.ts: rate-never-429, rate-shared-bucket, rate-per-connection, rate-per-operation, rate-counts-only-success, rate-check-then-count).
 import type { FaultDefinition } from '../fault-definition.ts';
 import { HEADER, RATE_LIMIT_HEADER_NAMES, withoutHeaders, type RateContext, type Reply, type ReplyContext } from '../http.ts';
-import type { RateDecision } from '../rate-limit.ts';
+import type { RateDecision, WindowState } from '../rate-limit.ts';
 
 /** The IETF draft's headers (draft-ietf-httpapi-ratelimit-headers), sent by fault rate-draft-headers. */
 const DRAFT_HEADER = {
@@ -23,6 +23,16 @@ function secondsToReset({ reset, at }: RateDecision): number {
 /** `reply` with one header replaced, if it has that header. */
 function replaceHeader(reply: Reply, name: string, value: string): Reply {
   return reply.headers[name] === undefined ? reply : { ...reply, headers: { ...reply.headers, [name]: value } };
+}
+
+/**
+ * `reply` with Limit, Remaining and Reset each taken from a window's state (the limiter's option
+ * reportWindows), where it has those headers; as it was when a window is not counted (the day's,
+ * under rate-daily-not-enforced) or the decision gives no states (a ban).
+ */
+function withWindows(reply: Reply, limit: WindowState | undefined, remaining: WindowState | undefined, reset: WindowState | undefined): Reply {
+  if (!limit || !remaining || !reset) return reply;
+  return replaceHeader(replaceHeader(replaceHeader(reply, HEADER.limit, String(limit.limit)), HEADER.remaining, String(remaining.remaining)), HEADER.reset, String(reset.reset));
 }
 
 /** A rewrite of the rate-limit headers of every reply that has a rate decision. */
@@ -121,6 +131,20 @@ export const RATE_LIMIT_FAULTS = [
     }),
   },
   {
+    id: 'rate-headers-mixed-windows',
+    breaks:
+      'X-RateLimit-Limit, -Remaining and -Reset describe one window: Limit and Reset are the day window\'s, Remaining the minute\'s ' +
+      '(two limiters each writing some of the headers), so Remaining comes back each minute while Limit and Reset stay the day\'s.',
+    rewrite: onRated((reply, { decision }) => withWindows(reply, decision.windows?.day, decision.windows?.minute, decision.windows?.day)),
+  },
+  {
+    id: 'rate-remaining-of-day',
+    breaks:
+      'X-RateLimit-Limit, -Remaining and -Reset describe one window: Limit and Reset are the minute window\'s, Remaining the day\'s, ' +
+      'so Remaining says more requests are left than Limit allows.',
+    rewrite: onRated((reply, { decision }) => withWindows(reply, decision.windows?.minute, decision.windows?.day, decision.windows?.minute)),
+  },
+  {
     id: 'rate-one-too-many',
     breaks: 'Request rate by plan: quota + 1 requests are accepted per minute window (headers still give the quota).',
   },
@@ -171,6 +195,18 @@ export const RATE_LIMIT_FAULTS = [
   {
     id: 'rate-per-connection',
     breaks: "Limits are per key: the limiter counts each of a key's connections on its own, so a client on four connections gets four quotas.",
+  },
+  {
+    id: 'rate-per-operation',
+    breaks:
+      "Limits are per key: the limiter counts each operation of a key on its own (as @nestjs/throttler's default tracker " +
+      'keyed by route does), so a key gets its plan once per operation.',
+  },
+  {
+    id: 'rate-counts-only-success',
+    breaks:
+      "Request rate by plan: a request the server answers 4xx (400, 404, 405, ...) is given back to the key's quota once " +
+      "answered (express-rate-limit's skipFailedRequests), so invalid requests are never counted.",
   },
   {
     id: 'rate-day-one-too-many',

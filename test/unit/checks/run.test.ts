@@ -68,7 +68,7 @@ function expectRun(finding: RunFinding, outcome: RunFinding['outcome'], mentions
 
 describe('RUN_CHECKS', () => {
   it('are the run-level checks, judged over every response of the run', () => {
-    expect(RUN_CHECKS.map((c) => c.id)).toEqual(['errors.error-body', 'errors.429-error-body', 'responses.json-media-type', 'headers.rate-limit-present', 'list-pets.pet-shape', 'responses.no-5xx', 'rate-limit.retry-after-obeyed']);
+    expect(RUN_CHECKS.map((c) => c.id)).toEqual(['errors.error-body', 'errors.429-error-body', 'responses.json-media-type', 'headers.rate-limit-present', 'list-pets.pet-shape', 'responses.no-5xx', 'rate-limit.retry-after-obeyed', 'versioning.only-get-pet-deprecated']);
     for (const c of RUN_CHECKS) expect(c.suite).toBe('run');
   });
 });

@@ -499,3 +499,26 @@ describe('ApiClient: transport errors', () => {
     expect(exchanges[0]?.transportError).toBe('REQUEST_DEADLINE');
   });
 });
+
+describe('ApiClient: connections of their own', () => {
+  it('sends requests given ownConnection() over one connection each, apart from the pool, recorded and redacted like the rest', async () => {
+    const ports: number[] = [];
+    routes.set('/v1/own', (_req, res) => {
+      ports.push(res.socket!.remotePort!);
+      json(res, 200, {});
+    });
+    const { api, exchanges } = client();
+    const own = [api.ownConnection(), api.ownConnection(), api.ownConnection()];
+    try {
+      await Promise.all(own.map((dispatcher) => api.send({ method: 'GET', path: '/own', auth: { key: FREE }, dispatcher })));
+      await api.send({ method: 'GET', path: '/own', auth: { key: FREE }, dispatcher: own[0]! });
+    } finally {
+      await Promise.all(own.map((d) => d.close()));
+    }
+    expect(new Set(ports.slice(0, 3)).size).toBe(3);
+    // A dispatcher of its own keeps its one connection.
+    expect(ports[3]).toBe(ports[0]);
+    expect(exchanges.map((e) => e.seq).sort()).toEqual([0, 1, 2, 3]);
+    for (const e of exchanges) expect(JSON.stringify(e)).not.toContain(KEY);
+  });
+});

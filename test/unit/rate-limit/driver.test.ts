@@ -25,12 +25,13 @@ const answeredAt = (e: Exchange) => sentAt(e) + e.durationMs;
 
 /**
  * The key's requests sent while a Retry-After it had been given was still running, other than
- * those already on the wire when a burst stopped: what a polite client never sends.
+ * those already on the wire when a burst stopped and the one sent early on purpose (earlyOnPurpose):
+ * what a polite client never sends.
  */
 function sentEarly(r: ClockRun, label: string): Exchange[] {
   const events = ofKey(r, label).sort((a, b) => sentAt(a) - sentAt(b));
   const refusals = events.filter((e) => e.status === 429).map((e) => ({ from: answeredAt(e), until: readRetryAfter(e.responseHeaders['retry-after'], answeredAt(e), e.responseHeaders.date)?.untilMs ?? answeredAt(e) }));
-  return events.filter((e) => !e.inFlightAtStop && refusals.some((x) => sentAt(e) >= x.from && sentAt(e) < x.until));
+  return events.filter((e) => !e.inFlightAtStop && e.earlyOnPurpose === undefined && refusals.some((x) => sentAt(e) >= x.from && sentAt(e) < x.until));
 }
 
 /** The checks that failed for the key, with the run-level ones; must and should alike. */
@@ -211,5 +212,50 @@ describe('slow-day: a key past half its day answered 1.2 s late, its spending ac
   it('the quota + 1 in a day window still fails', async () => {
     const r = await driveOnClock({ keys: [DAILY], plans: PLANS, windows: WINDOWS, variations: ['slow-day'], faults: ['rate-day-one-too-many'], start });
     expect(failures(r, 'daily#1')).toEqual(['rate-limit.daily-quota']);
+  });
+});
+
+describe('one quota per key: a window spent on a mix of operations (the reference limiter)', () => {
+  const mixed = (r: ClockRun) => r.runs.get('free#1')!.mix!;
+
+  it('spends the whole quota across every operation, crosses it one request at a time, and sends one request of another operation into the 429', async () => {
+    const r = await driveOnClock({ keys: [FREE_1], windows: WINDOWS });
+    const mix = mixed(r);
+    // From a whole window: the look before it showed the quota less itself.
+    expect(mix.expected).toBe(59);
+    const refusedAt = mix.points.findIndex((p) => p.status === 429);
+    expect(refusedAt).toBe(59);
+    expect(new Set(mix.points.map((p) => p.op))).toEqual(new Set(['listPets', 'getPet', 'listOrders']));
+    expect(new Set(mix.points.map((p) => p.status))).toEqual(new Set([200, 400, 404, 429]));
+    // At the limit, one at a time: the refused request was sent after the one before it was answered.
+    expect(mix.points[refusedAt]!.sentAt).toBeGreaterThanOrEqual(mix.points[refusedAt - 1]!.t);
+    expect(mix.other).toMatchObject({ status: 429 });
+    expect(mix.other!.op).not.toBe(mix.points[refusedAt]!.op);
+    // The only request sent during a Retry-After is that one, marked as sent early on purpose.
+    const early = ofKey(r, 'free#1').filter((e) => e.earlyOnPurpose !== undefined);
+    expect(early).toHaveLength(1);
+    expect(sentEarly(r, 'free#1')).toEqual([]);
+    expect(finding(r, 'free#1', 'rate-limit.one-quota')).toMatchObject({ outcome: 'pass' });
+    expect(failures(r, 'free#1')).toEqual([]);
+    expect(r.server.stats().bans).toBe(0);
+  });
+
+  it('a limiter per operation (fault rate-per-operation): more than the quota through, and the other operation let in after the 429', async () => {
+    const r = await driveOnClock({ keys: [FREE_1], windows: WINDOWS, faults: ['rate-per-operation'] });
+    const f = finding(r, 'free#1', 'rate-limit.one-quota');
+    expect(f).toMatchObject({ outcome: 'fail', code: 'mix-over-quota' });
+    expect(f?.outcome === 'fail' && f.message).toMatch(/refused on listPets \(429, Retry-After \d\), accepted on (getPet|GET \/store\/orders) 0\.0 s later/);
+  });
+
+  it('4xx not counted (fault rate-counts-only-success): the mix gets the 400s and 404s through beyond the quota', async () => {
+    const r = await driveOnClock({ keys: [FREE_1], windows: WINDOWS, faults: ['rate-counts-only-success'] });
+    expect(finding(r, 'free#1', 'rate-limit.one-quota')).toMatchObject({ outcome: 'fail', code: 'mix-over-quota', message: expect.stringMatching(/getPet \d+ \(404\)/) });
+  });
+
+  it('a disposable key is never the one: the mix goes to the smallest plan\'s first key that is not', async () => {
+    const r = await driveOnClock({ keys: [SPARE, PRO, FREE_1], windows: WINDOWS });
+    const free = r.target.keys.find((k) => k.key === FREE_1.key)!.label;
+    expect([...r.runs.values()].filter((run) => run.mix).map((run) => run.label)).toEqual([free]);
+    expect(finding(r, free, 'rate-limit.one-quota')).toMatchObject({ outcome: 'pass' });
   });
 });

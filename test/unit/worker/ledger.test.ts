@@ -15,7 +15,7 @@ const PRO_IN_QUERY: AuthUsed = { kind: 'key-in-query', label: 'pro#1', env: 'PRO
 let seq = 0;
 
 /** One exchange sent `at` ms after T0 and answered `durationMs` later; `status` undefined: no response. */
-function exchange(status: number | undefined, o: { auth?: AuthUsed; at?: number; durationMs?: number; date?: string } = {}): Exchange {
+function exchange(status: number | undefined, o: { auth?: AuthUsed; at?: number; durationMs?: number; date?: string; headers?: Record<string, string> } = {}): Exchange {
   const base: Exchange = {
     seq: seq++,
     suite: 'list-pets',
@@ -23,7 +23,7 @@ function exchange(status: number | undefined, o: { auth?: AuthUsed; at?: number;
     url: 'http://127.0.0.1:8080/v1/pets',
     auth: o.auth ?? FREE,
     requestHeaders: { accept: 'application/json' },
-    responseHeaders: status === undefined ? {} : { 'content-type': 'application/json', ...(o.date !== undefined ? { date: o.date } : {}) },
+    responseHeaders: status === undefined ? {} : { 'content-type': 'application/json', ...(o.date !== undefined ? { date: o.date } : {}), ...o.headers },
     startedAt: new Date(T0 + (o.at ?? 0)).toISOString(),
     durationMs: o.durationMs ?? 10,
   };
@@ -40,9 +40,15 @@ const ledgerOf = (exchanges: Exchange[]): AcceptedLedger => {
 };
 
 describe('AcceptedLedger', () => {
-  it('keeps only the accepted (2xx) exchanges', () => {
+  it('keeps the accepted (2xx) exchanges; without X-RateLimit-* no other answer shows the limiter counted it', () => {
     const ledger = ledgerOf([200, 201, 204, 299, 199, 300, 304, 400, 401, 404, 429, 500, 503, undefined].map((s, i) => exchange(s, { at: i * 1000 })));
     expect(ledger.of('free#1')).toEqual([span(0), span(1), span(2), span(3)]);
+  });
+
+  it('keeps the 4xx the limiter counted (every request counts against the plan), but not 401, 403, 429 nor a 5xx', () => {
+    const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '3' };
+    const ledger = ledgerOf([200, 400, 401, 403, 404, 405, 413, 429, 500, 503].map((s, i) => exchange(s, { at: i * 1000, headers })));
+    expect(ledger.of('free#1')).toEqual([span(0), span(1), span(4), span(5), span(6)]);
   });
 
   it('keys them by label, whether the key went in the header or the query string', () => {

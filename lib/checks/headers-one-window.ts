@@ -1,0 +1,165 @@
+// Limits / Rate limit headers: in every answer, X-RateLimit-Limit, -Remaining and -Reset describe
+// one and the same window. Judged from what a key's run recorded, with two relations that hold
+// for every limiter the interface allows (fixed windows aligned or started per key, token buckets,
+// sliding logs whose Reset names when the log empties or when its oldest request leaves; Reset
+// rounded with noise, server clocks off, several instances):
+//
+// - Remaining is never above Limit: no window has more requests left than its limit.
+// - Remaining never comes back, before the Reset an earlier answer named, by more than a token
+//   bucket of the window Limit names refills meanwhile. A fixed window gives nothing back before
+//   its end; a sliding log whose Reset names its oldest request's leaving gives nothing back before
+//   that; a token bucket gives back its rate. Only a sliding log whose Reset names when it empties
+//   (one window after its newest request) gives back sooner: pairs where neither answer's Reset
+//   could be that are the only ones judged. "Limit 1000, Reset the day's end, Remaining 0" and
+//   then "Remaining 59" a few seconds later is the minute's Remaining under the day's Limit and
+//   Reset, whichever window the headers are read as describing.
+//
+// Pure: a key's run in, a finding out.
+import { answerOf, type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { CLOCK_SLACK_S, classifyRefusal, serverSecond, type WindowName } from '../rate-limit/vocabulary.ts';
+import { defineCheck } from './define.ts';
+import { driven, fail, type Finding, pass, skip } from './types.ts';
+
+/** A sliding log's Reset, when it names its emptying, lies a window ahead less at most this (rounding, a slow answer, another instance's Date). */
+const LOG_RESET_SLACK_S = CLOCK_SLACK_S + 1;
+
+/** Every answer of the key's run that carries rate-limit headers, in time order: probes, the burst, recovery, isolation, the day's 429 and what followed it. */
+export function answersOf(run: KeyRun): TimelinePoint[] {
+  const looks = [run.isolation?.before, run.isolation?.after].flatMap((l) => (l ? [answerOf(l)] : []));
+  const day = [...(run.day?.block ? [run.day.block] : []), ...(run.day?.followUps ?? [])];
+  const all = [...pointsOf(run), ...looks, ...day];
+  const seen = new Set<string>();
+  return all
+    .filter((p) => {
+      const id = `${p.t}:${p.status}:${p.remaining}:${p.reset}`;
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    })
+    .sort((a, b) => a.t - b.t);
+}
+
+type Full = TimelinePoint & { limit: number; remaining: number; reset: number };
+const full = (p: TimelinePoint): p is Full => p.limit !== undefined && p.remaining !== undefined && p.reset !== undefined;
+const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
+
+/** The window a Limit names: the plan's per-minute or per-day quota; undefined for another value (rate-limit.limit-header's failure) or when the two are equal. */
+function windowNamed(run: KeyRun, limit: number): WindowName | undefined {
+  if (run.quota.perMinute === run.quota.perDay) return undefined;
+  return limit === run.quota.perMinute ? 'minute' : limit === run.quota.perDay ? 'day' : undefined;
+}
+
+const secondsOf = (run: KeyRun, w: WindowName) => (w === 'minute' ? run.windows.minute : run.windows.day);
+const quotaOf = (run: KeyRun, w: WindowName) => (w === 'minute' ? run.quota.perMinute : run.quota.perDay);
+const sent = (p: TimelinePoint) => serverSecond(p.t, p.date);
+/** Seconds from an answer's Date to its Reset. */
+const ahead = (p: Full) => p.reset - sent(p);
+
+/** "(the day's quota)", "(the minute's quota)", or "(neither quota of plan free)". */
+function named(run: KeyRun, limit: number): string {
+  const w = windowNamed(run, limit);
+  return w ? `(the ${w}'s quota)` : `(neither quota of plan ${run.plan})`;
+}
+
+/** Remaining above Limit. Code: remaining-above-limit. */
+function remainingAboveLimit(run: KeyRun, answers: readonly Full[]): Finding | undefined {
+  const over = answers.filter((p) => p.remaining > p.limit);
+  const first = over[0];
+  if (!first) return undefined;
+  const day = run.quota.perDay;
+  const other = windowNamed(run, first.limit) === 'minute' && first.remaining < day ? ` (within the day's ${day}: Remaining counts the day, Limit the minute)` : '';
+  return fail(
+    'remaining-above-limit',
+    `${run.label}: X-RateLimit-Remaining ${first.remaining} with Limit ${first.limit} ${named(run, first.limit)} and Reset ${ahead(first)} s away, on ${over.length} of ${answers.length} answers: more requests remaining in the window than its limit${other}`,
+    'Remaining at most Limit: Limit, Remaining and Reset describe one window',
+    `Limit ${first.limit}, Remaining ${first.remaining}, Reset ${first.reset} (${ahead(first)} s after the Date), status ${first.status}`,
+  );
+}
+
+/** A Remaining that came back before the Reset named earlier, by more than its window gives back. */
+interface Rise {
+  before: Full;
+  after: Full;
+  window: WindowName;
+  seconds: number;
+  /** The most a token bucket of the window refills in that time. */
+  refill: number;
+}
+
+/**
+ * Pairs of answers, the earlier decided before the later was sent, both with the Limit of one
+ * window: the later accepted, before the earlier's Reset, with Remaining higher by more than a
+ * token bucket of that window refills meanwhile, and one of their Resets not a window ahead (which
+ * only a sliding log's emptying is: such a log gives back as its requests age).
+ */
+function risesBeforeReset(run: KeyRun, answers: readonly Full[]): { rises: Rise[]; judged: number } {
+  const rises: Rise[] = [];
+  let judged = 0;
+  // A ban's Reset names the ban's end; a day's 429 under the minute's headers may name the day's end.
+  const refusal = new Map(answers.filter((p) => p.status === 429).map((p) => [p, classifyRefusal(run, p)] as const));
+  for (const after of answers) {
+    const window = windowNamed(run, after.limit);
+    if (!window || !accepted(after)) continue;
+    const length = secondsOf(run, window);
+    const rate = quotaOf(run, window) / length;
+    const afterIsLog = ahead(after) > length - LOG_RESET_SLACK_S;
+    for (const before of answers) {
+      // Decided before `after` was sent: answers of a burst on several connections may arrive out of order.
+      if (before === after || before.t > (after.sentAt ?? after.t)) continue;
+      if (before.limit !== after.limit) continue;
+      const kind = refusal.get(before);
+      if (kind === 'ban' || (kind === 'day' && window === 'minute')) continue;
+      // The earlier answer's window had ended (or nearly, with its rounding) when the later one was sent.
+      if (sent(after) >= before.reset - CLOCK_SLACK_S) continue;
+      if (afterIsLog && ahead(before) > length - LOG_RESET_SLACK_S) continue;
+      judged += 1;
+      const seconds = (after.t - (before.sentAt ?? before.t - CLOCK_SLACK_S * 1000)) / 1000;
+      const refill = Math.floor(rate * seconds) + 1;
+      if (after.remaining - before.remaining > refill) rises.push({ before, after, window, seconds, refill });
+    }
+  }
+  return { rises, judged };
+}
+
+function describeRise(run: KeyRun, rise: Rise, count: number): Finding {
+  const { before, after, window, seconds, refill } = rise;
+  const quota = quotaOf(run, window);
+  const other: WindowName = window === 'day' ? 'minute' : 'day';
+  const fits = after.remaining < quotaOf(run, other) ? ` (it fits the ${other}'s: ${quotaOf(run, other)} a ${other})` : '';
+  const same = before.reset === after.reset ? 'unchanged' : `then ${after.reset}`;
+  const gained = after.remaining - before.remaining;
+  return fail(
+    'remaining-rose-before-reset',
+    `${run.label}: Remaining ${before.remaining} → ${after.remaining} in ${((after.t - before.t) / 1000).toFixed(1)} s, with Limit ${quota} (the ${window}'s quota) and Reset ${before.reset} (${before.reset - sent(after)} s away) ${same}: ` +
+      `the ${window} window cannot give back ${gained} requests before its Reset (a token bucket of ${quota} a ${window} refills at most ${refill} in ${seconds.toFixed(1)} s); ` +
+      `Remaining counts another window than Limit and Reset${fits}${count > 1 ? `; ${count} such pairs of answers` : ''}`,
+    `Remaining, Limit and Reset of one window: no more than ${before.remaining + refill} before ${before.reset}`,
+    `${before.status}: Limit ${before.limit}, Remaining ${before.remaining}, Reset ${before.reset}; then ${after.status}: Limit ${after.limit}, Remaining ${after.remaining}, Reset ${after.reset}`,
+  );
+}
+
+export function judgeHeadersOneWindow(run: KeyRun): Finding {
+  const all = answersOf(run);
+  if (all.length === 0) return skip(`${run.label} was not driven: no answer to judge`);
+  const answers = all.filter(full);
+  if (answers.length === 0) return skip(`no answer of ${run.label} carried integer X-RateLimit-Limit, -Remaining and -Reset together (headers.rate-limit-present judges the headers)`);
+  const above = remainingAboveLimit(run, answers);
+  if (above) return above;
+  const { rises, judged } = risesBeforeReset(run, answers);
+  // The pair that shows it most: the widest rise beyond what the window could give back.
+  const excess = (r: Rise) => r.after.remaining - r.before.remaining - r.refill;
+  const widest = rises.reduce<Rise | undefined>((best, r) => (!best || excess(r) > excess(best) ? r : best), undefined);
+  if (widest) return describeRise(run, widest, rises.length);
+  const pairs = judged === 0 ? 'no two answers could be compared against a Reset (each Reset lay a window ahead, as a sliding log\'s may, or had passed)' : `${judged} pairs of answers before a Reset named: Remaining never came back more than a token bucket of its window refills`;
+  return pass(`${run.label}: ${answers.length} answers, Remaining at most Limit on each; ${pairs}`);
+}
+
+export const headersOneWindow = defineCheck({
+  id: 'rate-limit.headers-one-window',
+  explainedBy: ['headers.rate-limit-present', 'rate-limit.limit-header'],
+  clause: 'Limits / Rate limit headers',
+  suite: 'rate-limit',
+  title: 'X-RateLimit-Limit, -Remaining and -Reset describe one window: Remaining never above Limit, never back before the Reset named by more than that window refills',
+  severity: 'must',
+  judge: driven(judgeHeadersOneWindow),
+});

@@ -1,0 +1,103 @@
+// One quota per key: every authenticated request of a key counts against its plan, whatever the
+// operation and whatever the answer (400 and 404 included). Judged from the window one key spent
+// on a mix of operations (lib/rate-limit/one-quota.ts). Pure: the key's run in, a finding out.
+import type { KeyRun, MixData, MixOperation, MixPoint } from '../result/rate-limits.ts';
+import { CLOCK_SLACK_S, readRetryAfter, resetAtMs } from '../rate-limit/vocabulary.ts';
+import { defineCheck } from './define.ts';
+import { driven, fail, type Finding, pass, skip } from './types.ts';
+
+const NAMES: Record<MixOperation, string> = { listPets: 'listPets', getPet: 'getPet', createPet: 'createPet', listOrders: 'GET /store/orders' };
+
+const let_through = (p: MixPoint) => p.status !== 429;
+
+/** "listPets 31 (200), getPet 10 (404)": what each operation had let through. */
+function byOperation(points: readonly MixPoint[]): string {
+  const counts = new Map<MixOperation, { n: number; statuses: Set<number> }>();
+  for (const p of points) {
+    const c = counts.get(p.op) ?? { n: 0, statuses: new Set<number>() };
+    c.n += 1;
+    c.statuses.add(p.status);
+    counts.set(p.op, c);
+  }
+  return [...counts].map(([op, c]) => `${NAMES[op]} ${c.n} (${[...c.statuses].join(', ')})`).join(', ');
+}
+
+/**
+ * What any limiter of the plan may let through over the mix: the Remaining it started from, what
+ * a refilling limiter gives back meanwhile (a token bucket's refill, or what a sliding log had
+ * spent before), and a whole minute more once the window the start look named has turned.
+ */
+export function mixAllowance(run: Pick<KeyRun, 'quota' | 'windows'>, mix: MixData): { most: number; turned: boolean } {
+  const { perMinute } = run.quota;
+  const refill = Math.floor(((mix.durationMs / 1000) * perMinute) / run.windows.minute) + 1;
+  const last = mix.points.at(-1);
+  const reset = mix.start.headers['x-ratelimit-reset'];
+  const resetAt = reset !== undefined && /^\d+$/.test(reset) ? resetAtMs(Number(reset), mix.start.t, mix.start.headers.date) : undefined;
+  // Without a Reset that names the window's end, any turn is possible: so assumed.
+  const turned = last !== undefined && (resetAt === undefined || last.t >= resetAt - CLOCK_SLACK_S * 1000);
+  return { most: mix.expected + Math.max(refill, perMinute - mix.expected) + (turned ? perMinute : 0), turned };
+}
+
+/**
+ * The request of another operation sent right after the first 429, let through in the window that
+ * refused: judged only when nothing legal explains it. Its answer names the same window (the same
+ * Reset, give or take a second), it was answered within one token's time of the refusal (no bucket
+ * refilled meanwhile), and the 429 had named a moment more than a second after it was sent.
+ */
+export function acceptedElsewhere(run: Pick<KeyRun, 'quota' | 'windows'>, refused: MixPoint, other: MixPoint | undefined): boolean {
+  if (other === undefined || !let_through(other) || other.status === 401 || other.status === 403) return false;
+  if (refused.reset === undefined || other.reset === undefined || Math.abs(other.reset - refused.reset) > 1) return false;
+  const tokenMs = (run.windows.minute * 1000) / run.quota.perMinute;
+  if (other.t - (refused.sentAt ?? refused.t) >= tokenMs) return false;
+  const until = readRetryAfter(refused.retryAfter, refused.t, refused.date)?.untilMs;
+  return until !== undefined && until > (other.sentAt ?? other.t) + 1000;
+}
+
+export function judgeOneQuota(run: KeyRun): Finding {
+  if (run.mixSkipped) return skip(run.mixSkipped);
+  const mix = run.mix;
+  if (!mix) return skip(`a mix of operations is sent with one key of the run (the first key of the plan with the smallest minute quota that is not disposable), not ${run.label}`);
+  const first = mix.points.findIndex((p) => p.status === 429);
+  const before = first === -1 ? mix.points : mix.points.slice(0, first);
+  const through = before.filter(let_through);
+  const { most, turned } = mixAllowance(run, mix);
+  const seconds = (mix.durationMs / 1000).toFixed(1);
+  const problems: { code: string; text: string }[] = [];
+  if (through.length > most) {
+    problems.push({
+      code: 'mix-over-quota',
+      text: `${run.label}: a mix of operations let ${through.length} requests through ${first === -1 ? 'without a 429' : 'before the first 429'} in ${seconds} s, more than Remaining ${mix.expected}${turned ? ' and a whole window more' : ''} allow (at most ${most} with what a refilling limiter gives back meanwhile): ${byOperation(before)}`,
+    });
+  }
+  const refused = first === -1 ? undefined : mix.points[first]!;
+  if (refused && mix.other && acceptedElsewhere(run, refused, mix.other)) {
+    const other = mix.other;
+    problems.push({
+      code: 'other-operation-accepted',
+      text: `${run.label}: refused on ${NAMES[refused.op]} (429, Retry-After ${refused.retryAfter}), accepted on ${NAMES[other.op]} ${((other.t - refused.t) / 1000).toFixed(1)} s later (${other.status}${other.remaining !== undefined ? `, X-RateLimit-Remaining ${other.remaining}` : ''})`,
+    });
+  }
+  if (problems.length > 0) {
+    return fail(
+      problems[0]!.code,
+      problems.map((p) => p.text).join('; '),
+      `one quota for every operation: at most ${most} let through from Remaining ${mix.expected}, and once refused, refused on every operation until Retry-After has passed`,
+      `${byOperation(before)}${refused ? `; then 429 on ${NAMES[refused.op]}` : ''}${mix.other ? `; then ${NAMES[mix.other.op]}: ${mix.other.status}` : ''}`,
+    );
+  }
+  if (!refused) {
+    return skip(`${run.label}: the mix did not spend the quota: ${through.length} let through in ${seconds} s without a 429, within the ${most} that Remaining ${mix.expected} and a refilling or turning window allow: not checked`);
+  }
+  const afterwards = mix.other ? `; ${NAMES[mix.other.op]}, sent at once, got ${mix.other.status}${let_through(mix.other) ? ' (a refill or a new window explains it)' : ''}` : '';
+  return pass(`${through.length} let through across operations (${byOperation(before)}) from Remaining ${mix.expected}, then 429 on ${NAMES[refused.op]}${afterwards}`);
+}
+
+export const oneQuota = defineCheck({
+  id: 'rate-limit.one-quota',
+  explainedBy: ['headers.rate-limit-present'],
+  clause: 'Limits / Request rate by plan',
+  suite: 'rate-limit',
+  title: "Every request of a key counts against its plan, whatever the operation and the answer (400 and 404 included): a mix never gets more than the quota, and a key refused on one operation is refused on the others",
+  severity: 'must',
+  judge: driven(judgeOneQuota),
+});

@@ -1,0 +1,158 @@
+// Answers outside the interface's three operations: unknown paths under the base URL, other methods
+// on its paths, bodies the parser refuses on POST /pets, and GET /store/orders with a key. The
+// interface describes none of these answers, but three of its sentences hold for every one of them:
+// "Every operation requires bearer authentication" (nothing is served without a key), "Every
+// response carries" X-RateLimit-Limit, -Remaining and -Reset, and no operation lists a 5xx. The
+// run-level checks (run.ts) judge every response too; these name the request that broke the rule,
+// and are the root of a run-level failure whose every offender is one of their requests.
+import type { Exchange } from '../result/model.ts';
+import { RATE_LIMIT_HEADERS, rateLimitHeaderProblems } from '../rate-limit/vocabulary.ts';
+import { defineCheck } from './define.ts';
+import { describeSeen, type EachCase, fail, type Finding, pass, type Seen, skip } from './types.ts';
+
+const suite = 'routes';
+
+/** One request outside the operations and its answer. */
+export interface OutsideCase {
+  /** The request as a reader names it: "DELETE /pets/9223372036853775804", "POST /pets (text/plain)". */
+  request: string;
+  /** Sent with a configured key; else with no credential at all. */
+  keyed: boolean;
+  seen: Seen;
+  /** Statuses also legal without a key for this request (413 for an oversized body: a proxy's size limit may come first). */
+  alsoWithoutKey?: readonly number[];
+}
+
+/** What a check accepts of the answers to its requests. */
+interface Policy {
+  /** Statuses legal without a key: 401 (authentication first) and, where the interface is silent, the router's. */
+  withoutKey: readonly number[];
+  /** Redirects (3xx) are legal without a key: a redirect to the canonical path serves nothing. */
+  redirectWithoutKey?: boolean;
+  /** A 2xx with a key fails too: a body the parser must refuse, accepted. */
+  refusedWithKey?: boolean;
+  /** Why the statuses other than 401 are legal without a key, for the pass message. */
+  otherReading?: string;
+}
+
+const isRedirect = (status: number) => status >= 300 && status < 400;
+const isSuccess = (status: number) => status >= 200 && status < 300;
+const who = (c: OutsideCase) => (c.keyed ? 'with a key' : 'without a key');
+
+/**
+ * One answer: no 5xx; without a key nothing served (no 2xx) and a status of the policy; with a key
+ * (where the body must be refused) no 2xx; and X-RateLimit-* on every answer. Codes: server-error,
+ * served-without-key, accepted, not-401, rate-limit-header-missing, rate-limit-header-not-integer.
+ */
+function judgeOne(policy: Policy, c: OutsideCase): Finding {
+  const { status } = c.seen;
+  const allowed = [...policy.withoutKey, ...(c.alsoWithoutKey ?? [])];
+  const legalWithoutKey = `${allowed.join(' or ')}${policy.redirectWithoutKey ? ' (or a redirect)' : ''}`;
+  const expected = c.keyed
+    ? `no 5xx${policy.refusedWithKey ? ' and no 2xx (the body is refused)' : ''}; X-RateLimit-Limit, -Remaining and -Reset on the answer`
+    : `${legalWithoutKey}, never a 2xx; X-RateLimit-Limit, -Remaining and -Reset on the answer`;
+  const actual = describeSeen(c.seen);
+  if (status >= 500) return fail('server-error', `${c.request} ${who(c)} got ${status}`, expected, actual);
+  if (!c.keyed && isSuccess(status)) return fail('served-without-key', `${c.request} without a key was served: ${status}`, expected, actual);
+  if (c.keyed && policy.refusedWithKey && isSuccess(status)) return fail('accepted', `${c.request} with a key was accepted: ${status}`, expected, actual);
+  if (!c.keyed && !allowed.includes(status) && !(policy.redirectWithoutKey && isRedirect(status))) {
+    return fail('not-401', `${c.request} without a key got ${status}, not ${legalWithoutKey}`, expected, actual);
+  }
+  const problems = rateLimitHeaderProblems(c.seen.headers);
+  if (problems.length > 0) {
+    const missing = RATE_LIMIT_HEADERS.filter((name) => c.seen.headers[name.toLowerCase()] === undefined);
+    if (missing.length > 0) return fail('rate-limit-header-missing', `${c.request} ${who(c)} answered ${status} without ${missing.join(', ')}`, expected, actual);
+    return fail('rate-limit-header-not-integer', `${c.request} ${who(c)} answered ${status} with ${problems.join('; ')}`, expected, actual);
+  }
+  return pass();
+}
+
+/** "401 ×5" or "404 ×4, 200 ×1 (GET /Pets)": the statuses seen, a 2xx naming its requests. */
+function statusesOf(cases: readonly OutsideCase[]): string {
+  const byStatus = new Map<number, string[]>();
+  for (const c of cases) byStatus.set(c.seen.status, [...(byStatus.get(c.seen.status) ?? []), c.request]);
+  return [...byStatus]
+    .map(([status, requests]) => `${status} ×${requests.length}${isSuccess(status) && requests.length <= 3 ? ` (${requests.join(', ')})` : ''}`)
+    .join(', ');
+}
+
+/** Every answer judged in order, the first that does not pass deciding; a pass says which reading was seen. */
+function outsideJudge(policy: Policy): EachCase<OutsideCase> {
+  const one = (c: OutsideCase) => judgeOne(policy, c);
+  const judge = (cases: readonly OutsideCase[]): Finding => {
+    if (cases.length === 0) return skip('nothing was sent to judge');
+    for (const c of cases) {
+      const finding = one(c);
+      if (finding.outcome !== 'pass') return finding;
+    }
+    const withoutKey = cases.filter((c) => !c.keyed);
+    const withKey = cases.filter((c) => c.keyed);
+    const reading = withoutKey.length === 0 ? '' : withoutKey.every((c) => c.seen.status === 401) ? ' (authentication first)' : policy.otherReading ? ` (${policy.otherReading})` : '';
+    const parts = [
+      ...(withoutKey.length > 0 ? [`without a key ${statusesOf(withoutKey)}${reading}`] : []),
+      ...(withKey.length > 0 ? [`with a key ${statusesOf(withKey)}`] : []),
+    ];
+    return pass(`${cases.length === 1 ? '1 answer, with' : `${cases.length} answers, each with`} X-RateLimit-*: ${parts.join('; ')}`);
+  };
+  return Object.assign(judge, { one });
+}
+
+const routedFirst = 'the router answered before authentication: legal, the interface describes no authentication for what is not an operation';
+
+export const unknownPath = defineCheck({
+  id: 'routes.unknown-path',
+  clause: 'Endpoints',
+  suite,
+  title: 'Unknown paths under the base URL (/petz, /Pets, /pets/, /pets/{id}/extra, …): never served without a key (401, 404 or 405 both legal), never a 5xx, X-RateLimit-* on every answer',
+  severity: 'must',
+  judge: outsideJudge({ withoutKey: [401, 404, 405], redirectWithoutKey: true, otherReading: routedFirst }),
+});
+
+export const otherMethod = defineCheck({
+  id: 'routes.other-method',
+  clause: 'Endpoints',
+  suite,
+  title: "Other methods on the interface's paths (PUT, PATCH, DELETE on /pets/{id} of no animal; PUT, PATCH on /pets): never served without a key (401, 404 or 405 both legal), never a 5xx, X-RateLimit-* on every answer",
+  severity: 'must',
+  judge: outsideJudge({ withoutKey: [401, 404, 405], otherReading: routedFirst }),
+});
+
+export const refusedBody = defineCheck({
+  id: 'routes.refused-body',
+  clause: 'Endpoints / createPet',
+  suite,
+  title: 'Bodies the parser refuses on POST /pets (text/plain, form encoding, malformed JSON, over 1 MiB): 401 without a key (413 also legal for the oversized one), never accepted, never a 5xx, X-RateLimit-* on every answer',
+  severity: 'must',
+  judge: outsideJudge({ withoutKey: [401], refusedWithKey: true, otherReading: 'a size limit answered before authentication: legal for an oversized body' }),
+});
+
+export const orders = defineCheck({
+  id: 'routes.orders',
+  clause: 'Endpoints / Other endpoints',
+  suite,
+  title: 'GET /store/orders with a key: any status (its payloads are not shown), but never a 5xx, and X-RateLimit-* on the answer',
+  severity: 'must',
+  judge: outsideJudge({ withoutKey: [401] }),
+});
+
+/**
+ * The routes check whose request an exchange of the routes suite is, by method and path; undefined
+ * for any other exchange (and for the getPet that looks for an id of no animal before a DELETE).
+ */
+export function routesCheckOf(exchange: Exchange): string | undefined {
+  if (exchange.suite !== suite) return undefined;
+  let path: string;
+  try {
+    path = new URL(exchange.url).pathname;
+  } catch {
+    return undefined;
+  }
+  if (exchange.method === 'POST') return refusedBody.id;
+  if (exchange.method === 'PUT' || exchange.method === 'PATCH' || exchange.method === 'DELETE') return otherMethod.id;
+  if (exchange.method !== 'GET') return undefined;
+  if (path.endsWith('/store/orders')) return orders.id;
+  if (/\/pets\/-?[0-9]+$/.test(path)) return undefined;
+  return unknownPath.id;
+}
+
+export const ROUTES_CHECKS = [unknownPath, otherMethod, refusedBody, orders] as const;

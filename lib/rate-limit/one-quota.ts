@@ -1,0 +1,95 @@
+// One quota per key: "every authenticated request of a key counts against its plan", whatever the
+// operation and whatever the answer. From a look that shows the key's whole minute quota left, a
+// mix of requests (listPets, getPet of a missing animal: 404, createPet with a NewPet missing its
+// name: 400, or where writes are not allowed listPets with limit 0, and GET /store/orders) is sent
+// until the first 429: a few at a time while plenty is left, one at a time near the limit, so that
+// nothing more than one request is in flight when it comes. Then one request of another operation
+// at once: it must be refused too. Nothing else is sent into the 429's period; the key then waits
+// for its Retry-After like any other.
+import type { TargetKey } from '../config/schema.ts';
+import { stringifyJson } from '../json.ts';
+import { MISSING_PET_ID } from '../models.ts';
+import { answerOf, type KeyRun, type MixData, type MixOperation, type MixPoint } from '../result/rate-limits.ts';
+import { readRateAnswer } from './vocabulary.ts';
+import type { DriveContext, WireRequest } from './drive-context.ts';
+import { burstConnections } from './drive-key.ts';
+import { noteRetryAfter } from './look.ts';
+import { wholeQuota } from './whole-quota.ts';
+
+/** The order the operations come in: listPets half the time, so that a limiter per operation lets the others through after listPets is refused. */
+const PATTERN: readonly MixOperation[] = ['listPets', 'getPet', 'listPets', 'createPet', 'listPets', 'listOrders'];
+
+/** What each operation sends: only requests that change nothing, valid or not. */
+export function mixRequest(op: MixOperation, writes: boolean): WireRequest {
+  switch (op) {
+    case 'listPets':
+      return { method: 'GET', path: '/pets?limit=1' };
+    case 'getPet':
+      return { method: 'GET', path: `/pets/${MISSING_PET_ID}` };
+    case 'createPet':
+      // Without a name, nothing is created (400); where writes are not allowed, an invalid listPets instead.
+      return writes ? { method: 'POST', path: '/pets', body: stringifyJson({ categoryId: 1 }) } : { method: 'GET', path: '/pets?limit=0' };
+    case 'listOrders':
+      return { method: 'GET', path: '/store/orders' };
+  }
+}
+
+/** The operation `op` would be sent as (where writes are not allowed, createPet's place is taken by listPets). */
+export function mixOperation(op: MixOperation, writes: boolean): MixOperation {
+  return op === 'createPet' && !writes ? 'listPets' : op;
+}
+
+/** Which key of the run spends a window on the mix: the first key of the plan with the smallest minute quota that is not disposable. */
+export function mixKey(keys: readonly TargetKey[]): TargetKey | undefined {
+  const candidates = keys.filter((k) => !k.disposable);
+  return candidates.reduce<TargetKey | undefined>((best, k) => (best === undefined || k.quota.perMinute < best.quota.perMinute ? k : best), undefined);
+}
+
+export async function driveMix(ctx: DriveContext, key: TargetKey, run: KeyRun): Promise<void> {
+  const what = 'a mix of operations';
+  const whole = await wholeQuota(ctx, key, what);
+  if ('unavailable' in whole) {
+    run.mixSkipped = whole.unavailable;
+    return;
+  }
+  const start = whole.look;
+  const writes = ctx.target.allow.writes;
+  const expected = Math.min(answerOf(start).remaining ?? key.quota.perMinute, key.quota.perMinute - 1);
+  const cap = expected + key.quota.perMinute + burstConnections(ctx.target);
+  const windowMs = ctx.target.windows.minute * 1000;
+  const startedAt = ctx.clock.now();
+  const endBy = Math.min(startedAt + 2 * windowMs, ctx.deadline);
+  ctx.wire.budget.reserve(cap + 1);
+  ctx.progress(`${key.label}: one window of requests of every operation, valid and not, from Remaining ${expected}`);
+  const points: MixPoint[] = [];
+  let n = 0;
+  let ended: MixData['ended'] | undefined;
+  const send = async (op: MixOperation, earlyOnPurpose?: string): Promise<MixPoint> => {
+    const answer = await ctx.wire.send(key, { ...mixRequest(op, writes), ...(earlyOnPurpose !== undefined ? { earlyOnPurpose } : {}) });
+    const point: MixPoint = { ...readRateAnswer(answer.t, answer.status, (name) => answer.headers[name]), sentAt: answer.sentAt, op: mixOperation(op, writes) };
+    if (answer.status === 429) noteRetryAfter(ctx, key, answer.t, answer.headers, answer.seq);
+    return point;
+  };
+  while (ended === undefined) {
+    const acceptedSoFar = points.filter((p) => p.status !== 429).length;
+    const last = points.at(-1);
+    // Near the limit (by the headers, or by the count when they describe the day), one at a time.
+    const left = Math.min(last?.remaining ?? expected, expected - acceptedSoFar);
+    const wave = left > burstConnections(ctx.target) ? burstConnections(ctx.target) : 1;
+    const ops = Array.from({ length: wave }, () => PATTERN[n++ % PATTERN.length]!);
+    const answers = await Promise.all(ops.map((op) => send(op)));
+    points.push(...answers);
+    if (answers.some((p) => p.status === 429)) ended = 'first-429';
+    else if (points.length >= cap) ended = 'over-quota';
+    else if (ctx.clock.now() >= endBy) ended = 'time';
+  }
+  let other: MixPoint | undefined;
+  const refused = points.find((p) => p.status === 429);
+  if (refused) {
+    // One request of another operation, at once: the only one sent into the 429's period.
+    const next = PATTERN.map((_, i) => PATTERN[(n + i) % PATTERN.length]!).find((op) => mixOperation(op, writes) !== refused.op)!;
+    other = await send(next, `another operation than the refused ${refused.op}, at once: one quota refuses it too (rate-limit.one-quota)`);
+  }
+  ctx.wire.budget.refund(cap + 1 - points.length - (other ? 1 : 0));
+  run.mix = { start, expected, points, ended, durationMs: ctx.clock.now() - startedAt, ...(other ? { other } : {}) };
+}

@@ -1,0 +1,113 @@
+// rate-limit.one-quota, judged from made-up mixes: one quota for every operation and every answer.
+import { describe, expect, it } from 'vitest';
+import { acceptedElsewhere, judgeOneQuota, oneQuota } from '../../../lib/checks/one-quota.ts';
+import type { KeyRun, MixData, MixOperation, MixPoint } from '../../../lib/result/rate-limits.ts';
+
+/** Monday 6 January 2025, 12:00:00 UTC: a minute window starts here. */
+const T0 = Date.UTC(2025, 0, 6, 12, 0, 0);
+const T0_S = T0 / 1000;
+const date = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toUTCString();
+const ORDER: MixOperation[] = ['listPets', 'getPet', 'listPets', 'createPet', 'listPets', 'listOrders'];
+const STATUS: Record<MixOperation, number> = { listPets: 200, getPet: 404, createPet: 400, listOrders: 200 };
+
+function point(i: number, status: number, op: MixOperation, o: { remaining?: number; reset?: number; retryAfter?: string; at?: number } = {}): MixPoint {
+  const t = o.at ?? T0 + 100 + i * 10;
+  return { t, sentAt: t - 2, status, op, limit: 10, remaining: o.remaining ?? 0, reset: o.reset ?? T0_S + 60, date: date(t), ...(o.retryAfter !== undefined ? { retryAfter: o.retryAfter } : {}) };
+}
+
+/** A mix from Remaining `expected`: `through` let through (operations in turn), then a 429 on the next, then `other`. */
+function mix(expected: number, through: number, other?: (refused: MixPoint) => MixPoint, o: Partial<MixData> = {}): MixData {
+  const points = Array.from({ length: through }, (_, i) => point(i, STATUS[ORDER[i % ORDER.length]!], ORDER[i % ORDER.length]!, { remaining: Math.max(0, expected - i - 1) }));
+  const refused = point(through, 429, 'listPets', { retryAfter: '50' });
+  const start = { t: T0 + 90, status: 200, headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': String(expected), 'x-ratelimit-reset': String(T0_S + 60), date: date(T0) } };
+  return { start, expected, points: [...points, refused], ended: 'first-429', durationMs: 20 + through * 10, ...(other ? { other: other(refused) } : {}), ...o };
+}
+
+function run(m: MixData | undefined, extra: Partial<KeyRun> = {}): KeyRun {
+  return { label: 'free#1', plan: 'free', quota: { perMinute: 10, perDay: 1000 }, windows: { minute: 60, day: 86_400 }, ...(m ? { mix: m } : {}), ...extra };
+}
+
+const refusedToo = (r: MixPoint): MixPoint => ({ ...r, op: 'getPet', t: r.t + 3, sentAt: r.t + 1 });
+const acceptedAfter = (ms: number, reset?: number) => (r: MixPoint): MixPoint => ({ ...r, op: 'getPet', status: 404, retryAfter: undefined, remaining: 7, reset: reset ?? r.reset, sentAt: r.t + 1, t: r.t + ms });
+
+describe('rate-limit.one-quota', () => {
+  it('passes a mix that spends the stated Remaining across operations, refused on another operation right after', () => {
+    const finding = judgeOneQuota(run(mix(9, 9, refusedToo)));
+    expect(finding).toMatchObject({ outcome: 'pass' });
+    expect(finding.outcome === 'pass' && finding.message).toMatch(/^9 let through across operations \(listPets 5 \(200\), getPet 2 \(404\), createPet 1 \(400\), GET \/store\/orders 1 \(200\)\) from Remaining 9, then 429 on listPets; getPet, sent at once, got 429$/);
+  });
+
+  it('fails a mix that gets more than the quota through, counting each operation', () => {
+    const finding = judgeOneQuota(run(mix(9, 25, refusedToo)));
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'mix-over-quota' });
+    if (finding.outcome !== 'fail') return;
+    expect(finding.message).toContain('a mix of operations let 25 requests through before the first 429');
+    expect(finding.message).toContain('listPets 13 (200), getPet 4 (404), createPet 4 (400), GET /store/orders 4 (200)');
+  });
+
+  it('fails a key refused on one operation and let through on another in the same window, naming both', () => {
+    const finding = judgeOneQuota(run(mix(9, 9, acceptedAfter(4))));
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'other-operation-accepted' });
+    expect(finding.outcome === 'fail' && finding.message).toBe('free#1: refused on listPets (429, Retry-After 50), accepted on getPet 0.0 s later (404, X-RateLimit-Remaining 7)');
+  });
+
+  it('reports both relations when both are broken, the count first', () => {
+    const finding = judgeOneQuota(run(mix(9, 30, acceptedAfter(4))));
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'mix-over-quota' });
+    expect(finding.outcome === 'fail' && finding.message).toContain('accepted on getPet');
+  });
+
+  describe('legal readings it must not flag', () => {
+    it('the other operation let through in a new window (another Reset)', () => {
+      expect(judgeOneQuota(run(mix(9, 9, acceptedAfter(4, T0_S + 120))))).toMatchObject({ outcome: 'pass' });
+    });
+    it('the other operation let through a token later (a bucket refilled meanwhile: 6 s a token here)', () => {
+      expect(judgeOneQuota(run(mix(9, 9, acceptedAfter(6_500))))).toMatchObject({ outcome: 'pass' });
+    });
+    it('the other operation let through when the 429 named less than a second more (a window about to turn)', () => {
+      const m = mix(9, 9, acceptedAfter(4));
+      m.points[m.points.length - 1]!.retryAfter = '1';
+      expect(judgeOneQuota(run(m))).toMatchObject({ outcome: 'pass' });
+    });
+    it('a window that turned during the mix: a whole window more is allowed', () => {
+      const m = mix(9, 15, refusedToo);
+      m.start.headers['x-ratelimit-reset'] = String(T0_S + 1);
+      expect(judgeOneQuota(run(m))).toMatchObject({ outcome: 'pass' });
+    });
+    it('what a refilling limiter gives back over a slow mix', () => {
+      expect(judgeOneQuota(run(mix(9, 12, refusedToo, { durationMs: 18_000 })))).toMatchObject({ outcome: 'pass' });
+    });
+  });
+
+  describe('nothing to judge: skipped with the reason', () => {
+    it('another key spent the mix', () => {
+      expect(judgeOneQuota(run(undefined))).toMatchObject({ outcome: 'skip', message: expect.stringContaining('not free#1') });
+    });
+    it('the key could not be given a whole window', () => {
+      expect(judgeOneQuota(run(undefined, { mixSkipped: 'free#1 got 403' }))).toEqual({ outcome: 'skip', message: 'free#1 got 403' });
+    });
+    it('no 429 within what the limiter may allow', () => {
+      const m = mix(9, 9);
+      m.points.pop();
+      m.ended = 'time';
+      expect(judgeOneQuota(run(m))).toMatchObject({ outcome: 'skip', message: expect.stringContaining('did not spend the quota') });
+    });
+    it('a key banned before it was driven', () => {
+      expect(oneQuota.judge(run(mix(9, 25), { unavailable: { reason: 'banned', refusal: { t: T0, status: 429, headers: {} } } }))).toEqual({ outcome: 'skip', message: 'banned' });
+    });
+  });
+
+  it('judges the request after the 429 only where nothing legal explains it', () => {
+    const r = run(undefined);
+    const refused = point(0, 429, 'listPets', { retryAfter: '30' });
+    const other = (o: Partial<MixPoint>): MixPoint => ({ ...refused, op: 'getPet', status: 404, retryAfter: undefined, sentAt: refused.t + 1, t: refused.t + 5, ...o });
+    expect(acceptedElsewhere(r, refused, other({}))).toBe(true);
+    expect(acceptedElsewhere(r, refused, other({ status: 429 }))).toBe(false);
+    expect(acceptedElsewhere(r, refused, other({ status: 401 }))).toBe(false);
+    expect(acceptedElsewhere(r, refused, other({ reset: undefined }))).toBe(false);
+    expect(acceptedElsewhere(r, refused, other({ reset: refused.reset! + 1 }))).toBe(true);
+    expect(acceptedElsewhere(r, refused, other({ reset: refused.reset! + 2 }))).toBe(false);
+    expect(acceptedElsewhere(r, { ...refused, retryAfter: undefined }, other({}))).toBe(false);
+    expect(acceptedElsewhere(r, refused, undefined)).toBe(false);
+  });
+});

@@ -56,7 +56,7 @@ export function acceptedElsewhere(run: Pick<KeyRun, 'quota' | 'windows'>, refuse
 export function judgeOneQuota(run: KeyRun): Finding {
   if (run.mixSkipped) return skip(run.mixSkipped);
   const mix = run.mix;
-  if (!mix) return skip(`a mix of operations is sent with one key of the run (the first key of the plan with the smallest minute quota that is not disposable), not ${run.label}`);
+  if (!mix) return skip(`a mix of operations is sent with one key of the run (the key of the smallest minute quota that is not disposable, preferring one that does not spend its plan's day), not ${run.label}`);
   const first = mix.points.findIndex((p) => p.status === 429);
   const before = first === -1 ? mix.points : mix.points.slice(0, first);
   const through = before.filter(let_through);

@@ -155,7 +155,7 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
  * never before the key's last Retry-After (Reset is whole seconds; Retry-After may end later).
  * The look that shows the fresh window is returned.
  */
-async function alignToWindow(ctx: DriveContext, key: TargetKey, obs: Look, slot: number | undefined): Promise<{ look: Look } | { tooLong: string }> {
+export async function alignToWindow(ctx: DriveContext, key: TargetKey, obs: Look, slot: number | undefined): Promise<{ look: Look } | { tooLong: string }> {
   const reset = answerOf(obs).reset;
   const windowMs = ctx.target.windows.minute * 1000;
   // Runners of a load segment decide against their agreed slot, not their own clock's now: the

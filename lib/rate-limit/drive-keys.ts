@@ -77,7 +77,7 @@ async function drivePlan(ctx: DriveContext, group: TargetKey[], initial: Map<str
       (async () => {
         if (key.disposable && (ctx.segment?.index ?? 1) === 1) await probeBan(ctx, key, run);
         else await recover(ctx, key, run);
-        if (mixer && key.label !== mixer.label) run.mixSkipped = `a mix of operations is sent with one key of the run, ${mixer.label} (the first key of the plan with the smallest minute quota that is not disposable)`;
+        if (mixer && key.label !== mixer.label) run.mixSkipped = `a mix of operations is sent with one key of the run, ${mixer.label} (the key of the smallest minute quota that is not disposable, preferring one that does not spend its plan's day)`;
         else if (mixer) {
           if (ctx.segment) run.mixSkipped = `a mix of operations is sent without load segments only (this is segment ${ctx.segment.index} of ${ctx.segment.count})`;
           else await driveMix(ctx, key, run);

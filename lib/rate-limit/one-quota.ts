@@ -1,6 +1,5 @@
 // One quota per key: "every authenticated request of a key counts against its plan", whatever the
-// operation and whatever the answer. From a look that shows the key's whole minute quota left, a
-// mix of requests (listPets, getPet of a missing animal: 404, createPet with a NewPet missing its
+// operation and whatever the answer. From a look early in a minute window, a mix of requests (listPets, getPet of a missing animal: 404, createPet with a NewPet missing its
 // name: 400, or where writes are not allowed listPets with limit 0, and GET /store/orders) is sent
 // until the first 429: a few at a time while plenty is left, one at a time near the limit, so that
 // nothing more than one request is in flight when it comes. Then one request of another operation
@@ -9,12 +8,12 @@
 import type { TargetKey } from '../config/schema.ts';
 import { stringifyJson } from '../json.ts';
 import { MISSING_PET_ID } from '../models.ts';
-import { answerOf, type KeyRun, type MixData, type MixOperation, type MixPoint } from '../result/rate-limits.ts';
+import { answerOf, type KeyRun, type Look, type MixData, type MixOperation, type MixPoint } from '../result/rate-limits.ts';
 import { readRateAnswer } from './vocabulary.ts';
 import type { DriveContext, WireRequest } from './drive-context.ts';
-import { burstConnections } from './drive-key.ts';
-import { noteRetryAfter } from './look.ts';
-import { wholeQuota } from './whole-quota.ts';
+import { alignToWindow, burstConnections } from './drive-key.ts';
+import { look, noteRetryAfter } from './look.ts';
+import { waitOut } from './wait.ts';
 
 /** The order the operations come in: listPets half the time, so that a limiter per operation lets the others through after listPets is refused. */
 const PATTERN: readonly MixOperation[] = ['listPets', 'getPet', 'listPets', 'createPet', 'listPets', 'listOrders'];
@@ -39,20 +38,39 @@ export function mixOperation(op: MixOperation, writes: boolean): MixOperation {
   return op === 'createPet' && !writes ? 'listPets' : op;
 }
 
-/** Which key of the run spends a window on the mix: the first key of the plan with the smallest minute quota that is not disposable. */
+/**
+ * Which key of the run spends a window on the mix: of the keys that are not disposable, the one of
+ * the smallest minute quota, preferring a key that does not spend its plan's day (the first of its
+ * plan), so that the day test need not wait out the mix's 429 first.
+ */
 export function mixKey(keys: readonly TargetKey[]): TargetKey | undefined {
-  const candidates = keys.filter((k) => !k.disposable);
-  return candidates.reduce<TargetKey | undefined>((best, k) => (best === undefined || k.quota.perMinute < best.quota.perMinute ? k : best), undefined);
+  const kept = keys.filter((k) => !k.disposable);
+  const dayKeys = new Set(kept.filter((k, i) => kept.findIndex((o) => o.plan === k.plan) === i));
+  const smallest = (candidates: TargetKey[]) => candidates.reduce<TargetKey | undefined>((best, k) => (best === undefined || k.quota.perMinute < best.quota.perMinute ? k : best), undefined);
+  return smallest(kept.filter((k) => !dayKeys.has(k))) ?? smallest(kept);
+}
+
+/** A look at the key early in a minute window (the burst's alignment), or why the key is not used. */
+async function startOfWindow(ctx: DriveContext, key: TargetKey): Promise<{ look: Look } | { unavailable: string }> {
+  const what = 'a mix of operations';
+  let looked = await look(ctx, key);
+  if ('look' in looked && looked.look.status === 429) {
+    const waited = await waitOut(ctx, looked.look, `${key.label} (rate-limited before ${what})`);
+    looked = waited.waited ? await look(ctx, key) : { tooLong: waited.tooLong };
+  }
+  if ('tooLong' in looked) return { unavailable: `${looked.tooLong}; not used for ${what}` };
+  if (looked.look.status === 401 || looked.look.status === 403) return { unavailable: `${key.label} got ${looked.look.status} (banned, not allowed, or not accepted); not used for ${what}` };
+  const aligned = await alignToWindow(ctx, key, looked.look, undefined);
+  return 'look' in aligned ? aligned : { unavailable: `${aligned.tooLong}; not used for ${what}` };
 }
 
 export async function driveMix(ctx: DriveContext, key: TargetKey, run: KeyRun): Promise<void> {
-  const what = 'a mix of operations';
-  const whole = await wholeQuota(ctx, key, what);
-  if ('unavailable' in whole) {
-    run.mixSkipped = whole.unavailable;
+  const started = await startOfWindow(ctx, key);
+  if ('unavailable' in started) {
+    run.mixSkipped = started.unavailable;
     return;
   }
-  const start = whole.look;
+  const start = started.look;
   const writes = ctx.target.allow.writes;
   const expected = Math.min(answerOf(start).remaining ?? key.quota.perMinute, key.quota.perMinute - 1);
   const cap = expected + key.quota.perMinute + burstConnections(ctx.target);

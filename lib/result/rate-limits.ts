@@ -140,7 +140,7 @@ export const MixPoint = TimelinePoint.extend({ op: z.enum(MIX_OPERATIONS) });
 export type MixPoint = z.infer<typeof MixPoint>;
 
 /**
- * One quota per key: from a look that shows the key's whole minute quota left, requests of every
+ * One quota per key: from a look early in a minute window, requests of every
  * operation (valid and not: 200, 400, 404 and what the orders endpoint answers) until the first
  * 429, then one request of another operation at once.
  */

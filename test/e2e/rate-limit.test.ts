@@ -73,9 +73,10 @@ describe('the rate-limit suite against a conforming limiter', () => {
       expect({ label, most: Math.max(...episodes) }).toEqual({ label, most: expect.toBeOneOf([0, 1, 2]) });
       expect(timelines.get(label)?.load?.sentAfterFirst429).toBeLessThanOrEqual(2);
     }
-    // Per burst in report.json: the daily quota's bursts too.
+    // Per burst in report.json: the daily quota's bursts too (one may do: the mix of operations
+    // spent a window of daily#1's day before the day test).
     const dayBursts = timelines.get('daily#1')?.dayBursts ?? [];
-    expect(dayBursts.length).toBeGreaterThan(1);
+    expect(dayBursts.length).toBeGreaterThanOrEqual(1);
     for (const b of dayBursts) expect(b.sentAfterFirst429 ?? 0).toBeLessThanOrEqual(2);
     // Every request the server saw is in the report, in-flight ones included.
     expect(report.requests.total).toBe(server.stats().requests);

@@ -83,7 +83,7 @@ describe('rate-limit.one-quota', () => {
     it('another key spent the mix', () => {
       expect(judgeOneQuota(run(undefined))).toMatchObject({ outcome: 'skip', message: expect.stringContaining('not free#1') });
     });
-    it('the key could not be given a whole window', () => {
+    it('the key could not be used (refused for longer than the harness waits, or 403)', () => {
       expect(judgeOneQuota(run(undefined, { mixSkipped: 'free#1 got 403' }))).toEqual({ outcome: 'skip', message: 'free#1 got 403' });
     });
     it('no 429 within what the limiter may allow', () => {

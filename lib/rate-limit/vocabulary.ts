@@ -200,14 +200,28 @@ export function rateLimitHeaderProblems(headers: Readonly<Record<string, string>
   const problems: string[] = [];
   for (const name of RATE_LIMIT_HEADERS) {
     const value = headers[name.toLowerCase()];
-    if (value === undefined) problems.push(`${name} missing`);
-    else if (headerInt(value) === undefined || value.includes('-')) problems.push(`${name} is "${value}", not an integer`);
+    if (value === undefined) problems.push(`${name} missing${nearNames(headers, name)}`);
+    else if (headerInt(value) === undefined || value.includes('-')) problems.push(`${name} is "${value}", not an integer${/^\d+\.\d+$/.test(value.trim()) ? ' (a fraction)' : ''}`);
   }
   const draft = DRAFT_HEADERS.filter((name) => headers[name] !== undefined);
   if (problems.some((p) => p.endsWith('missing')) && draft.length > 0) {
     problems.push(`the server sends ${draft.join(', ')} (the IETF draft's RateLimit-* headers) but the interface names X-RateLimit-*`);
   }
   return problems;
+}
+
+/**
+ * What the server sent instead of a missing X-RateLimit-* header, in its words: the same name with
+ * a suffix (X-RateLimit-Remaining-Minute), or spelt otherwise (X-Rate-Limit-Remaining). The IETF
+ * draft's names are told apart by rateLimitHeaderProblems.
+ */
+function nearNames(headers: Readonly<Record<string, string>>, name: string): string {
+  const squash = (n: string) => n.toLowerCase().replace(/[^a-z]/g, '');
+  const wanted = squash(name);
+  const near = Object.keys(headers).filter((h) => !(DRAFT_HEADERS as readonly string[]).includes(h) && squash(h) !== wanted && squash(h).startsWith(wanted));
+  const spelt = Object.keys(headers).filter((h) => h !== name.toLowerCase() && squash(h) === wanted);
+  const seen = [...spelt, ...near].slice(0, 3);
+  return seen.length === 0 ? '' : ` (the server sends ${seen.map((h) => `${h}: ${headers[h]}`).join(', ')})`;
 }
 
 /** Why an X-RateLimit-Reset before its answer's Date is off: it looks like seconds until the reset. */

@@ -220,6 +220,14 @@ describe('X-RateLimit-* and their near misses', () => {
     expect(rateLimitHeaderProblems({ ...GOOD, ...draft })).toEqual([]);
   });
 
+  it('quotes what the server sent in its own words: a fraction, a name with a suffix, another spelling', () => {
+    expect(rateLimitHeaderProblems({ ...GOOD, 'x-ratelimit-reset': '1795656377.77' })).toEqual(['X-RateLimit-Reset is "1795656377.77", not an integer (a fraction)']);
+    const suffixed = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining-minute': '4', 'x-ratelimit-remaining-day': '900', 'x-ratelimit-reset': '1700000000' };
+    expect(rateLimitHeaderProblems(suffixed)).toEqual(['X-RateLimit-Remaining missing (the server sends x-ratelimit-remaining-minute: 4, x-ratelimit-remaining-day: 900)']);
+    const spelt = { 'x-rate-limit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1700000000' };
+    expect(rateLimitHeaderProblems(spelt)).toEqual(['X-RateLimit-Limit missing (the server sends x-rate-limit-limit: 60)']);
+  });
+
   it("refuses a negative value, which the interface's counts and times never are", () => {
     expect(rateLimitHeaderProblems({ ...GOOD, 'x-ratelimit-remaining': '-1' })).toEqual(['X-RateLimit-Remaining is "-1", not an integer']);
   });

@@ -5,10 +5,12 @@ import { describe } from 'vitest';
 import * as get from '../lib/checks/get-pet.ts';
 import * as ids from '../lib/checks/ids.ts';
 import { readPet, readPets } from '../lib/checks/pets.ts';
-import { skip } from '../lib/checks/types.ts';
+import { type Finding, skip } from '../lib/checks/types.ts';
 import type { ApiResponse } from '../lib/client/client.ts';
+import type { Exchange } from '../lib/result/model.ts';
 import { idAliases } from '../lib/generators/id-aliases.ts';
 import { nonNumericPetId, PET_IDS_BEYOND_INT64 } from '../lib/generators/non-numeric-pet-id.ts';
+import { petIdSpellings } from '../lib/generators/pet-id-spellings.ts';
 import { stringifyJson } from '../lib/json.ts';
 import { type CheckContext, check, sendEach } from '../lib/worker/vitest-adapter.ts';
 import { property } from '../lib/worker/property-engine.ts';
@@ -67,6 +69,34 @@ describe('getPet', () => {
   });
 
   property(get.nonNumeric, { subject, arbitrary: nonNumericPetId(), examples: PET_IDS_BEYOND_INT64, coverEach: (c) => c.reason, predicate: async (c, ctx) => get.nonNumeric.judge(c.raw, c.reason, await getPet(ctx, c.raw)) });
+
+  // Other spellings of one known animal's id X (X.0, 0x…, %20X, +X, 0X, Xe0, Xabc): 7 requests,
+  // judged by get-pet.non-numeric (never another animal, never a 2xx for what is no int64) and by
+  // get-pet.canonical-id (a `should`: not animal X either, a petId being written one way).
+  // The exchanges are kept with the answers: the second check to judge them shows them too.
+  let spelled: Promise<{ lookups: get.SpelledLookup[]; exchanges: Exchange[] }> | undefined;
+  const spelledLookups = (ctx: CheckContext) =>
+    (spelled ??= (async () => {
+      const exchanges: Exchange[] = [];
+      const stop = ctx.client.subscribe((e) => exchanges.push(e));
+      try {
+        const known = (ctx.run.allowWrites ? await createdAnimal(ctx, 'spelled id') : undefined) ?? (await listedAnimals(ctx, 1))[0];
+        if (!known) return { lookups: [], exchanges };
+        const lookups = await sendEach(petIdSpellings(known.pet.id), async ({ raw, reason }) => ({ raw, reason, seen: await getPet(ctx, raw) }), get.judgeSpellings);
+        return { lookups, exchanges };
+      } finally {
+        stop();
+      }
+    })());
+  const withExchanges = (finding: Finding, exchanges: Exchange[]): Finding => (finding.outcome === 'fail' && !finding.exchanges ? { ...finding, exchanges } : finding);
+  check(get.nonNumeric, { subject: `${subject}, other spellings of a known id` }, async (ctx) => {
+    const { lookups, exchanges } = await spelledLookups(ctx);
+    return withExchanges(get.judgeSpellings(lookups), exchanges);
+  });
+  check(get.canonicalId, { subject }, async (ctx) => {
+    const { lookups, exchanges } = await spelledLookups(ctx);
+    return withExchanges(get.canonicalId.judge(lookups), exchanges);
+  });
 
   property(get.nonNumericNo5xx, { subject, arbitrary: nonNumericPetId(), examples: PET_IDS_BEYOND_INT64, coverEach: (c) => c.reason, predicate: async (c, ctx) => get.nonNumericNo5xx.judge(`GET /pets/${c.raw} (${c.reason})`, await getPet(ctx, c.raw)) });
 

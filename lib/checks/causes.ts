@@ -1,7 +1,8 @@
-// One cause, one root failure: where a failure is explained by another check's failure (on the
-// same subject, or run-wide), it is linked to that root so that reports show the root with the
-// others under it. The verdict still counts every failure. Pure.
-import type { CheckResult } from '../result/model.ts';
+// One cause, one root failure: where a failure is explained by another check's failure, it is
+// linked to that root so that reports show the root with the others under it. A root on another
+// subject (a rule over the whole run) explains a failure only by evidence: the answers the failure
+// shows are among the root's offending answers. The verdict still counts every failure. Pure.
+import type { CheckResult, Exchange } from '../result/model.ts';
 import { checkById } from './registry.ts';
 
 type Root = NonNullable<CheckResult['causedBy']>;
@@ -10,10 +11,43 @@ const failed = (c: CheckResult) => c.outcome === 'fail' || c.outcome === 'error'
 const key = (c: Pick<CheckResult, 'id' | 'subject'>) => `${c.id}\u0000${c.subject ?? ''}`;
 
 /**
+ * The answers a result rests on (their seq): the exchanges it shows (for a check that reads only
+ * accepted answers, the 2xx among them: a key's 429 is shown beside them, not read), and every
+ * offender of a rule over the run.
+ */
+function answersOf(c: CheckResult): Set<number> {
+  const reads = checkById(c.id)?.restsOn === 'accepted' ? (e: Exchange) => e.status !== undefined && e.status >= 200 && e.status < 300 : () => true;
+  return new Set([...(c.evidence?.exchanges ?? []).filter(reads).map((e) => e.seq), ...(c.evidence?.offenders ?? [])]);
+}
+
+/** The answers a root blames: every offender when it lists them, else the exchanges it shows. */
+function blamedBy(root: CheckResult): Set<number> {
+  return new Set(root.evidence?.offenders ?? (root.evidence?.exchanges ?? []).map((e) => e.seq));
+}
+
+/**
+ * Whether `root` (a failure of a check `c` names) explains `c`:
+ * - on the same subject, not a rule over the whole run: yes. The subject is the evidence (the same
+ *   operation, or the same key's load, sent by one suite), and the definition states the clause
+ *   depends on the root's (create-pet.echo on create-pet.created, rate-limit.quota on rate-limit.remaining);
+ * - a run-wide failure that names its root itself: yes. It did so only because every one of its
+ *   offenders was that check's request (routesCheckOf);
+ * - otherwise (a rule over the run, or another subject): only when some answer `c` shows is one of
+ *   the root's offending answers. A failure or a root with no answer recorded shares none: no link.
+ *   A missing header on 401s explains nothing about the answers of a quota's burst.
+ */
+function explains(root: CheckResult, c: CheckResult, named: boolean): boolean {
+  if (root.suite !== 'run' && root.subject === c.subject) return true;
+  if (named) return true;
+  const blamed = blamedBy(root);
+  for (const seq of answersOf(c)) if (blamed.has(seq)) return true;
+  return false;
+}
+
+/**
  * Each failure's root: the first of its candidates (the finding's own `explainedBy`, then the
- * check's) that failed on the same subject, or run-wide (a run-wide failure's own hint: on any
- * subject); followed to the end of the chain. A
- * cycle leaves the failure as its own root. Results that did not fail carry no cause.
+ * check's) that failed and explains it (above); followed to the end of the chain. A cycle leaves
+ * the failure as its own root. Results that did not fail carry no cause.
  */
 export function linkCauses(checks: readonly CheckResult[]): CheckResult[] {
   const failures = checks.filter(failed);
@@ -23,7 +57,7 @@ export function linkCauses(checks: readonly CheckResult[]): CheckResult[] {
     for (const id of candidates) {
       // A run-wide failure that names its root itself (every offender was that check's request) links to it on any subject.
       const named = c.suite === 'run' && id === c.causedBy?.id;
-      const root = failures.find((f) => f.id === id && f !== c && (f.subject === c.subject || f.suite === 'run' || named));
+      const root = failures.find((f) => f.id === id && f !== c && explains(f, c, named));
       if (root) {
         direct.set(key(c), root);
         break;

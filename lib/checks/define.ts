@@ -24,10 +24,17 @@ export interface CheckDef<Id extends string = string, J extends Judge = Judge> {
   /** Pure: what the target answered in, a finding out. */
   readonly judge: J;
   /**
-   * Checks whose failure explains this one's (on the same subject, or run-wide): when both fail,
-   * reports show that one as the root and this one under it. The verdict counts both.
+   * Checks whose failure explains this one's: when both fail, on the same subject or through an
+   * answer both show (causes.ts), reports show that one as the root and this one under it. The
+   * verdict counts both.
    */
   readonly explainedBy?: readonly string[];
+  /**
+   * Which of the answers its failures show the check reads, when they show more (a key's load is
+   * shown by a sample of its answers, lib/load/evidence.ts, 429 included): 'accepted', the 2xx only.
+   * A root on another subject explains a failure only through one of these. Unset: every answer shown.
+   */
+  readonly restsOn?: 'accepted';
 }
 
 const ID = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$/;

@@ -7,6 +7,7 @@ import { judgeNo5xx } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, eachCase, explainedBy, type Finding, fail, findingOf, pass, type Seen, skip } from './types.ts';
 import { isImfFixdate, readDateForm } from '../http-date.ts';
+import { decodedSegment, isZeroPadded, otherSpellingOf } from './pet-id-spelling.ts';
 
 const clause = 'Endpoints / getPet';
 const suite = 'get-pet';
@@ -30,9 +31,65 @@ export function judgeNotFound(id: bigint, seen: Seen): Finding {
   return explainedBy(findingOfProblems(errorBodyProblems(seen), expected, describeSeen(seen)), 'errors.error-body');
 }
 
-/** Code: accepted (a 2xx). */
+/**
+ * A petId that is no int64 ("petId | integer | int64") never gets 2xx. Another spelling of an int64 X
+ * (`X.0`, `0x…`, `%20X`, `+X`, `0X`, `Xe0`) answered with animal X is a reading the interface leaves
+ * open (it says nothing about how petId is written): passed here, judged by get-pet.canonical-id
+ * (`should`). Codes: accepted (a 2xx for a petId that spells no int64), other-animal (a 2xx for
+ * another spelling of X that is not animal X).
+ */
 export function judgeNonNumeric(raw: string, reason: string, seen: Seen): Finding {
-  return findingOfProblems(seen.status >= 200 && seen.status < 300 ? [problem('accepted', `GET /pets/${raw} (${reason}) got ${seen.status}`)] : [], '400 or 404', describeSeen(seen));
+  if (seen.status < 200 || seen.status >= 300) return findingOfProblems([], '400 or 404', describeSeen(seen));
+  const spelled = otherSpellingOf(raw);
+  if (spelled === undefined) return findingOfProblems([problem('accepted', `GET /pets/${raw} (${reason}) got ${seen.status}: "${decodedSegment(raw)}" is no int64`)], '400 or 404', describeSeen(seen));
+  const answered = readPet(seen).value;
+  if (answered?.id === spelled) return pass(`GET /pets/${raw} (${reason}) got ${seen.status} with animal ${spelled}: read as another spelling of ${spelled}, which the interface leaves open (get-pet.canonical-id judges it)`);
+  const got = answered ? `animal ${answered.id}` : 'no Pet';
+  return findingOfProblems([problem('other-animal', `GET /pets/${raw} (${reason}: another spelling of ${spelled}) got ${seen.status} with ${got}, not animal ${spelled}`)], `400 or 404, or animal ${spelled}`, describeSeen(seen));
+}
+
+/** One petId sent in another way than the canonical decimal digits, and what it got. */
+export interface SpelledLookup {
+  raw: string;
+  reason: string;
+  seen: Seen;
+}
+
+/** get-pet.non-numeric over the other spellings of a known animal's id. */
+export const judgeSpellings = eachCase(({ raw, reason, seen }: SpelledLookup) => judgeNonNumeric(raw, reason, seen), {
+  none: skip('no animal to look up in other spellings: the store lists none, and writes are not allowed to create one'),
+  all: (n) => pass(`${n} other spellings of a known id: none answered with another animal, none that is no int64 answered`),
+});
+
+/**
+ * A petId is written one way, its decimal digits: other spellings of an existing animal's id X
+ * (`X.0`, `0x…`, `%20X`, `+X`, `Xe0`) get 400 or 404, not animal X; `0X` (decimal digits with a
+ * leading zero, read as X by strict integer parsers too) may be either, and is said. The interface gives
+ * petId as an int64 and says nothing of other spellings, and number coercion in validators reads
+ * them as X: a `should`. Code: other-spelling-served. Spellings answered with another animal are
+ * get-pet.non-numeric's.
+ */
+export function judgeCanonicalId(lookups: readonly SpelledLookup[]): Finding {
+  const spelled = lookups.flatMap((l) => {
+    const id = otherSpellingOf(l.raw);
+    return id === undefined ? [] : [{ ...l, id }];
+  });
+  if (spelled.length === 0) return skip('no animal to look up in other spellings: the store lists none, and writes are not allowed to create one');
+  const isServed = (l: (typeof spelled)[number]) => l.seen.status >= 200 && l.seen.status < 300 && readPet(l.seen).value?.id === l.id;
+  const served = spelled.filter((l) => !isZeroPadded(l.raw) && isServed(l));
+  const padded = spelled.filter((l) => isZeroPadded(l.raw));
+  const id = spelled[0]!.id;
+  const paddedNote = padded.map((l) => `; /pets/${l.raw} (${l.reason}) ${isServed(l) ? `served animal ${id}` : `got ${l.seen.status}`}: decimal digits still, served and refused both accepted`).join('');
+  if (served.length > 0) {
+    const where = served.map((l) => `/pets/${l.raw} (${l.reason})`).join(', ');
+    return fail(
+      'other-spelling-served',
+      `animal ${id} is also served at ${where}: read as a number coercion reads them; a petId is written one way, as the decimal digits of the int64`,
+      `400 or 404 for every other spelling of ${id}`,
+      served.map((l) => `${l.seen.status} with animal ${id} at /pets/${l.raw}`).join('; '),
+    );
+  }
+  return pass(`no other spelling of ${id} was answered with animal ${id}: ${spelled.filter((l) => !isZeroPadded(l.raw)).map((l) => `/pets/${l.raw} ${l.seen.status}`).join(', ')}${paddedNote}`);
 }
 
 export function describeDeprecation(seen: Seen): Finding {
@@ -132,7 +189,8 @@ export const found = defineCheck({ id: 'get-pet.found', clause, suite, title: 'g
     all: (n) => pass(`${n} animals came back as listed`),
   }) });
 export const notFound = defineCheck({ id: 'get-pet.not-found', clause, suite, title: 'An id that does not exist gets 404 with an Error body', severity: 'must', judge: judgeNotFound });
-export const nonNumeric = defineCheck({ id: 'get-pet.non-numeric', clause, suite, title: 'A non-numeric petId never gets 2xx (400 and 404 both legal)', severity: 'must', judge: judgeNonNumeric });
+export const nonNumeric = defineCheck({ id: 'get-pet.non-numeric', clause, suite, title: 'A petId that is no int64 never gets 2xx (400 and 404 both legal); another spelling of an id never gets another animal', severity: 'must', judge: judgeNonNumeric });
+export const canonicalId = defineCheck({ id: 'get-pet.canonical-id', clause, suite, title: 'A petId is written one way: other spellings of an existing id (7.0, 0x7, %207, +7, 7e0) get 400 or 404, not that animal (07 may be either)', severity: 'should', judge: judgeCanonicalId });
 export const nonNumericNo5xx = defineCheck({ id: 'get-pet.non-numeric-no-5xx', explainedBy: ['responses.no-5xx'], clause, suite, title: 'A non-numeric petId never gets a 5xx', severity: 'should', judge: judgeNo5xx });
 export const deprecation = defineCheck({ id: 'get-pet.deprecation', clause: 'Versioning', suite, title: 'How the deprecation of getPet is announced (Deprecation, Sunset headers), recorded', severity: 'info', judge: describeDeprecation });
 
@@ -165,4 +223,4 @@ const carriesEither = (seen: Seen) => seen.headers.sunset !== undefined || seen.
 export const sunsetDate = defineCheck({ id: 'get-pet.sunset-date', clause: 'Versioning', suite, title: 'A Sunset header on getPet names 5 December 2030, the announced removal (any time zone from UTC−12 to UTC+14)', severity: 'must', judge: everyAnswer(judgeSunsetDate, carriesSunset) });
 export const deprecationForm = defineCheck({ id: 'get-pet.deprecation-form', clause: 'Versioning', suite, title: "Deprecation and Sunset on getPet are well formed: Deprecation as RFC 9745 (@<seconds>) or an earlier draft (true), Sunset an IMF-fixdate", severity: 'should', judge: everyAnswer(judgeDeprecationForm, carriesEither) });
 
-export const GET_PET_CHECKS = [found, notFound, nonNumeric, nonNumericNo5xx, deprecation, sunsetDate, deprecationForm] as const;
+export const GET_PET_CHECKS = [found, notFound, nonNumeric, canonicalId, nonNumericNo5xx, deprecation, sunsetDate, deprecationForm] as const;

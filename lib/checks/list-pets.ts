@@ -3,7 +3,7 @@ import { PAGE_SIZE, type Pet, type PetStatus } from '../models.ts';
 import { duplicateIds, type Page, readPage, readPet } from './pets.ts';
 import { errorBodyProblems, findingOfProblems, judgeNo5xx, problem, saidOf } from './bodies.ts';
 import { defineCheck } from './define.ts';
-import { describeSeen, eachCase, explainedBy, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
+import { describeSeen, eachCase, explainedBy, type Finding, fail, findingOf, pass, type Seen, skip } from './types.ts';
 
 const clause = 'Endpoints / listPets';
 const pageSize = 'Limits / Page size';
@@ -90,9 +90,11 @@ export function judgeStatusFilter(status: PetStatus, requested: number, seen: Se
 /**
  * A status filter that is no PetStatus ("Available", "SOLD", "adopted"). The interface lists no
  * 400 for listPets, so two answers are legal: 400 with an Error body, or 200 listing only animals
- * whose status is exactly the value given, which no Pet has, so an empty page. Animals of a
- * status that matches it ignoring case, or of every status, mean the filter was misread.
- * Codes: filter-ignores-case, filter-ignored, filter-matched-other-value; server-error and
+ * whose status is exactly the value given, which no Pet has, so an empty page. Animals of every
+ * status, or of another value, mean the filter was misread. Animals of the status it matches
+ * ignoring case ("AVAILABLE" read as available) are a reading the interface leaves open: passed
+ * here, judged by list-pets.status-case (`should`).
+ * Codes: filter-ignored, filter-matched-other-value; server-error and
  * unexpected-status (neither 400 nor 200); for a 400, errorBodyProblems' (no-error-body, …); for
  * a 200, judgePage's.
  */
@@ -112,16 +114,51 @@ export function judgeStatusFilterInvalid(value: string, reason: string, seen: Se
   const wrong = page.items.filter((item) => statusOf(item) !== value);
   if (wrong.length === 0) return noted(pass(`${what}: 200 with ${page.items.length === 0 ? 'no animal' : `${page.items.length} animals of exactly that status`}`), page);
   const listed = [...new Set(wrong.map((item) => String(statusOf(item) ?? 'no status')))];
-  const folded = (text: string) => text.toUpperCase().toLowerCase();
-  const [code, how] = listed.every((s) => folded(s) === folded(value))
-    ? ['filter-ignores-case', 'the filter ignores case']
-    : listed.length > 1
+  // Read ignoring case: the animals of the PetStatus it spells, a reading the interface leaves open.
+  if (listed.every((s) => foldedStatus(s) === foldedStatus(value))) {
+    return noted(pass(`${what}: 200 with ${wrong.length} animal(s) of status ${listed.join(', ')}: read ignoring case, which the interface leaves open (list-pets.status-case judges it)`), page);
+  }
+  const [code, how] = listed.length > 1
       ? ['filter-ignored', 'the filter was ignored']
       : ['filter-matched-other-value', 'the filter matched another value'];
   return noted(
     findingOf(code, [`${what} listed ${wrong.length} animal(s) of status ${listed.join(', ')}, e.g. id ${idOf(wrong[0])}: ${how}`], expected, summarisePage(seen)),
     page,
   );
+}
+
+/** A status as case-insensitive matching sees it (full Unicode: "ſold" upper-cases to SOLD). */
+const foldedStatus = (text: string) => text.toUpperCase().toLowerCase();
+
+/** One status filter that is a PetStatus in another case, and what it got. */
+export interface StatusCaseLookup {
+  value: string;
+  seen: Seen;
+}
+
+/**
+ * A status filter is one of the three values as written: a PetStatus in another case ("Available",
+ * "SOLD") gets 400 or no animal, not the animals of the value it matches ignoring case. The
+ * interface lists the values in lower case and says nothing of other cases; case-insensitive
+ * matching in validators reads them as the value: a `should`. Code: filter-ignores-case. Animals
+ * of another value, or of every status, are list-pets.status-filter-invalid's.
+ */
+export function judgeStatusCase(lookups: readonly StatusCaseLookup[]): Finding {
+  if (lookups.length === 0) return skip('no status filter in another case was sent');
+  for (const { value, seen } of lookups) {
+    if (seen.status !== 200) continue;
+    const { page } = readPage(seen);
+    const folded = (page?.items ?? []).filter((item) => statusOf(item) !== value && foldedStatus(String(statusOf(item) ?? '')) === foldedStatus(value));
+    if (folded.length === 0) continue;
+    const listed = [...new Set(folded.map((item) => String(statusOf(item))))];
+    return fail(
+      'filter-ignores-case',
+      `status=${JSON.stringify(value)} listed ${folded.length} animal(s) of status ${listed.join(', ')}, e.g. id ${idOf(folded[0])}: the filter ignores case; a status is one of ${listed.map((s) => JSON.stringify(s)).join(', ')} as written`,
+      `400, or 200 with no animal (no Pet has status ${JSON.stringify(value)})`,
+      summarisePage(seen),
+    );
+  }
+  return pass(`no status in another case was read ignoring case: ${lookups.map(({ value, seen }) => `status=${JSON.stringify(value)} ${seen.status}`).join(', ')}`);
 }
 
 /** Codes: created-not-listed, and judgePage's. */
@@ -181,10 +218,11 @@ export const limit = defineCheck({ id: 'list-pets.limit', explainedBy: ['list-pe
 export const noDuplicates = defineCheck({ id: 'list-pets.no-duplicates', explainedBy: ['list-pets.pet-shape', 'list-pets.limit'], clause, suite, title: 'A page lists no animal twice', severity: 'must', judge: judgeNoDuplicates });
 export const defaultLimit = defineCheck({ id: 'list-pets.default-limit', explainedBy: ['list-pets.pet-shape', 'list-pets.limit'], clause: pageSize, suite, title: 'Without limit, exactly 20 animals when the store holds more', severity: 'must', judge: judgeDefaultLimit });
 export const statusFilter = defineCheck({ id: 'list-pets.status-filter', explainedBy: ['list-pets.pet-shape', 'list-pets.limit'], clause, suite, title: 'With status, every animal listed has that status', severity: 'must', judge: judgeStatusFilter });
-export const statusFilterInvalid = defineCheck({ id: 'list-pets.status-filter-invalid', explainedBy: ['list-pets.pet-shape', 'list-pets.status-filter'], clause, suite, title: 'A status that is not a PetStatus (another case such as "Available", an unknown word) gets 400 or no animal; never read ignoring case, never ignored, never a 5xx', severity: 'must', judge: judgeStatusFilterInvalid });
+export const statusCase = defineCheck({ id: 'list-pets.status-case', explainedBy: ['list-pets.pet-shape'], clause, suite, title: 'A status filter is a PetStatus as written: one in another case ("Available", "SOLD") gets 400 or no animal, not the animals of the value it matches ignoring case', severity: 'should', judge: judgeStatusCase });
+export const statusFilterInvalid = defineCheck({ id: 'list-pets.status-filter-invalid', explainedBy: ['list-pets.pet-shape', 'list-pets.status-filter'], clause, suite, title: 'A status that is not a PetStatus (an unknown word; another case such as "Available") gets 400 or no animal, or the animals of the value it matches ignoring case; never ignored, never another value, never a 5xx', severity: 'must', judge: judgeStatusFilterInvalid });
 export const createdVisible = defineCheck({ id: 'list-pets.created-visible', explainedBy: ['list-pets.pet-shape', 'list-pets.status-filter', 'list-pets.limit'], clause, suite, title: 'Animals created in the run are listed under their status when the page can hold them', severity: 'must', judge: eachCase(judgeCreatedCase) });
 export const outOfRange = defineCheck({ id: 'list-pets.limit-out-of-range', explainedBy: ['list-pets.limit'], clause: pageSize, suite, title: 'An out-of-range limit never returns more than 100 animals (400 and clamping both legal)', severity: 'must', judge: judgeOutOfRange });
 export const outOfRangeNo5xx = defineCheck({ id: 'list-pets.limit-out-of-range-no-5xx', explainedBy: ['responses.no-5xx'], clause: pageSize, suite, title: 'An out-of-range or malformed limit never gets a 5xx', severity: 'should', judge: judgeNo5xx });
 export const outOfRangeBehaviour = defineCheck({ id: 'list-pets.limit-out-of-range-behaviour', clause: pageSize, suite, title: 'What the server does with limit 0, 101 and 500 (reject or clamp), recorded', severity: 'info', judge: describeOutOfRange });
 
-export const LIST_PETS_CHECKS = [smoke, limit, noDuplicates, defaultLimit, statusFilter, createdVisible, statusFilterInvalid, outOfRange, outOfRangeNo5xx, outOfRangeBehaviour] as const;
+export const LIST_PETS_CHECKS = [smoke, limit, noDuplicates, defaultLimit, statusFilter, createdVisible, statusFilterInvalid, statusCase, outOfRange, outOfRangeNo5xx, outOfRangeBehaviour] as const;

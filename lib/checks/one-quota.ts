@@ -1,8 +1,9 @@
 // One quota per key: every authenticated request of a key counts against its plan, whatever the
 // operation and whatever the answer (400 and 404 included). Judged from the window one key spent
 // on a mix of operations (lib/rate-limit/one-quota.ts). Pure: the key's run in, a finding out.
-import type { KeyRun, MixData, MixOperation, MixPoint } from '../result/rate-limits.ts';
-import { CLOCK_SLACK_S, readRetryAfter, resetAtMs } from '../rate-limit/vocabulary.ts';
+import { answerOf, type KeyRun, type MixData, type MixOperation, type MixPoint } from '../result/rate-limits.ts';
+import { CLOCK_SLACK_S, readRetryAfter, resetAtMs, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { mostInOneWindow, notReached } from './not-reached.ts';
 import { defineCheck } from './define.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
 
@@ -27,15 +28,21 @@ function byOperation(points: readonly MixPoint[]): string {
  * a refilling limiter gives back meanwhile (a token bucket's refill, or what a sliding log had
  * spent before), and a whole minute more once the window the start look named has turned.
  */
-export function mixAllowance(run: Pick<KeyRun, 'quota' | 'windows'>, mix: MixData): { most: number; turned: boolean } {
+export function mixAllowance(run: Pick<KeyRun, 'quota' | 'windows'>, mix: MixData): { most: number; turned: boolean; turns: number } {
   const { perMinute } = run.quota;
   const refill = Math.floor(((mix.durationMs / 1000) * perMinute) / run.windows.minute) + 1;
   const last = mix.points.at(-1);
   const reset = mix.start.headers['x-ratelimit-reset'];
-  const resetAt = reset !== undefined && /^\d+$/.test(reset) ? resetAtMs(Number(reset), mix.start.t, mix.start.headers.date) : undefined;
-  // Without a Reset that names the window's end, any turn is possible: so assumed.
-  const turned = last !== undefined && (resetAt === undefined || last.t >= resetAt - CLOCK_SLACK_S * 1000);
-  return { most: mix.expected + Math.max(refill, perMinute - mix.expected) + (turned ? perMinute : 0), turned };
+  // Only headers of the minute name its window's end: headers of the day name the day's, while the
+  // minute turns underneath them.
+  const ofMinute = windowDescribed(run.quota, answerOf(mix.start)) === 'minute';
+  const resetAt = ofMinute && reset !== undefined && /^\d+$/.test(reset) ? resetAtMs(Number(reset), mix.start.t, mix.start.headers.date) : undefined;
+  // Without a Reset that names the window's end, any turn is possible: so assumed, one for each
+  // window's length the mix took; with it, one at that end and one for each window's length after.
+  const W = run.windows.minute * 1000;
+  const from = resetAt === undefined ? mix.start.t : resetAt - CLOCK_SLACK_S * 1000;
+  const turns = last === undefined || (resetAt !== undefined && last.t < from) ? 0 : Math.max(1, Math.ceil((last.t - from) / W));
+  return { most: mix.expected + Math.max(refill, perMinute - mix.expected) + turns * perMinute, turned: turns > 0, turns };
 }
 
 /**
@@ -60,13 +67,13 @@ export function judgeOneQuota(run: KeyRun): Finding {
   const first = mix.points.findIndex((p) => p.status === 429);
   const before = first === -1 ? mix.points : mix.points.slice(0, first);
   const through = before.filter(let_through);
-  const { most, turned } = mixAllowance(run, mix);
+  const { most, turned, turns } = mixAllowance(run, mix);
   const seconds = (mix.durationMs / 1000).toFixed(1);
   const problems: { code: string; text: string }[] = [];
   if (through.length > most) {
     problems.push({
       code: 'mix-over-quota',
-      text: `${run.label}: a mix of operations let ${through.length} requests through ${first === -1 ? 'without a 429' : 'before the first 429'} in ${seconds} s, more than Remaining ${mix.expected}${turned ? ' and a whole window more' : ''} allow (at most ${most} with what a refilling limiter gives back meanwhile): ${byOperation(before)}`,
+      text: `${run.label}: a mix of operations let ${through.length} requests through ${first === -1 ? 'without a 429' : 'before the first 429'} in ${seconds} s, more than Remaining ${mix.expected}${turned ? ` and ${turns === 1 ? 'a whole window' : `${turns} whole windows`} more` : ''} allow (at most ${most} with what a refilling limiter gives back meanwhile): ${byOperation(before)}`,
     });
   }
   const refused = first === -1 ? undefined : mix.points[first]!;
@@ -86,7 +93,7 @@ export function judgeOneQuota(run: KeyRun): Finding {
     );
   }
   if (!refused) {
-    return skip(`${run.label}: the mix did not spend the quota: ${through.length} let through in ${seconds} s without a 429, within the ${most} that Remaining ${mix.expected} and a refilling or turning window allow: not checked`);
+    return skip(`${run.label}: ${notReached(mostInOneWindow(mix.points, run.windows.minute), mix.expected, 'the window', turned)}: ${through.length} let through in ${seconds} s without a 429, within the ${most} that Remaining ${mix.expected} and a refilling or turning window allow: not judged`);
   }
   const afterwards = mix.other ? `; ${NAMES[mix.other.op]}, sent at once, got ${mix.other.status}${let_through(mix.other) ? ' (a refill or a new window explains it)' : ''}` : '';
   return pass(`${through.length} let through across operations (${byOperation(before)}) from Remaining ${mix.expected}, then 429 on ${NAMES[refused.op]}${afterwards}`);

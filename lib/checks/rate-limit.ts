@@ -5,6 +5,7 @@ import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansWithin } from '..
 import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, resetMillisecondsHint, resetRelativeHint, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { oneQuota } from './one-quota.ts';
+import { minuteTurns, mostInOneWindow, notReached } from './not-reached.ts';
 import { headersOneWindow } from './headers-one-window.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
 
@@ -92,6 +93,23 @@ function quotaAllowance(run: KeyRun, start: number): number {
   return Math.max(refillAllowance(run), run.quota.perMinute - start);
 }
 
+/**
+ * What any limiter of the plan lets through in a burst that saw no 429: from the minute's
+ * Remaining (stated by headers of the minute; a whole minute's quota when they describe the day),
+ * the more of what a refilling limiter gives back and a minute's quota for each turn of the minute
+ * window the answers may have spanned; never more than headers of the day said was left of it
+ * (with the same allowance).
+ */
+function noRefusalAllowance(run: KeyRun, start: number, ok: readonly TimelinePoint[]): { most: number; minuteStart: number; turns: number } {
+  const look = run.start && answerOf(run.start);
+  const dayHeaders = look !== undefined && describes(run, look) === 'day';
+  const minuteStart = dayHeaders ? run.quota.perMinute : start;
+  const turns = minuteTurns(run, ok, run.burst?.startedAt ?? ok[0]?.t ?? 0);
+  const minuteMost = minuteStart + Math.max(quotaAllowance(run, minuteStart), turns * run.quota.perMinute);
+  const most = dayHeaders ? Math.min(minuteMost, start + quotaAllowance(run, start)) : minuteMost;
+  return { most, minuteStart, turns };
+}
+
 /** The burst's answers before its first 429, in the window that ended in it (see quotaWindow). */
 function beforeStop(run: KeyRun): TimelinePoint[] {
   return quotaWindow(run).points;
@@ -144,25 +162,36 @@ export function judgeQuota(run: KeyRun): Finding {
   if (start === undefined) return skip(`the response before ${run.label}'s burst carried no integer X-RateLimit-Remaining, so there is no stated quota to count against (headers.rate-limit-present judges the header)`);
   const ok = window.points.filter(accepted);
   if (run.burst.ended !== 'first-429') {
-    // No 429: more accepted than Remaining and what any limiter of the plan gives back over the
-    // burst's time fails; fewer proves nothing (answers too slow to spend the quota before the
-    // window turned or the bucket refilled).
-    const most = start + quotaAllowance(run, start);
+    // No 429: more accepted than any limiter of the plan lets through over the burst's time fails
+    // (what Remaining stated, a minute's quota for each minute window the answers may have spanned,
+    // what a refilling limiter gives back); fewer proves nothing (answers too slow to spend the
+    // quota within one window), whichever window the headers describe and whether Reset moves.
+    const { most, minuteStart, turns } = noRefusalAllowance(run, start, ok);
     const cap = run.burst.ended === 'max-requests' ? 'request' : 'time';
     if (ok.length <= most) {
       const achieved = run.burst.durationMs > 0 ? (run.burst.points.length * 1000) / run.burst.durationMs : 0;
+      const sent = mostInOneWindow(run.burst.points, run.windows.minute);
+      const spanned = turns > 0 ? `, spanning ${turns === 1 ? 'a turn' : `${turns} turns`} of the minute window` : '';
       return skip(
-        `${run.label}: the load did not spend the quota: ${ok.length} accepted in ${(run.burst.durationMs / 1000).toFixed(1)} s without a 429 (its ${cap} cap), within the ${most} that Remaining ${start} and a window's turn or a bucket's refill allow meanwhile (${achieved.toFixed(0)} req/s achieved, ${(start / run.windows.minute).toFixed(0)} req/s needed): not checked`,
+        `${run.label}: ${notReached(sent, minuteStart, 'the window', turns > 0)}: ${ok.length} accepted in ${(run.burst.durationMs / 1000).toFixed(1)} s without a 429 (its ${cap} cap${spanned}), within the ${most} that any limiter of plan ${run.plan} lets through meanwhile (${achieved.toFixed(0)} req/s achieved, ${(minuteStart / run.windows.minute).toFixed(0)} req/s needed): not judged`,
       );
     }
-    return fail('no-429', `${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at its ${cap} cap)`, `a 429 after ${start} accepted requests (at most ${most} with what a refilling limiter gives back over ${run.burst.durationMs} ms)`, `${ok.length} accepted, no 429`);
+    return fail('no-429', `${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at its ${cap} cap)`, `a 429 after ${minuteStart} accepted requests (at most ${most} with what a refilling limiter gives back over ${run.burst.durationMs} ms${turns > 0 ? ` and a minute's quota for each of ${turns} turn(s) of the minute window` : ''})`, `${ok.length} accepted, no 429`);
   }
   const first = firstRefusal(run);
   if (first?.startWindow === 'day' && !isDayRefusal(run, first.refusal)) {
-    // The headers count the day; the minute refuses first, from a count they do not show.
-    const most = run.quota.perMinute + refillAllowance(run);
-    if (ok.length > most) return fail('more-than-minute-quota', `${run.label}: ${ok.length} accepted before the first 429, more than the ${run.quota.perMinute} a minute of plan ${run.plan} (plus ${most - run.quota.perMinute} a refilling limiter may give back meanwhile)`, `at most ${most}`, `${ok.length}`);
-    return pass(`the headers describe the day window (Remaining ${start} of ${run.quota.perDay}); the minute's quota refused after ${ok.length} accepted, within the ${run.quota.perMinute} a minute (rate-limit.binding-headers judges what the headers show)`);
+    // The headers count the day; the minute refuses first, from a count they do not show, nor
+    // when its window turns (Reset stays the day's end): its 429's Retry-After, or the time the
+    // answers took, tells whether the minute window may have turned under the burst.
+    const turns = minuteTurns(run, ok, run.burst.startedAt, first.refusal);
+    const most = run.quota.perMinute + Math.max(refillAllowance(run), turns * run.quota.perMinute);
+    if (ok.length > most) return fail('more-than-minute-quota', `${run.label}: ${ok.length} accepted before the first 429, more than the ${run.quota.perMinute} a minute of plan ${run.plan} (plus ${most - run.quota.perMinute} a refilling limiter${turns > 0 ? ` or ${turns} turn(s) of the minute window` : ''} may give back meanwhile)`, `at most ${most}`, `${ok.length}`);
+    if (ok.length > run.quota.perMinute + refillAllowance(run)) {
+      return skip(
+        `${run.label}: the headers describe the day window, and the minute window may have turned during the burst (its answers took ${(run.burst.durationMs / 1000).toFixed(1)} s, and some were sent before the window that refused began, as its 429's Retry-After or the time they took shows): ${ok.length} accepted before the first 429 fall across two minute windows, within the ${most} they allow, so no one window's quota was counted: not judged`,
+      );
+    }
+    return pass(`the headers describe the day window (Remaining ${start} of ${run.quota.perDay}); the minute's quota refused after ${ok.length} accepted, within the ${run.quota.perMinute} a minute${ok.length > run.quota.perMinute ? ` and the ${refillAllowance(run)} a refilling limiter gives back over the burst's ${(run.burst.durationMs / 1000).toFixed(1)} s` : ''} (rate-limit.binding-headers judges what the headers show)`);
   }
   if (first && first.startWindow === 'minute' && isDayRefusal(run, first.refusal) && ok.length < start) {
     // The day's remainder was the smaller: it refused first, while the headers counted the minute.
@@ -389,12 +418,14 @@ function countDayWindow(run: KeyRun, spans: readonly AcceptedSpan[], reset: numb
 }
 
 /**
- * No 429 for the day came. More let through within a day window's length than any day limiter
- * allows fails; so does more than the quota in a day window whose edges headers of the day showed
- * (a fixed day). Anything else proves nothing: the harness did not spend a day's quota within one
- * day window (answers too slow, or the run's time ran out), and says so.
+ * More let through than any day limiter allows, counted from every accepted request of the key in
+ * the run (every suite's, 4xx the quota counted included), however the day test ended: within a day
+ * window's length, more than twice the quota (a fixed day window lets at most the quota through,
+ * and such a stretch meets two of them; a sliding log or a token bucket no more); in a day window
+ * whose edges headers of the day showed (a fixed day), more than the quota. `stopped` says how the
+ * day test ended, when that was not the day's 429. Undefined when nothing shows it.
  */
-function judgeDayWithoutBlock(run: KeyRun, day: DayData): Finding {
+function overDay(run: KeyRun, day: DayData, stopped: string): Finding | undefined {
   const spans = daySpans(day);
   const { perDay } = run.quota;
   const D = run.windows.day;
@@ -402,32 +433,59 @@ function judgeDayWithoutBlock(run: KeyRun, day: DayData): Finding {
   if (beyond) {
     return fail(
       'beyond-any-day',
-      `${run.label}: ${beyond.count} requests accepted within ${D} s (the server's seconds ${beyond.from} to ${beyond.to}) without the day's quota stopping them, more than any day limiter lets through in a day window's length`,
+      `${run.label}: ${beyond.count} requests accepted within ${D} s (the server's seconds ${beyond.from} to ${beyond.to}) without the day's quota stopping them, more than any day limiter lets through in a day window's length (${stopped})`,
       `a 429 for the day after at most ${perDay} in a day window (at most ${2 * perDay} across two)`,
       `${beyond.count} accepted within ${D} s`,
     );
   }
   if (dayKind(run) === 'fixed') {
-    for (const reset of new Set(day.dayResets ?? [])) {
+    const block = day.block;
+    const shown = [...(day.dayResets ?? []), ...(block && block.reset !== undefined && describes(run, block) === 'day' && !isBan(run, block) ? [block.reset] : [])];
+    for (const reset of new Set(shown)) {
       const counted = countDayWindow(run, spans, reset);
       if (counted.count > perDay) {
-        return fail('over-day-quota-shown-window', `${run.label}: ${counted.count} requests accepted in the day window that ends at X-RateLimit-Reset ${reset} (as headers of the day said), more than the ${perDay} a day, without a 429 for the day`, `at most ${perDay}`, `${counted.count}`);
+        return fail('over-day-quota-shown-window', `${run.label}: ${counted.count} requests accepted in the day window that ends at X-RateLimit-Reset ${reset} (as headers of the day said), more than the ${perDay} a day (${stopped})`, `at most ${perDay}`, `${counted.count}`);
       }
     }
   }
-  const busiest = busiestStretch(spans, D);
+  return undefined;
+}
+
+/** "not reached: sent 97 in the busiest 40 s …, the quota being 100": how close the key's accepted requests came to a day's quota within one day window. */
+function dayNotReached(run: KeyRun, day: DayData): string {
+  const busiest = busiestStretch(daySpans(day), run.windows.day);
+  return notReached(busiest.count, run.quota.perDay, `the busiest ${run.windows.day} s (a day window's length: the requests of the key the server accepted, every suite's)`, true);
+}
+
+/**
+ * No 429 for the day came. More let through than any day limiter allows fails (overDay); anything
+ * else proves nothing: the harness did not spend a day's quota within one day window (answers too
+ * slow, or the run's time ran out), and says so.
+ */
+function judgeDayWithoutBlock(run: KeyRun, day: DayData): Finding {
   const why = day.ended === 'over-quota' ? 'it stopped' : day.ended === 'still-refused' ? 'the key was refused' : `${Math.round(day.elapsedMs / 1000)} s passed`;
+  const over = overDay(run, day, `no 429 for the day came before ${why}`);
+  if (over) return over;
   return skip(
-    `${run.label}: no 429 for the day came before ${why}, and no day window is shown to have let more than ${perDay} through: the busiest ${D} s held ${busiest.count} of the key's accepted requests. The harness could not spend a day's quota within one day window (answers too slow for it, or the run's time ran out): not judged`,
+    `${run.label}: ${dayNotReached(run, day)}: no 429 for the day came before ${why}, and no day window is shown to have let more than ${run.quota.perDay} through. The harness could not spend a day's quota within one day window (answers too slow for it, or the run's time ran out): not judged`,
   );
 }
 
 export function judgeDailyQuota(run: KeyRun): Finding {
-  if (run.daySkipped) return skip(run.daySkipped);
   const day = run.day;
-  if (!day) return skip('the daily quota was not driven');
+  if (!day) return skip(run.daySkipped ?? 'the daily quota was not driven');
   const followUps = day.followUps ?? [];
+  if (day.ended === 'too-long') {
+    // Stopped before the day's 429 by a wait longer than the harness sits out: what was seen is
+    // still counted.
+    const why = run.daySkipped ?? 'a wait longer than the harness sits out';
+    const over = overDay(run, day, `the day test stopped before the day's 429: ${why}`);
+    if (over) return over;
+    return skip(`${run.label}: ${dayNotReached(run, day)}, and no day window is shown to have let more than ${run.quota.perDay} through; the day test stopped before the day's 429 (${why}): not judged`);
+  }
   if (day.ended === 'still-refused') {
+    const over = overDay(run, day, "the day test stopped: the key was refused again after waiting out each 429's Retry-After");
+    if (over) return over;
     const said = day.block?.retryAfter !== undefined ? ` (the last said Retry-After ${day.block.retryAfter})` : '';
     return fail(
       'still-refused',
@@ -554,8 +612,8 @@ export function describeLoad(run: KeyRun): Finding {
 
 export const limitHeader = defineCheck({ id: 'rate-limit.limit-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: "X-RateLimit-Limit is the plan's per-minute quota (or per-day when that is tighter)", severity: 'must', judge: driven(judgeLimitHeader) });
 export const resetHeader = defineCheck({ id: 'rate-limit.reset-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-Reset is a Unix time in seconds, after the Date and at most one window ahead', severity: 'must', judge: driven(judgeResetHeader) });
-export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-Remaining falls by one per accepted request and is never negative', severity: 'must', judge: driven(judgeRemaining) });
-export const quota = defineCheck({ id: 'rate-limit.quota', explainedBy: ['rate-limit.per-connection', 'rate-limit.boundary-race', 'rate-limit.remaining', 'rate-limit.isolation', 'headers.rate-limit-present', 'rate-limit.reset-header', 'rate-limit.headers-one-window'], clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: driven(judgeQuota) });
+export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', explainedBy: ['headers.rate-limit-present'], restsOn: 'accepted', clause: headersClause, suite, title: 'X-RateLimit-Remaining falls by one per accepted request and is never negative', severity: 'must', judge: driven(judgeRemaining) });
+export const quota = defineCheck({ id: 'rate-limit.quota', explainedBy: ['rate-limit.per-connection', 'rate-limit.boundary-race', 'rate-limit.remaining', 'rate-limit.isolation', 'headers.rate-limit-present', 'rate-limit.reset-header', 'rate-limit.headers-one-window'], restsOn: 'accepted', clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: driven(judgeQuota) });
 export const boundaryRace = defineCheck({ id: 'rate-limit.boundary-race', clause, suite, title: 'Two requests sent together on two connections at Remaining 1: at most one is accepted', severity: 'must', judge: driven(judgeBoundaryRace) });
 export const perConnection = defineCheck({ id: 'rate-limit.per-connection', clause, suite, title: "A key's requests spread over several connections share one quota (no limiter per connection or per instance)", severity: 'must', judge: driven(judgePerConnection) });
 export const retryAfterPresent = defineCheck({ id: 'rate-limit.retry-after-present', clause: exceeding, suite, title: 'A 429 carries Retry-After', severity: 'must', judge: driven(judgeRetryAfterPresent) });

@@ -42,6 +42,7 @@ export function toCheckResult(def: CheckDef, judgement: Judgement, ctx: ResultCo
           ...(failed?.expected !== undefined ? { expected: failed.expected } : {}),
           ...(failed?.actual !== undefined ? { actual: failed.actual } : {}),
           exchanges,
+          ...(failed?.offenders ? { offenders: failed.offenders } : {}),
           reproduce,
           ...(property ? { counterexample: property.counterexample, seed: property.seed, ...(property.path ? { path: property.path } : {}) } : {}),
           ...(others.length > 0

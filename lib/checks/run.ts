@@ -60,7 +60,7 @@ function judgeAll({ applies, problemsOf, expected, readsBody, rootInRoutes }: Ru
       shown.map((o) => `${o.exchange.method} ${pathOf(o.exchange.url)} → ${o.exchange.status}: ${said(o.problems)}`).join('\n'),
     );
     const root = rootInRoutes && offenders.every((o) => routesCheckOf(o.exchange) !== undefined) ? routesCheckOf(first.exchange) : undefined;
-    return { ...failed, exchanges: shown.map((o) => o.exchange), ...(root ? { explainedBy: root } : {}) };
+    return { ...failed, exchanges: shown.map((o) => o.exchange), offenders: offenders.map((o) => o.exchange.seq), ...(root ? { explainedBy: root } : {}) };
   };
 }
 
@@ -134,7 +134,6 @@ export const rateLimitHeaders = defineCheck({
     },
     expected: 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',
     readsBody: false,
-    rootInRoutes: true,
   }),
 });
 
@@ -220,6 +219,7 @@ export function judgeObeyedRetryAfters(exchanges: readonly Exchange[]): Finding 
     expected: 'the request sent at the time a 429 names is let through ("the client retries only after the indicated time")',
     actual: shown.map(line).join('\n'),
     exchanges: shown.flatMap(({ refusal, next }) => [refusal, next]),
+    offenders: broken.flatMap(({ refusal, next }) => [refusal.seq, next.seq]),
   };
 }
 

@@ -46,6 +46,11 @@ export type Finding =
       /** The exchanges that prove it, when they are not simply the ones the check sent. */
       exchanges?: Exchange[];
       /**
+       * Every offending answer's seq, when the exchanges kept show only the first of them (a rule
+       * over the whole run): what a failure shown under this one must share with it (causes.ts).
+       */
+      offenders?: number[];
+      /**
        * Another check whose clause this failure is about (e.g. a 401 with the right status but no
        * Error body is errors.error-body's): when that check fails too, it is shown as the root.
        */

@@ -19,7 +19,7 @@ type DayState =
   /** The day's 429 came (day.block): one request after each Retry-After. */
   | { at: 'spent' }
   | { at: 'done' }
-  /** A wait longer than the harness sits out, outside the day's own 429s: the day is not judged. */
+  /** A wait longer than the harness sits out, outside the day's own 429s: the day is judged from what was seen. */
   | { at: 'skipped'; why: string };
 
 const isAccepted = (status: number) => status >= 200 && status < 300;
@@ -54,9 +54,11 @@ export async function driveDay(ctx: DriveContext, key: TargetKey, run: { day?: D
     if (ctx.clock.now() >= deadline) break;
     state = state.at === 'spending' ? await spend(ctx, key, day, state) : await followUp(ctx, key, day);
   }
+  // Stopped by a wait longer than the harness sits out: the day is still judged from what the
+  // key had been let through (why it stopped in daySkipped).
   if (state.at === 'skipped') {
     run.daySkipped = state.why;
-    return;
+    day.ended = 'too-long';
   }
   day.elapsedMs = ctx.clock.now() - started;
   // Every accepted request of the key in the run counts in its day window, not the day test's alone.

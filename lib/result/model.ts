@@ -70,6 +70,10 @@ export const Evidence = z.object({
   expected: z.string().optional(),
   actual: z.string().optional(),
   exchanges: z.array(Exchange),
+  offenders: z
+    .array(z.number().int())
+    .optional()
+    .describe("A rule over every response of the run: the seq of every answer that broke it (`exchanges` keeps the first few). A failure is shown under this one only when its own answers are among them"),
   /** Shell commands that send the same requests; keys read from environment variables. */
   reproduce: z.array(z.string()),
   /** Property checks: the minimal counterexample and how to replay it. */

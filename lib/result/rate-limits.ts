@@ -118,9 +118,10 @@ const DayData = z.object({
   /**
    * Why the loop ended: the day's 429 (followed as far as the harness waits), the key let through
    * again after it (a new or refilling day), refused again after waiting out each 429, more
-   * accepted than two days allow, or the time.
+   * accepted than two days allow, the time, or a wait longer than the harness sits out before
+   * the day's 429 (KeyRun.daySkipped says which): the day is still counted from what was seen.
    */
-  ended: z.enum(['day-block', 'reopened', 'still-refused', 'over-quota', 'time']),
+  ended: z.enum(['day-block', 'reopened', 'still-refused', 'over-quota', 'time', 'too-long']),
   elapsedMs: z.number(),
   /** Requests the day test sent: its looks, bursts and follow-ups. */
   requests: z.number().int().optional(),
@@ -230,7 +231,7 @@ export const RateLimitKey = z.object({
     .object({
       requests: z.number().int().describe('Requests the day test sent (its looks, bursts and the requests after the day\'s 429), apart from the rest of the suite'),
       accepted: z.number().int(),
-      ended: z.string().describe("day-block (its 429 followed as far as the harness waits), reopened (let through again after it), still-refused, over-quota or time"),
+      ended: z.string().describe("day-block (its 429 followed as far as the harness waits), reopened (let through again after it), still-refused, over-quota, time or too-long (a wait before the day's 429 longer than the harness sits out)"),
       elapsedMs: z.number(),
       block: TimelinePoint.optional().describe("The day's first 429"),
       followUps: z.array(TimelinePoint).describe("One request after each of the spent day's Retry-Afters"),

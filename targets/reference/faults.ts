@@ -14,9 +14,11 @@ import { AUTH_FAULTS } from './faults/auth.ts';
 import { BODY_FAULTS } from './faults/bodies.ts';
 import { CREATE_FAULTS } from './faults/create.ts';
 import { GET_FAULTS } from './faults/get.ts';
+import { SPELLING_FAULTS } from './faults/pet-id-spelling.ts';
 import { ID_FAULTS } from './faults/ids.ts';
 import { LIST_FAULTS } from './faults/list.ts';
 import { RATE_LIMIT_FAULTS } from './faults/rate-limit.ts';
+import { DAY_COUNT_FAULTS } from './faults/day-count.ts';
 import { ROUTE_FAULTS } from './faults/routes.ts';
 import { DELIVERY_FAULTS, ERROR_FAULTS, HEADER_FAULTS } from './faults/responses.ts';
 
@@ -27,10 +29,12 @@ export const FAULT_CATALOGUE = [
   ...CREATE_FAULTS,
   ...BODY_FAULTS,
   ...GET_FAULTS,
+  ...SPELLING_FAULTS,
   ...ID_FAULTS,
   ...ROUTE_FAULTS,
   ...HEADER_FAULTS,
   ...RATE_LIMIT_FAULTS,
+  ...DAY_COUNT_FAULTS,
   ...DELIVERY_FAULTS,
 ] as const satisfies readonly FaultDefinition[];
 

@@ -12,6 +12,7 @@ import type { OperationId } from './routes.ts';
 import { petJson, type AnimalStore, type StoredPet } from './store.ts';
 import type { Target } from './target.ts';
 import { bodyId, checkLimit, checkNewPet, checkPetId, checkStatusFilter, isNumericPetId } from './validation.ts';
+import { faultyPetId } from './faults/pet-id-spelling.ts';
 import type { Variations } from './variations.ts';
 
 export type Prepared = { reject: Reply } | { proceed: () => Reply | Promise<Reply> };
@@ -156,7 +157,8 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
     },
 
     getPet(_req, _url, [segment = ''], caller) {
-      const id = checkPetId(segment);
+      const misread = faults.has('get-coerces-id') ? faultyPetId(segment, 'number') : faults.has('get-parses-id-prefix') ? faultyPetId(segment, 'prefix') : undefined;
+      const id = misread === undefined ? checkPetId(segment) : { ok: true as const, value: misread };
       if (!id.ok) {
         if (isNumericPetId(segment) && faults.has('get-500-on-huge-id')) throw new RangeError(`value "${segment}" is out of range for type bigint`);
         if (!isNumericPetId(segment)) {

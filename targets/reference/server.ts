@@ -106,7 +106,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
     ...banOptions(variations),
     resetJitterMs: variations.has('reset-jitter') ? RESET_JITTER_MS : undefined,
     extraPerMinute: faults.has('rate-one-too-many') ? 1 : 0,
-    extraPerDay: faults.has('rate-day-one-too-many') ? 1 : 0,
+    extraPerDay: faults.has('rate-day-one-too-many') || faults.has('rate-day-overrun-ban') ? 1 : 0,
     describeDay: variations.has('headers-day-window'),
     enforceDay: !faults.has('rate-daily-not-enforced'),
     minuteRefill: faults.has('rate-slow-refill') ? SLOW_REFILL : undefined,

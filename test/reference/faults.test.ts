@@ -580,6 +580,24 @@ const checks = {
     expect((await get(s, '/v1/pets/999')).status).toBe(404);
     expect((await get(s, '/v1/pets/%31')).status).toBe(200);
   },
+  'get-coerces-id': async (s) => {
+    for (const id of ['1.0', '0x1', '%201', '+1', '01', '1e0']) {
+      const res = await get(s, `/v1/pets/${id}`);
+      expect(res.status, id).toBe(200);
+      expect(Pet.parse(res.json).id, id).toBe(1n);
+    }
+    // What is no safe integer is read as the interface says.
+    for (const id of ['abc', '1.5', '1abc', '9223372036854775808']) expect((await get(s, `/v1/pets/${id}`)).status, id).toBe(400);
+    expect((await get(s, '/v1/pets/999')).status).toBe(404);
+  },
+  'get-parses-id-prefix': async (s) => {
+    for (const id of ['7abc', '7.5', '7']) {
+      const res = await get(s, `/v1/pets/${id}`);
+      expect(res.status, id).toBe(200);
+      expect(Pet.parse(res.json).id, id).toBe(7n);
+    }
+    expect((await get(s, '/v1/pets/abc')).status).toBe(400);
+  },
   'get-500-on-huge-id': async (s) => {
     for (const id of ['9223372036854775808', '-9223372036854775809', '1' + '0'.repeat(30), '0009223372036854775808']) {
       const res = await get(s, `/v1/pets/${id}`);
@@ -698,6 +716,11 @@ const checks = {
     clock.set(T0 + 60_000);
     // The day window (5) binds now; a new run of refusals starts again at -1.
     expect(header(await tinies(s, 3), 'x-ratelimit-remaining')).toEqual(['1', '0', '-1']);
+  },
+  'rate-reset-fraction': async (s) => {
+    // The expiry with hundredths of a second, as a limiter that divides a millisecond expiry by 1000 writes it.
+    const responses = await tinies(s, 2);
+    for (const reset of header(responses, 'x-ratelimit-reset')) expect(reset).toMatch(new RegExp(`^${T0_S + 59}\\.\\d\\d$`));
   },
   'rate-reset-milliseconds': async (s) => {
     const responses = await tinies(s, 4);
@@ -968,6 +991,17 @@ const checks = {
     // The minute quota stays exact.
     clock.set(T0 + 86_400_000);
     expect(statuses(await tinies(s, 4))).toEqual([200, 200, 200, 429]);
+  },
+  'rate-day-overrun-ban': async (s, clock) => {
+    // The tiny plan: 3 a minute, 5 a day; 6 get through in the day, and the day's 429 names a ban of three days.
+    expect(statuses(await tinies(s, 4))).toEqual([200, 200, 200, 429]);
+    clock.set(T0 + 60_000);
+    const second = await tinies(s, 4);
+    expect(statuses(second)).toEqual([200, 200, 200, 429]);
+    expect(rateHeaders(second[3]!)).toEqual({ limit: 5, remaining: 0, reset: T0_S + 60 + 3 * 86_400 });
+    expect(header(second, 'retry-after')[3]).toBe(String(3 * 86_400));
+    // A minute's 429 keeps its own Retry-After.
+    expect(header(second, 'retry-after')[0]).toBeUndefined();
   },
   'rate-day-retry-after-minute': async (s, clock) => {
     expect(statuses(await tinies(s, 3))).toEqual([200, 200, 200]);

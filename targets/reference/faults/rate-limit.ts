@@ -69,6 +69,11 @@ export const RATE_LIMIT_FAULTS = [
     rewrite: onRated((reply, { decision }) => replaceHeader(reply, HEADER.reset, String(decision.reset * 1000))),
   },
   {
+    id: 'rate-reset-fraction',
+    breaks: 'X-RateLimit-Reset is an integer: it is the expiry with its hundredths of a second (1795656377.77), as a limiter that divides a millisecond expiry by 1000 writes it.',
+    rewrite: onRated((reply, { decision }) => replaceHeader(reply, HEADER.reset, `${decision.reset - 1}.${String(37 + (decision.at % 60)).padStart(2, '0')}`)),
+  },
+  {
     id: 'rate-reset-relative',
     breaks: 'X-RateLimit-Reset is a Unix timestamp: it is the number of seconds until the reset instead.',
     rewrite: onRated((reply, { decision }) => replaceHeader(reply, HEADER.reset, String(secondsToReset(decision)))),

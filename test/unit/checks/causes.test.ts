@@ -1,13 +1,20 @@
-// lib/checks/causes.ts: one cause, one root. Failures explained by another failure (same subject or
-// run-wide) point at their root; everything else is its own root.
+// lib/checks/causes.ts: one cause, one root. Failures explained by another failure (same subject, or
+// a run-wide or other-subject root whose offending answers include theirs) point at their root;
+// everything else is its own root.
 import { describe, expect, it } from 'vitest';
 import { linkCauses } from '../../../lib/checks/causes.ts';
-import type { CheckResult } from '../../../lib/result/model.ts';
+import type { CheckResult, Evidence } from '../../../lib/result/model.ts';
+import { exchange } from '../../report/fixture.ts';
 
 function result(id: string, outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {}): CheckResult {
   const suite = id.startsWith('errors.') || id.startsWith('responses.') || id === 'list-pets.pet-shape' || id.startsWith('headers.') ? 'run' : id.split('.')[0]!;
   return { id, clause: 'c', title: 't', severity: 'must', outcome, message: `${id} ${outcome}`, suite, durationMs: 1, evidence: null, ...extra };
 }
+
+/** Evidence showing the answers `seqs` (and, for a rule over the run, listing `offenders`). */
+const shows = (seqs: number[], offenders?: number[]): { evidence: Evidence } => ({
+  evidence: { exchanges: seqs.map((seq) => exchange({ seq })), reproduce: [], ...(offenders ? { offenders } : {}) },
+});
 
 const causes = (checks: CheckResult[]) => linkCauses(checks).map((c) => [c.id, c.subject, c.causedBy]);
 
@@ -21,12 +28,12 @@ describe('linkCauses', () => {
     ]);
   });
 
-  it('does not link across subjects, except to a run-wide check', () => {
+  it('does not link across subjects, except to a run-wide check whose offenders include its answers', () => {
     const checks = [
-      result('auth.missing-key', 'fail', { subject: 'listPets GET /pets' }),
-      result('auth.invalid-key', 'fail', { subject: 'getPet GET /pets/{petId}' }),
-      result('list-pets.pet-shape', 'fail', { subject: 'every response of the run' }),
-      result('list-pets.limit', 'fail', { subject: 'GET /pets' }),
+      result('auth.missing-key', 'fail', { subject: 'listPets GET /pets', ...shows([1]) }),
+      result('auth.invalid-key', 'fail', { subject: 'getPet GET /pets/{petId}', ...shows([2]) }),
+      result('list-pets.pet-shape', 'fail', { subject: 'every response of the run', ...shows([7], [7]) }),
+      result('list-pets.limit', 'fail', { subject: 'GET /pets', ...shows([6, 7]) }),
     ];
     expect(causes(checks)).toEqual([
       ['auth.missing-key', 'listPets GET /pets', undefined],
@@ -37,15 +44,20 @@ describe('linkCauses', () => {
   });
 
   it('keeps a finding\'s own hint only when that check failed too', () => {
-    const hinted = result('auth.missing-key', 'fail', { subject: 'listPets GET /pets', causedBy: { id: 'errors.error-body' } });
-    expect(causes([hinted, result('errors.error-body', 'fail', { subject: 'every response of the run' })])[0]).toEqual(['auth.missing-key', 'listPets GET /pets', { id: 'errors.error-body', subject: 'every response of the run' }]);
+    const hinted = result('auth.missing-key', 'fail', { subject: 'listPets GET /pets', causedBy: { id: 'errors.error-body' }, ...shows([3]) });
+    expect(causes([hinted, result('errors.error-body', 'fail', { subject: 'every response of the run', ...shows([3], [3, 4]) })])[0]).toEqual(['auth.missing-key', 'listPets GET /pets', { id: 'errors.error-body', subject: 'every response of the run' }]);
     expect(causes([hinted, result('errors.error-body', 'pass', { subject: 'every response of the run' })])[0]).toEqual(['auth.missing-key', 'listPets GET /pets', undefined]);
     expect(causes([hinted])[0]).toEqual(['auth.missing-key', 'listPets GET /pets', undefined]);
   });
 
   it('follows a chain to its end: the root is the failure nothing explains', () => {
     const run = { subject: 'every response of the run' };
-    const checks = [result('auth.missing-key', 'fail', { subject: 'listPets GET /pets', causedBy: { id: 'errors.error-body' } }), result('errors.error-body', 'fail', run), result('responses.json-media-type', 'fail', run)];
+    // A 401 labelled text/plain: no Error body because not JSON. The same answer all the way down.
+    const checks = [
+      result('auth.missing-key', 'fail', { subject: 'listPets GET /pets', causedBy: { id: 'errors.error-body' }, ...shows([3]) }),
+      result('errors.error-body', 'fail', { ...run, ...shows([3], [3, 5]) }),
+      result('responses.json-media-type', 'fail', { ...run, ...shows([3], [3]) }),
+    ];
     expect(causes(checks)).toEqual([
       ['auth.missing-key', 'listPets GET /pets', { id: 'responses.json-media-type', subject: 'every response of the run' }],
       ['errors.error-body', 'every response of the run', { id: 'responses.json-media-type', subject: 'every response of the run' }],
@@ -67,5 +79,58 @@ describe('linkCauses', () => {
     const [out] = linkCauses([skipped, result('create-pet.created', 'fail', { subject: 'POST /pets' })]);
     const { causedBy: _, ...rest } = skipped;
     expect(out).toEqual(rest);
+  });
+  describe('roots by evidence: a root on another subject, or a rule over the run, explains only the answers it blames', () => {
+    const run = { subject: 'every response of the run' };
+
+    it('401s without X-RateLimit-* explain nothing about a quota; the same header missing on the burst does', () => {
+      const headers401 = result('headers.rate-limit-present', 'fail', { ...run, ...shows([1, 2], [1, 2]) });
+      const quota = result('rate-limit.quota', 'fail', { subject: 'free#1', ...shows([40, 41, 99, 100]) });
+      expect(causes([headers401, quota])[1]).toEqual(['rate-limit.quota', 'free#1', undefined]);
+      const headersOnBurst = result('headers.rate-limit-present', 'fail', { ...run, ...shows([1, 2, 40], [1, 2, 40, 41]) });
+      expect(causes([headersOnBurst, quota])[1]).toEqual(['rate-limit.quota', 'free#1', { id: 'headers.rate-limit-present', ...run }]);
+    });
+
+    it('a key\'s 429 shown beside the burst is not what the quota or Remaining rest on; the 429\'s headers are the binding check\'s', () => {
+      // free#1's evidence, as the rate-limit suite keeps it: two accepted answers, then its first 429.
+      const sample = { evidence: { exchanges: [exchange({ seq: 40 }), exchange({ seq: 41 }), exchange({ seq: 99, status: 429 })], reproduce: [] } };
+      const onlyThe429 = result('headers.rate-limit-present', 'fail', { ...run, ...shows([1, 2, 99], [1, 2, 99]) });
+      const key = (id: string) => result(id, 'fail', { subject: 'free#1', ...sample });
+      const rootOf = (root: CheckResult, id: string) => causes([root, key(id)])[1]![2];
+      expect(rootOf(onlyThe429, 'rate-limit.quota')).toBeUndefined();
+      expect(rootOf(onlyThe429, 'rate-limit.remaining')).toBeUndefined();
+      expect(rootOf(onlyThe429, 'rate-limit.binding-headers')).toEqual({ id: 'headers.rate-limit-present', ...run });
+      const onAccepted = result('headers.rate-limit-present', 'fail', { ...run, ...shows([1, 2, 41], [1, 2, 41, 99]) });
+      expect(rootOf(onAccepted, 'rate-limit.quota')).toEqual({ id: 'headers.rate-limit-present', ...run });
+      expect(rootOf(onAccepted, 'rate-limit.remaining')).toEqual({ id: 'headers.rate-limit-present', ...run });
+    });
+
+    it('reads every offender, not only the first ones shown as exchanges', () => {
+      const root = result('errors.error-body', 'fail', { ...run, ...shows([1, 2, 3], [1, 2, 3, 4, 5, 6, 7, 8, 9]) });
+      const hinted = result('auth.missing-key', 'fail', { subject: 'createPet POST /pets', causedBy: { id: 'errors.error-body' }, ...shows([9]) });
+      expect(causes([root, hinted])[1]![2]).toEqual({ id: 'errors.error-body', ...run });
+    });
+
+    it('two rules over the run link only through a shared answer', () => {
+      const media = result('responses.json-media-type', 'fail', { ...run, ...shows([12], [12]) });
+      expect(causes([result('errors.error-body', 'fail', { ...run, ...shows([3], [3]) }), media])[0]![2]).toBeUndefined();
+      expect(causes([result('errors.error-body', 'fail', { ...run, ...shows([3], [3, 12]) }), media])[0]![2]).toEqual({ id: 'responses.json-media-type', ...run });
+    });
+
+    it('no answer recorded, no link to a root elsewhere; on the same subject the link stands without one', () => {
+      const headers = result('headers.rate-limit-present', 'fail', { ...run, ...shows([40], [40]) });
+      expect(causes([headers, result('rate-limit.quota', 'fail', { subject: 'free#1' })])[1]![2]).toBeUndefined();
+      expect(causes([result('headers.rate-limit-present', 'fail', run), result('rate-limit.quota', 'fail', { subject: 'free#1', ...shows([40]) })])[1]![2]).toBeUndefined();
+      const created = result('create-pet.created', 'fail', { subject: 'POST /pets', ...shows([5]) });
+      expect(causes([created, result('create-pet.echo', 'fail', { subject: 'POST /pets', ...shows([8]) })])[1]![2]).toEqual({ id: 'create-pet.created', subject: 'POST /pets' });
+      expect(causes([result('rate-limit.remaining', 'fail', { subject: 'free#1' }), result('rate-limit.quota', 'fail', { subject: 'free#1' })])[1]![2]).toEqual({ id: 'rate-limit.remaining', subject: 'free#1' });
+    });
+
+    it('links to a root on another subject only through a shared answer, picking among its failures the one that shares it', () => {
+      const isolation = (subject: string, seqs: number[]) => result('rate-limit.isolation', 'fail', { subject, ...shows(seqs) });
+      const quota = result('rate-limit.quota', 'fail', { subject: 'free#3', ...shows([60, 61]) });
+      expect(causes([isolation('free#1', [50]), quota])[1]![2]).toBeUndefined();
+      expect(causes([isolation('free#1', [50]), isolation('free#2', [61]), quota])[2]![2]).toEqual({ id: 'rate-limit.isolation', subject: 'free#2' });
+    });
   });
 });

@@ -13,10 +13,11 @@ const LABELS = ['free#1', 'free#2', 'pro#1', 'daily#1'];
 const ON_CLOCK = CAUGHT.filter((c) => c.by === 'clock');
 
 describe('faults of the limiter and its headers', () => {
-  it.each(ON_CLOCK)('$fault fails $check', async ({ fault, check, strict }) => {
+  it.each(ON_CLOCK)('$fault fails $check', async ({ fault, check, strict, code }) => {
     const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: [fault] });
     const failed = new Set(LABELS.flatMap((label) => r.failed(label)));
     expect([...failed]).toContain(check);
+    if (code) expect(LABELS.map((label) => r.findings(label).get(check)).filter((f) => f?.outcome === 'fail').map((f) => f!.code)).toContain(code);
     // A must fails the run as it is; a should only with --strict.
     expect(checkById(check)?.severity).toBe(strict ? 'should' : 'must');
   });
@@ -53,6 +54,21 @@ describe('legal variations pass every rate-limit check', () => {
   });
 });
 
+/**
+ * A server whose minute quota the harness cannot reach in one window, with headers describing a
+ * fixed day: answers 60 ms each way (a far server, a busy machine), so that a Pro key's burst on
+ * four connections sends fewer than its 300 within any 4-second window. The quota check says it
+ * was not reached and skips; nothing fails that the variation alone does not.
+ */
+describe('a minute quota the harness cannot reach in one window, under headers of the day', () => {
+  it.each([{ variations: ['headers-day-window' as const] }, { variations: [] }])('$variations: not reached, never failed', async ({ variations }) => {
+    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations, latencyMs: 60 });
+    const allowed = SHOULD_FAILURES['headers-day-window'] ?? [];
+    for (const label of LABELS) expect({ label, failed: r.failed(label).filter((id) => !allowed.includes(id)) }).toEqual({ label, failed: [] });
+    expect(r.findings('pro#1').get('rate-limit.quota')).toMatchObject({ outcome: 'skip', message: expect.stringMatching(/not reached: sent \d+ in the window, the quota being (300|29\d)\b/) });
+  });
+});
+
 describe('what the checks say about a fault', () => {
   const outcomes = async (fault: (typeof CAUGHT)[number]['fault'], id: string) => {
     const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: [fault] });
@@ -74,6 +90,16 @@ describe('what the checks say about a fault', () => {
   it('rate-day-reset-negative: the day block with a negative Reset fails', async () => {
     const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: ['rate-day-reset-negative'] });
     expect(r.findings('daily#1').get('rate-limit.daily-quota')).toMatchObject({ outcome: 'fail', code: 'day-reset-not-after-date', message: expect.stringContaining('-1, not after its Date') });
+  });
+
+  it('rate-reset-fraction: one root failure quoting the value, and at most three failing results in all', async () => {
+    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: ['rate-reset-fraction'] });
+    const failing = new Set(LABELS.flatMap((label) => r.failed(label).map((id) => `${id}:${checkById(id)?.suite === 'run' ? 'run' : label}`)));
+    expect(failing.size).toBeLessThanOrEqual(3);
+    const present = r.findings('free#1').get('headers.rate-limit-present');
+    expect(present).toMatchObject({ outcome: 'fail', code: 'rate-limit-header-not-integer', message: expect.stringMatching(/X-RateLimit-Reset is "\d+\.\d\d", not an integer \(a fraction\)/) });
+    // Every other failure is one headers.rate-limit-present explains.
+    for (const id of new Set([...failing].map((f) => f.split(':')[0]!))) if (id !== 'headers.rate-limit-present') expect(checkById(id)?.explainedBy).toContain('headers.rate-limit-present');
   });
 
   it('rate-draft-headers: the failure says the IETF draft headers came instead', async () => {

@@ -2,7 +2,7 @@
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, answerOf, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
 import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansWithin } from '../rate-limit/day-count.ts';
-import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, resetMillisecondsHint, resetRelativeHint, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, resetMillisecondsHint, resetRelativeHint, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed, resetShape } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { oneQuota } from './one-quota.ts';
 import { minuteTurns, mostInOneWindow, notReached } from './not-reached.ts';
@@ -49,10 +49,22 @@ function windowOf(run: KeyRun, p: TimelinePoint): number {
   return p.status === 429 && isDayRefusal(run, p) ? run.windows.day : describedSeconds(run.quota, run.windows, p);
 }
 
+/**
+ * One cause in the shape of the headers, one failure: a Reset that is no Unix time in seconds (a
+ * count of seconds, or milliseconds) is headers.rate-limit-present's, over every answer of the run.
+ * A check that would compare it with a moment cannot judge, and says why, quoting it.
+ */
+function resetNotUnixSkip(points: readonly Pick<TimelinePoint, 'reset'>[]): Finding | undefined {
+  const p = points.find((x) => resetShape(x.reset) !== undefined);
+  return p ? skip(`not judged: X-RateLimit-Reset is "${p.reset}", not a Unix time in seconds (${resetShape(p.reset)}; headers.rate-limit-present names it)`) : undefined;
+}
+
 export function judgeResetHeader(run: KeyRun): Finding {
   const all = pointsOf(run);
   if (all.length === 0) return skip(`${run.label} was not driven: no response to judge`);
   if (all.every((p) => p.reset === undefined)) return skip(`no response of ${run.label} carried an integer X-RateLimit-Reset (headers.rate-limit-present judges the header)`);
+  const shaped = resetNotUnixSkip(all);
+  if (shaped) return shaped;
   const bans = all.filter((p) => p.reset !== undefined && isBan(run, p));
   const points = all.filter((p) => !bans.includes(p));
   if (points.every((p) => p.reset === undefined)) return skip(`${run.label}'s only X-RateLimit-Resets came with a ban (a 429 keeping the key out beyond the day window), whose length is not shown`);
@@ -320,6 +332,8 @@ export function judgeRetryAfterConsistent(run: KeyRun): Finding {
   if (!p) return skip(`${run.label} got no 429 to compare Retry-After and X-RateLimit-Reset on`);
   if (p.retryAfter === undefined) return skip(`${run.label}'s 429 had no Retry-After (rate-limit.retry-after-present judges that)`);
   if (p.reset === undefined) return skip(`${run.label}'s 429 had no integer X-RateLimit-Reset (headers.rate-limit-present judges that)`);
+  const shaped = resetNotUnixSkip([p]);
+  if (shaped) return shaped;
   const sent = sentAt(p);
   const reading = readRetryAfter(p.retryAfter, p.t, p.date)!;
   const until = retryAfterNamedSecond(p);
@@ -499,7 +513,12 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   const now = sentAt(block);
   // A fixed day window names its end; a refilling one may name its next token (but never beyond a day).
   const namesDay = describes(run, block) === 'day';
-  if (block.reset === undefined) return fail('day-reset-absent', `${run.label}: the day's 429 carries no integer X-RateLimit-Reset`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, 'absent');
+  // Reset absent, not an integer or no Unix time in seconds: one cause, headers.rate-limit-present's.
+  // What was seen is still counted; the Reset is not judged.
+  if (block.reset === undefined || resetShape(block.reset) !== undefined) {
+    const why = block.reset === undefined ? 'it carries no integer X-RateLimit-Reset' : `X-RateLimit-Reset is "${block.reset}", not a Unix time in seconds (${resetShape(block.reset)})`;
+    return overDay(run, day, "the day's 429 named no usable X-RateLimit-Reset") ?? skip(`the day's 429 came, but its Reset is not judged: ${why}; headers.rate-limit-present names it`);
+  }
   if (block.reset <= now) return fail('day-reset-not-after-date', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not after its Date (${now})`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
   if ((!namesDay && block.reset <= now + run.windows.minute) || block.reset > now + run.windows.day + 1) {
     return fail('day-reset-not-day-end', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not the end of the day window`, `after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);

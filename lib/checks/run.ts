@@ -2,7 +2,7 @@
 // suite caused it, and every Retry-After the harness obeyed. Judged once, over the whole exchange
 // log, after the suites. Pure: exchanges in, findings out.
 import type { Exchange } from '../result/model.ts';
-import { RATE_LIMIT_HEADERS, rateLimitHeaderProblems } from '../rate-limit/vocabulary.ts';
+import { rateLimitHeaderProblems } from '../rate-limit/vocabulary.ts';
 import { errorBodyProblems, isJsonMediaType, type Problem, problem } from './bodies.ts';
 import { invalidPetProblems, readPage } from './pets.ts';
 import { defineCheck } from './define.ts';
@@ -118,20 +118,17 @@ export const jsonMediaType = defineCheck({
   }),
 });
 
-/** Codes: rate-limit-header-missing, rate-limit-header-not-integer (every header there). */
+/** Codes: rate-limit-header-missing, rate-limit-header-not-integer (every header there), reset-not-unix-seconds (a count of seconds, or milliseconds). */
 export const rateLimitHeaders = defineCheck({
   id: 'headers.rate-limit-present',
   clause: 'Limits / Rate limit headers',
   suite,
-  title: 'Every response carries X-RateLimit-Limit, -Remaining and -Reset as integers',
+  title: 'Every response carries X-RateLimit-Limit, -Remaining and -Reset as integers, Reset a Unix time in seconds',
   severity: 'must',
   judge: judgeAll({
     applies: () => true,
-    problemsOf: (s) => {
-      // A header missing is the main problem; else one that is not an integer.
-      const code = RATE_LIMIT_HEADERS.some((name) => s.headers[name.toLowerCase()] === undefined) ? 'rate-limit-header-missing' : 'rate-limit-header-not-integer';
-      return rateLimitHeaderProblems(s.headers).map((text) => problem(code, text));
-    },
+    // The worst kind first: a header missing, then one that is not an integer, then a Reset that is no Unix time in seconds.
+    problemsOf: (s) => rateLimitHeaderProblems(s.headers).map((p) => problem(p.code, p.text)),
     expected: 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',
     readsBody: false,
   }),

@@ -196,18 +196,40 @@ export function rateAnswerOf(t: number, status: number, headers: Readonly<Record
 }
 
 /** What is wrong with an answer's X-RateLimit-* headers as the interface names them, with the IETF draft's named when they came instead. */
-export function rateLimitHeaderProblems(headers: Readonly<Record<string, string>>): string[] {
-  const problems: string[] = [];
+/** What is wrong with an answer's X-RateLimit-*, in the server's words; the worst kind first (missing, then not an integer, then a Reset that is no Unix time in seconds). */
+export interface RateLimitHeaderProblem {
+  code: 'rate-limit-header-missing' | 'rate-limit-header-not-integer' | 'reset-not-unix-seconds';
+  text: string;
+}
+
+export function rateLimitHeaderProblems(headers: Readonly<Record<string, string>>): RateLimitHeaderProblem[] {
+  const missing: RateLimitHeaderProblem[] = [];
+  const notInteger: RateLimitHeaderProblem[] = [];
   for (const name of RATE_LIMIT_HEADERS) {
     const value = headers[name.toLowerCase()];
-    if (value === undefined) problems.push(`${name} missing${nearNames(headers, name)}`);
-    else if (headerInt(value) === undefined || value.includes('-')) problems.push(`${name} is "${value}", not an integer${/^\d+\.\d+$/.test(value.trim()) ? ' (a fraction)' : ''}`);
+    if (value === undefined) missing.push({ code: 'rate-limit-header-missing', text: `${name} missing${nearNames(headers, name)}` });
+    else if (headerInt(value) === undefined || value.includes('-')) notInteger.push({ code: 'rate-limit-header-not-integer', text: `${name} is "${value}", not an integer${/^\d+\.\d+$/.test(value.trim()) ? ' (a fraction)' : ''}` });
   }
   const draft = DRAFT_HEADERS.filter((name) => headers[name] !== undefined);
-  if (problems.some((p) => p.endsWith('missing')) && draft.length > 0) {
-    problems.push(`the server sends ${draft.join(', ')} (the IETF draft's RateLimit-* headers) but the interface names X-RateLimit-*`);
+  if (missing.length > 0 && draft.length > 0) {
+    missing.push({ code: 'rate-limit-header-missing', text: `the server sends ${draft.join(', ')} (the IETF draft's RateLimit-* headers) but the interface names X-RateLimit-*` });
   }
-  return problems;
+  const reset = headers['x-ratelimit-reset'];
+  const shape = reset !== undefined && notInteger.length === 0 ? resetShape(headerInt(reset)) : undefined;
+  const notUnix: RateLimitHeaderProblem[] = shape ? [{ code: 'reset-not-unix-seconds', text: `X-RateLimit-Reset is "${reset}", not a Unix time in seconds: ${shape}` }] : [];
+  return [...missing, ...notInteger, ...notUnix];
+}
+
+/**
+ * Why an integer X-RateLimit-Reset cannot be a Unix time in seconds today, whatever the clocks:
+ * below 10^8 (1973) it is a count of seconds, above 10^11 (the year 5138) milliseconds. Negative
+ * values are another failure (not an integer of the interface's kind).
+ */
+export function resetShape(reset: number | undefined): string | undefined {
+  if (reset === undefined || reset < 0) return undefined;
+  if (reset < 1e8) return 'it looks like seconds until the reset';
+  if (reset > 1e11) return 'it looks like a Unix time in milliseconds';
+  return undefined;
 }
 
 /**

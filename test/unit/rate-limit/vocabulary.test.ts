@@ -8,6 +8,7 @@ import type { KeyRun, TimelinePoint } from '../../../lib/result/rate-limits.ts';
 import {
   classifyRefusal,
   rateLimitHeaderProblems,
+  resetShape,
   readDate,
   readHttpDate,
   readRateAnswer,
@@ -205,13 +206,15 @@ describe('X-RateLimit-* and their near misses', () => {
     expect(rateLimitHeaderProblems(GOOD)).toEqual([]);
   });
 
+  const texts = (headers: Record<string, string>) => rateLimitHeaderProblems(headers).map((p) => p.text);
+
   it('names the header with its interface spelling', () => {
-    expect(rateLimitHeaderProblems({ ...GOOD, 'x-ratelimit-limit': 'many' })).toEqual(['X-RateLimit-Limit is "many", not an integer']);
+    expect(texts({ ...GOOD, 'x-ratelimit-limit': 'many' })).toEqual(['X-RateLimit-Limit is "many", not an integer']);
   });
 
   it('says when the server sends the IETF draft RateLimit-* headers instead', () => {
     const draft = { 'ratelimit-limit': '60', 'ratelimit-remaining': '59', 'ratelimit-reset': '30', 'ratelimit-policy': '60;w=60' };
-    expect(rateLimitHeaderProblems(draft)).toEqual([
+    expect(texts(draft)).toEqual([
       'X-RateLimit-Limit missing',
       'X-RateLimit-Remaining missing',
       'X-RateLimit-Reset missing',
@@ -221,15 +224,23 @@ describe('X-RateLimit-* and their near misses', () => {
   });
 
   it('quotes what the server sent in its own words: a fraction, a name with a suffix, another spelling', () => {
-    expect(rateLimitHeaderProblems({ ...GOOD, 'x-ratelimit-reset': '1795656377.77' })).toEqual(['X-RateLimit-Reset is "1795656377.77", not an integer (a fraction)']);
+    expect(texts({ ...GOOD, 'x-ratelimit-reset': '1795656377.77' })).toEqual(['X-RateLimit-Reset is "1795656377.77", not an integer (a fraction)']);
     const suffixed = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining-minute': '4', 'x-ratelimit-remaining-day': '900', 'x-ratelimit-reset': '1700000000' };
-    expect(rateLimitHeaderProblems(suffixed)).toEqual(['X-RateLimit-Remaining missing (the server sends x-ratelimit-remaining-minute: 4, x-ratelimit-remaining-day: 900)']);
+    expect(texts(suffixed)).toEqual(['X-RateLimit-Remaining missing (the server sends x-ratelimit-remaining-minute: 4, x-ratelimit-remaining-day: 900)']);
     const spelt = { 'x-rate-limit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1700000000' };
-    expect(rateLimitHeaderProblems(spelt)).toEqual(['X-RateLimit-Limit missing (the server sends x-rate-limit-limit: 60)']);
+    expect(texts(spelt)).toEqual(['X-RateLimit-Limit missing (the server sends x-rate-limit-limit: 60)']);
   });
 
   it("refuses a negative value, which the interface's counts and times never are", () => {
-    expect(rateLimitHeaderProblems({ ...GOOD, 'x-ratelimit-remaining': '-1' })).toEqual(['X-RateLimit-Remaining is "-1", not an integer']);
+    expect(texts({ ...GOOD, 'x-ratelimit-remaining': '-1' })).toEqual(['X-RateLimit-Remaining is "-1", not an integer']);
+  });
+
+  it('tells a Reset that is no Unix time in seconds today, whatever the clocks: a count of seconds, or milliseconds', () => {
+    expect(rateLimitHeaderProblems({ ...GOOD, 'x-ratelimit-reset': '42' })).toEqual([{ code: 'reset-not-unix-seconds', text: 'X-RateLimit-Reset is "42", not a Unix time in seconds: it looks like seconds until the reset' }]);
+    expect(rateLimitHeaderProblems({ ...GOOD, 'x-ratelimit-reset': '1700000000000' })).toEqual([{ code: 'reset-not-unix-seconds', text: 'X-RateLimit-Reset is "1700000000000", not a Unix time in seconds: it looks like a Unix time in milliseconds' }]);
+    // The worst kind first: the code of a missing header wins.
+    expect(rateLimitHeaderProblems({ 'x-ratelimit-limit': '60', 'x-ratelimit-reset': '42' }).map((p) => p.code)).toEqual(['rate-limit-header-missing', 'reset-not-unix-seconds']);
+    expect([resetShape(1_700_000_000), resetShape(-1), resetShape(undefined)]).toEqual([undefined, undefined, undefined]);
   });
 });
 

@@ -106,8 +106,8 @@ export const CAUGHT: Caught[] = [
   { fault: 'get-wrong-pet', check: 'get-pet.found', code: 'id-differs', group: 'mixed-b', by: ['get-pet'], preload: 10 },
   { fault: 'get-500-for-non-numeric', check: 'get-pet.non-numeric-no-5xx', code: 'server-error', group: 'mixed-c', by: ['get-pet'], strict: true },
   // Other spellings of an id answered with that animal: a reading the interface leaves open (a should).
-  { fault: 'get-coerces-id', check: 'get-pet.canonical-id', code: 'other-spelling-served', group: 'get-coerces-id', by: ['get-pet'], strict: true },
-  { fault: 'get-parses-id-prefix', check: 'get-pet.non-numeric', code: 'accepted', group: 'get-parses-id-prefix', by: ['get-pet'] },
+  { fault: 'get-coerces-id', check: 'get-pet.canonical-id', code: 'other-spelling-served', group: 'create-a', by: ['get-pet'], strict: true },
+  { fault: 'get-parses-id-prefix', check: 'get-pet.non-numeric', code: 'accepted', group: 'mixed-c', by: ['get-pet'] },
   { fault: 'get-500-on-huge-id', check: 'responses.no-5xx', code: 'server-error', group: 'mixed-d', by: ['get-pet'] },
   { fault: 'sunset-wrong-date', check: 'get-pet.sunset-date', code: 'sunset-wrong-date', group: 'mixed-b', by: ['get-pet'] },
   { fault: 'deprecation-malformed', check: 'get-pet.deprecation-form', code: 'deprecation-malformed', group: 'mixed-b', by: ['get-pet'], strict: true },

@@ -1,6 +1,6 @@
 // lib/checks/registry.ts: every check defined once, with a stable id, a clause, a severity and
 // the suite that drives it; `--list-checks` prints exactly the registry.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { defineCheck, SUITE_NAMES } from '../../../lib/checks/define.ts';
@@ -79,5 +79,27 @@ describe('--list-checks', () => {
     expect(text).toMatch(/^auth$/m);
     expect(text).toMatch(/auth\.missing-key\s+must\s+A request without Authorization gets 401/);
     expect(text).toContain(`${CHECKS.length} checks.`);
+  });
+});
+
+describe("the README's severity rule", () => {
+  // Every must follows from a sentence of the interface, and the README names it: a new must
+  // without its row fails here, as does a row for a check that is not (or no longer) a must.
+  const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('The `must`s and their sentences:');
+  const table = readme.slice(start, readme.indexOf('\n\n', start + 40));
+  const named = (id: string) => {
+    const [head, ...rest] = id.split('.');
+    return table.includes(`\`${id}\``) || table.includes(`\`${head}.*\``) || table.split('\n').some((row) => row.includes(`\`${head}.`) && row.includes(`\`-.${rest.join('.')}\``));
+  };
+
+  it('names the sentence of every must', () => {
+    expect(start).toBeGreaterThan(0);
+    expect(CHECKS.filter((c) => c.severity === 'must' && !named(c.id)).map((c) => c.id)).toEqual([]);
+  });
+
+  it('lists no check that is not a must', () => {
+    const listed = [...table.matchAll(/`([a-z-]+\.[a-z0-9.-]+)`/g)].map((m) => m[1]!).filter((id) => isCheckId(id));
+    expect(listed.filter((id) => checkById(id)?.severity !== 'must')).toEqual([]);
   });
 });

@@ -39,8 +39,8 @@ const reject = (reply: Reply): Prepared => ({ reject: reply });
 const step = (run: () => Reply | Promise<Reply>): (() => Reply | Promise<Reply>) => run;
 
 const OUTSIDE_BMP = /[\u{10000}-\u{10FFFF}]/gu;
-/** Fault create-id-race: how long the store is awaited between reading the next id and writing. */
-const ID_RACE_GAP_MS = 5;
+/** Fault create-id-race: how long the store is awaited between reading the next id and writing (long enough that requests sent together on a busy machine all read the same id). */
+const ID_RACE_GAP_MS = 50;
 /** Fault create-500-on-long-name: the width of the column a name is stored in, in UTF-16 code units. */
 const NAME_COLUMN_LENGTH = 4096;
 /** Fault create-id-per-connection: each connection's number (the worker process that serves it). */

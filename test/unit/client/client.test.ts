@@ -8,45 +8,31 @@ import type { TargetKey } from '../../../lib/config/schema.ts';
 import { BudgetExhaustedError, RateLimitedError, TargetGoneError, TransportError } from '../../../lib/errors.ts';
 import { nearMissKeys } from '../../../lib/generators/near-miss-key.ts';
 import type { Exchange } from '../../../lib/result/model.ts';
+import { type Received as Seen, type RecordingServer, startRecordingServer } from '../../support/recording-server.ts';
 
 /** Distinctive, and with characters that URL encodings change. */
 const KEY = 'sk-live-CLIENT+SECRET/9=x~y';
 const FREE: TargetKey = { key: KEY, plan: 'free', disposable: false, label: 'free#1', env: 'UNIT_FREE_KEY', quota: { perMinute: 60, perDay: 1000 } };
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
 type Handler = (req: Seen, res: http.ServerResponse) => void;
 
 const routes = new Map<string, Handler>();
 const seen = new Map<string, Seen[]>();
-let server: http.Server;
+let server: RecordingServer;
 let baseUrl: string;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      seen.set(path, [...(seen.get(path) ?? []), request]);
-      const handler = routes.get(path);
-      if (handler) handler(request, res);
-      else res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"not_found","message":"no route","status":404}');
-    });
+  server = await startRecordingServer((request, res) => {
+    const path = new URL(request.url || '/', 'http://x').pathname;
+    seen.set(path, [...(seen.get(path) ?? []), request]);
+    const handler = routes.get(path);
+    if (handler) handler(request, res);
+    else res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"not_found","message":"no route","status":404}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  baseUrl = server.baseUrl;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => server.close());
 
 const clients: ApiClient[] = [];
 afterEach(async () => {

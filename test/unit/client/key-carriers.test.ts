@@ -3,8 +3,6 @@
 // server's echo) and its curl reproduction hold nothing of it; the reproduction rebuilds the same
 // request from the key's variable.
 import { execFileSync } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Budget } from '../../../lib/client/budget.ts';
 import { ApiClient } from '../../../lib/client/client.ts';
@@ -24,6 +22,7 @@ import {
   SCHEME_CARRIERS,
 } from '../../../lib/generators/key-carriers.ts';
 import type { Exchange } from '../../../lib/result/model.ts';
+import { type Received, type RecordingServer, startRecordingServer } from '../../support/recording-server.ts';
 
 /** Distinctive, with characters base64 and URL encodings change (but none a cookie or a shell word cannot hold). */
 const KEY = 'sk-live-CARRIER_Secret.9x~7';
@@ -36,37 +35,21 @@ const SECRETS = [KEY, KEY.slice(0, -1), ...KEY_ENCODINGS.map((e) => e.encode(KEY
   .map((s) => s.toLowerCase());
 const leaks = (text: string) => SECRETS.filter((s) => text.toLowerCase().includes(s));
 
-interface Received {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-let server: http.Server;
+let server: RecordingServer;
 let baseUrl: string;
 const received: Received[] = [];
 
 beforeAll(async () => {
   // Echoes everything it got, as a careless server's error message would.
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const r = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      received.push(r);
-      res.writeHead(401, { 'content-type': 'application/json', 'x-echo': JSON.stringify(r.headers) });
-      res.end(JSON.stringify({ code: 'unauthorized', message: `no key in ${JSON.stringify(r)}`, status: 401 }));
-    });
+  server = await startRecordingServer((r, res) => {
+    received.push(r);
+    res.writeHead(401, { 'content-type': 'application/json', 'x-echo': JSON.stringify(r.headers) });
+    res.end(JSON.stringify({ code: 'unauthorized', message: `no key in ${JSON.stringify(r)}`, status: 401 }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  baseUrl = server.baseUrl;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => server.close());
 
 const clients: ApiClient[] = [];
 afterEach(async () => {

@@ -12,6 +12,11 @@ const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
 /** When a request was sent (answers of a load carry it), else when its answer came. */
 const sentOf = (p: TimelinePoint): number => p.sentAt ?? p.t;
 
+/** What a refilling limiter of the plan gives back over `durationMs`: its rate, and one for rounding. */
+export function refillOver(run: Pick<KeyRun, 'quota' | 'windows'>, durationMs: number): number {
+  return Math.floor(((durationMs / 1000) * run.quota.perMinute) / run.windows.minute) + 1;
+}
+
 /** The most requests sent within any stretch one minute window long, by our clock. */
 export function mostInOneWindow(points: readonly TimelinePoint[], windowSeconds: number): number {
   const times = points.map(sentOf).sort((a, b) => a - b);

@@ -2,8 +2,8 @@
 // operation and whatever the answer (400 and 404 included). Judged from the window one key spent
 // on a mix of operations (lib/rate-limit/one-quota.ts). Pure: the key's run in, a finding out.
 import { answerOf, type KeyRun, type MixData, type MixOperation, type MixPoint } from '../result/rate-limits.ts';
-import { CLOCK_SLACK_S, readRetryAfter, resetAtMs, windowDescribed } from '../rate-limit/vocabulary.ts';
-import { mostInOneWindow, notReached } from './not-reached.ts';
+import { CLOCK_SLACK_S, readRetryAfter, resetAtMs, resetShape, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { mostInOneWindow, notReached, refillOver } from './not-reached.ts';
 import { defineCheck } from './define.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
 
@@ -30,13 +30,15 @@ function byOperation(points: readonly MixPoint[]): string {
  */
 export function mixAllowance(run: Pick<KeyRun, 'quota' | 'windows'>, mix: MixData): { most: number; turned: boolean; turns: number } {
   const { perMinute } = run.quota;
-  const refill = Math.floor(((mix.durationMs / 1000) * perMinute) / run.windows.minute) + 1;
+  const refill = refillOver(run, mix.durationMs);
   const last = mix.points.at(-1);
-  const reset = mix.start.headers['x-ratelimit-reset'];
+  const start = answerOf(mix.start);
   // Only headers of the minute name its window's end: headers of the day name the day's, while the
   // minute turns underneath them.
-  const ofMinute = windowDescribed(run.quota, answerOf(mix.start)) === 'minute';
-  const resetAt = ofMinute && reset !== undefined && /^\d+$/.test(reset) ? resetAtMs(Number(reset), mix.start.t, mix.start.headers.date) : undefined;
+  const ofMinute = windowDescribed(run.quota, start) === 'minute';
+  // A Reset that is no Unix time in seconds names no end (headers.rate-limit-present's failure).
+  const named = start.reset !== undefined && start.reset >= 0 && resetShape(start.reset) === undefined;
+  const resetAt = ofMinute && named ? resetAtMs(start.reset!, mix.start.t, mix.start.headers.date) : undefined;
   // Without a Reset that names the window's end, any turn is possible: so assumed, one for each
   // window's length the mix took; with it, one at that end and one for each window's length after.
   const W = run.windows.minute * 1000;

@@ -2,10 +2,10 @@
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, answerOf, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
 import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansWithin } from '../rate-limit/day-count.ts';
-import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, resetMillisecondsHint, resetRelativeHint, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed, resetShape } from '../rate-limit/vocabulary.ts';
+import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed, resetShape } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { oneQuota } from './one-quota.ts';
-import { minuteTurns, mostInOneWindow, notReached } from './not-reached.ts';
+import { minuteTurns, mostInOneWindow, notReached, refillOver } from './not-reached.ts';
 import { headersOneWindow } from './headers-one-window.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
 
@@ -78,13 +78,12 @@ export function judgeResetHeader(run: KeyRun): Finding {
     // several-instances), and a full bucket may name a moment just past: CLOCK_SLACK_S either way.
     // Reset rounds up to the next second, and a busy node:http server writes a Date cached up to a
     // second or more stale: two seconds of slack past one window.
+    // (A Reset that counts seconds or milliseconds was named above: resetNotUnixSkip.)
     if (p.reset < now - CLOCK_SLACK_S) {
-      const hint = resetRelativeHint(p.reset, window);
-      return fail('reset-before-date', `${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+      return fail('reset-before-date', `${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }
     if (p.reset > now + window + 2) {
-      const hint = resetMillisecondsHint(p.reset, now);
-      return fail('reset-beyond-window', `${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})${hint}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+      return fail('reset-beyond-window', `${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }
   }
   return pass(bans.length > 0 ? `${bans.length} ban refusal(s) with Reset up to ${Math.max(...bans.map((p) => p.reset! - sentAt(p)))} s ahead not judged (a ban's length is not shown; rate-limit.ban-probe records it)` : undefined);
@@ -92,8 +91,7 @@ export function judgeResetHeader(run: KeyRun): Finding {
 
 /** Requests a token bucket may add during the burst: the plan's rate times its duration. */
 function refillAllowance(run: KeyRun): number {
-  const seconds = (run.burst?.durationMs ?? 0) / 1000;
-  return Math.floor((seconds * run.quota.perMinute) / run.windows.minute) + 1;
+  return refillOver(run, run.burst?.durationMs ?? 0);
 }
 
 /**

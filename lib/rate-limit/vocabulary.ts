@@ -246,16 +246,6 @@ function nearNames(headers: Readonly<Record<string, string>>, name: string): str
   return seen.length === 0 ? '' : ` (the server sends ${seen.map((h) => `${h}: ${headers[h]}`).join(', ')})`;
 }
 
-/** Why an X-RateLimit-Reset before its answer's Date is off: it looks like seconds until the reset. */
-export function resetRelativeHint(reset: number, windowSeconds: number): string {
-  return reset >= 0 && reset <= windowSeconds + 1 ? ': it looks like seconds until the reset, not a Unix time' : '';
-}
-
-/** Why an X-RateLimit-Reset far beyond its window is off: it looks like milliseconds. */
-export function resetMillisecondsHint(reset: number, dateSecond: number): string {
-  return reset > dateSecond * 100 ? ': it looks like a Unix time in milliseconds, not seconds' : '';
-}
-
 // ---------------------------------------------------------------------------------------------
 // Which window, what refusal
 

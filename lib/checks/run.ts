@@ -134,7 +134,9 @@ export const rateLimitHeaders = defineCheck({
   }),
 });
 
-const isListPets = (e: Exchange) => e.method === 'GET' && pathOf(e.url).split('?')[0]!.endsWith('/pets');
+/** A request to the collection, `/pets` (listPets with GET, createPet with POST). */
+const onPets = (e: Exchange) => pathOf(e.url).split('?')[0]!.endsWith('/pets');
+const isListPets = (e: Exchange) => e.method === 'GET' && onPets(e);
 
 /** Every animal of every page, whichever list check asked for it; the list checks only mention it. Code: invalid-pet. */
 export const petShape = defineCheck({
@@ -233,7 +235,7 @@ export const retryAfterObeyed = defineCheck({
 // The interface deprecates getPet alone ("Versioning"): a Deprecation or Sunset header on listPets
 // or createPet announces a deprecation it does not (a deprecation middleware mounted on the
 // collection's path, say). A should: no sentence forbids the header there. Code: deprecation-on-other-operation.
-const isPetsCollection = (e: Exchange) => (e.method === 'GET' || e.method === 'POST') && pathOf(e.url).split('?')[0]!.endsWith('/pets');
+const isPetsCollection = (e: Exchange) => (e.method === 'GET' || e.method === 'POST') && onPets(e);
 const DEPRECATION_NAMES = { deprecation: 'Deprecation', sunset: 'Sunset' } as const;
 
 export const onlyGetPetDeprecated = defineCheck({

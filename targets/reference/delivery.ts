@@ -1,4 +1,4 @@
-// How a finished reply reaches the client: after what delay (variations slow-responses and
+// How a finished reply reaches the client: after what delay (variations slow-responses, far-away and
 // several-instances, fault latency-grows-with-load), with which Date (clock-ahead, clock-behind, several-instances), and whether
 // the connection stays open (keep-alive-1s). The request has been decided and counted before; only
 // the write waits, on a timer. Without these variations a reply is written at once and node:http
@@ -18,6 +18,9 @@ export const SLOW = { firstRequests: 5, firstMs: 300, minMs: 20, maxMs: 100 } as
  * dated after the second they were counted in, and its day's spending spans day windows.
  */
 export const SLOW_DAY = { share: 0.5, delayMs: 1_200 } as const;
+
+/** Variation far-away: every reply is held this long after its request was decided. */
+export const FAR_AWAY_MS = 120;
 
 /** Fault latency-grows-with-load: each reply waits this long for every request decided in the second before it. */
 export const LOAD_LATENCY_MS_PER_REQUEST = 5;
@@ -45,6 +48,8 @@ export interface DeliveryOptions {
   /** Write the Date header from `now` rather than leaving it to node:http. */
   ownDate?: boolean;
   slow?: boolean;
+  /** Variation far-away. */
+  farAway?: boolean;
   instances?: boolean;
   /** keep-alive-1s: idle keep-alive timeout, and the age from which a response closes its connection. */
   connectionMs?: number;
@@ -98,7 +103,7 @@ export class Delivery {
   plan(keyLabel: string, extraMs = 0): DeliveryPlan {
     const { slow, instances } = this.options;
     const n = this.requests++;
-    let delayMs = extraMs;
+    let delayMs = extraMs + (this.options.farAway ? FAR_AWAY_MS : 0);
     if (slow) {
       const nOfKey = this.requestsByKey.get(keyLabel) ?? 0;
       this.requestsByKey.set(keyLabel, nOfKey + 1);

@@ -120,6 +120,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
     ...(options.sleep ? { sleep: options.sleep } : {}),
     ownDate: variations.has('clock-ahead') || variations.has('clock-behind') || variations.has('several-instances'),
     slow: variations.has('slow-responses'),
+    farAway: variations.has('far-away'),
     instances: variations.has('several-instances'),
     connectionMs: variations.has('keep-alive-1s') ? KEEP_ALIVE_MS : undefined,
     latencyGrowsWithLoad: faults.has('latency-grows-with-load'),

@@ -202,6 +202,12 @@ export const VARIATION_CATALOGUE = [
       'counted (de-prioritised), so its answers are dated after the second they were counted in and its day\'s spending ' +
       'may span two day windows.',
   },
+  {
+    id: 'far-away',
+    allows:
+      'Network distance is not given: every response is held 120 ms after the limiter has decided it (a far server, a ' +
+      'busy machine), so that four connections send fewer than a Pro key\'s minute quota within one short window.',
+  },
 ] as const satisfies readonly VariationDefinition[];
 
 export type VariationId = (typeof VARIATION_CATALOGUE)[number]['id'];

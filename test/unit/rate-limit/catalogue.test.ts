@@ -56,13 +56,18 @@ describe('legal variations pass every rate-limit check', () => {
 
 /**
  * A server whose minute quota the harness cannot reach in one window, with headers describing a
- * fixed day: answers 60 ms each way (a far server, a busy machine), so that a Pro key's burst on
- * four connections sends fewer than its 300 within any 4-second window. The quota check says it
- * was not reached and skips; nothing fails that the variation alone does not.
+ * fixed day: variation far-away holds every answer 120 ms (a far server, a busy machine), so that a
+ * Pro key's burst on four connections sends fewer than its 300 within any 4-second window. The
+ * quota check says it was not reached and skips; nothing fails that headers-day-window alone does
+ * not. The same with the minute's headers, and with the latency on the wire rather than the server.
  */
 describe('a minute quota the harness cannot reach in one window, under headers of the day', () => {
-  it.each([{ variations: ['headers-day-window' as const] }, { variations: [] }])('$variations: not reached, never failed', async ({ variations }) => {
-    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations, latencyMs: 60 });
+  it.each([
+    { variations: ['headers-day-window', 'far-away'] as VariationId[], latencyMs: undefined },
+    { variations: ['far-away'] as VariationId[], latencyMs: undefined },
+    { variations: ['headers-day-window'] as VariationId[], latencyMs: 60 },
+  ])('$variations, $latencyMs ms on the wire: not reached, never failed', async ({ variations, latencyMs }) => {
+    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations, ...(latencyMs === undefined ? {} : { latencyMs }) });
     const allowed = SHOULD_FAILURES['headers-day-window'] ?? [];
     for (const label of LABELS) expect({ label, failed: r.failed(label).filter((id) => !allowed.includes(id)) }).toEqual({ label, failed: [] });
     expect(r.findings('pro#1').get('rate-limit.quota')).toMatchObject({ outcome: 'skip', message: expect.stringMatching(/not reached: sent \d+ in the window, the quota being (300|29\d)\b/) });

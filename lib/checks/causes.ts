@@ -1,7 +1,9 @@
 // One cause, one root failure: where a failure is explained by another check's failure, it is
 // linked to that root so that reports show the root with the others under it. A root on another
 // subject (a rule over the whole run) explains a failure only by evidence: the answers the failure
-// shows are among the root's offending answers. The verdict still counts every failure. Pure.
+// shows are among the root's offending answers. The same check failing with the same code on
+// several keys is one cause too: the first key's failure is the root. The verdict still counts
+// every failure. Pure.
 import type { CheckResult, Exchange } from '../result/model.ts';
 import { checkById } from './registry.ts';
 
@@ -45,8 +47,21 @@ function explains(root: CheckResult, c: CheckResult, named: boolean): boolean {
 }
 
 /**
+ * The same failure seen first on another subject: the same check failing with the same code on
+ * another key (the limiter of one server, broken the same way for every key or plan). Its first
+ * subject, in report order, is the root; the others are shown under it, each with its own figures.
+ * Not for a rule over the whole run (one result), nor for a failure without a code.
+ */
+function sameFailure(failures: readonly CheckResult[], c: CheckResult): CheckResult | undefined {
+  if (c.suite === 'run' || c.code === undefined || c.subject === undefined) return undefined;
+  const first = failures.find((f) => f.id === c.id && f.code === c.code && f.subject !== undefined);
+  return first && first !== c && first.subject !== c.subject ? first : undefined;
+}
+
+/**
  * Each failure's root: the first of its candidates (the finding's own `explainedBy`, then the
- * check's) that failed and explains it (above); followed to the end of the chain. A cycle leaves
+ * check's) that failed and explains it (above), else the same failure on an earlier key
+ * (sameFailure); followed to the end of the chain. A cycle leaves
  * the failure as its own root. Results that did not fail carry no cause.
  */
 export function linkCauses(checks: readonly CheckResult[]): CheckResult[] {
@@ -62,6 +77,10 @@ export function linkCauses(checks: readonly CheckResult[]): CheckResult[] {
         direct.set(key(c), root);
         break;
       }
+    }
+    if (!direct.has(key(c))) {
+      const first = sameFailure(failures, c);
+      if (first) direct.set(key(c), first);
     }
   }
   const rootOf = (c: CheckResult): CheckResult | undefined => {

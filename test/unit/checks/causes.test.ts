@@ -50,6 +50,42 @@ describe('linkCauses', () => {
     expect(causes([hinted])[0]).toEqual(['auth.missing-key', 'listPets GET /pets', undefined]);
   });
 
+  it('the same check failing with the same code on several keys: one root, the first key, the others under it', () => {
+    const key = (subject: string, code: string, outcome: CheckResult['outcome'] = 'fail') => result('rate-limit.retry-after-present', outcome, { subject, code });
+    const checks = [
+      key('free#1', 'absent'),
+      key('free#2', 'absent'),
+      key('pro#1', 'absent', 'pass'),
+      key('daily#1', 'other-code'),
+      key('enterprise#1', 'absent'),
+      result('rate-limit.quota', 'fail', { subject: 'free#2', code: 'no-429' }),
+    ];
+    expect(causes(checks)).toEqual([
+      ['rate-limit.retry-after-present', 'free#1', undefined],
+      ['rate-limit.retry-after-present', 'free#2', { id: 'rate-limit.retry-after-present', subject: 'free#1' }],
+      ['rate-limit.retry-after-present', 'pro#1', undefined],
+      // Another code is another failure: its own root.
+      ['rate-limit.retry-after-present', 'daily#1', undefined],
+      ['rate-limit.retry-after-present', 'enterprise#1', { id: 'rate-limit.retry-after-present', subject: 'free#1' }],
+      ['rate-limit.quota', 'free#2', undefined],
+    ]);
+    // A root its definition names comes first: free#2's quota under free#2's Remaining, which is under free#1's.
+    const chained = [
+      result('rate-limit.remaining', 'fail', { subject: 'free#1', code: 'repeated-in-fixed-window' }),
+      result('rate-limit.quota', 'fail', { subject: 'free#1', code: 'not-the-stated-quota' }),
+      result('rate-limit.remaining', 'fail', { subject: 'free#2', code: 'repeated-in-fixed-window' }),
+      result('rate-limit.quota', 'fail', { subject: 'free#2', code: 'not-the-stated-quota' }),
+    ];
+    expect(causes(chained).map(([id, subject, root]) => `${id} [${subject}] <- ${root ? `${root.id} [${root.subject}]` : 'root'}`)).toEqual([
+      'rate-limit.remaining [free#1] <- root',
+      'rate-limit.quota [free#1] <- rate-limit.remaining [free#1]',
+      'rate-limit.remaining [free#2] <- rate-limit.remaining [free#1]',
+      'rate-limit.quota [free#2] <- rate-limit.remaining [free#1]',
+    ]);
+    // No code, or a rule over the run: no such link.
+    expect(causes([result('rate-limit.quota', 'fail', { subject: 'free#1' }), result('rate-limit.quota', 'fail', { subject: 'free#2' })]).map(([, , root]) => root)).toEqual([undefined, undefined]);
+  });
+
   it('follows a chain to its end: the root is the failure nothing explains', () => {
     const run = { subject: 'every response of the run' };
     // A 401 labelled text/plain: no Error body because not JSON. The same answer all the way down.

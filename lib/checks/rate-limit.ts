@@ -310,21 +310,6 @@ function first429(run: KeyRun): TimelinePoint | undefined {
   return run.burst?.points.find((p) => p.status === 429);
 }
 
-export function judgeRetryAfterPresent(run: KeyRun): Finding {
-  const p = first429(run);
-  if (!p) return skip('no 429 was seen');
-  return p.retryAfter === undefined ? fail('absent', `${run.label}: the 429 has no Retry-After`, 'Retry-After', 'absent') : pass(`Retry-After: ${p.retryAfter}`);
-}
-
-export function judgeRetryAfterFormat(run: KeyRun): Finding {
-  const p = first429(run);
-  const reading = p && readRetryAfter(p.retryAfter, p.t, p.date);
-  if (!reading) return skip('no Retry-After to judge');
-  if (reading.legal) return pass(`Retry-After: ${reading.value} (${reading.form})`);
-  const read = reading.seconds === undefined ? 'it names no moment' : `read as ${reading.form}, ${Math.round(reading.seconds * 10) / 10} s, and waited out so`;
-  return fail('not-delta-seconds-or-imf-fixdate', `${run.label}: Retry-After "${reading.value}" is neither delta-seconds nor an IMF-fixdate (${read})`, 'delta-seconds (e.g. 30) or an IMF-fixdate (RFC 9110 §10.2.3, §5.6.7)', reading.value);
-}
-
 export function judgeRetryAfterConsistent(run: KeyRun): Finding {
   const p = first429(run);
   if (!p) return skip(`${run.label} got no 429 to compare Retry-After and X-RateLimit-Reset on`);
@@ -633,8 +618,6 @@ export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', explain
 export const quota = defineCheck({ id: 'rate-limit.quota', explainedBy: ['rate-limit.per-connection', 'rate-limit.boundary-race', 'rate-limit.remaining', 'rate-limit.isolation', 'headers.rate-limit-present', 'rate-limit.reset-header', 'rate-limit.headers-one-window'], restsOn: 'accepted', clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: driven(judgeQuota) });
 export const boundaryRace = defineCheck({ id: 'rate-limit.boundary-race', clause, suite, title: 'Two requests sent together on two connections at Remaining 1: at most one is accepted', severity: 'must', judge: driven(judgeBoundaryRace) });
 export const perConnection = defineCheck({ id: 'rate-limit.per-connection', clause, suite, title: "A key's requests spread over several connections share one quota (no limiter per connection or per instance)", severity: 'must', judge: driven(judgePerConnection) });
-export const retryAfterPresent = defineCheck({ id: 'rate-limit.retry-after-present', clause: exceeding, suite, title: 'A 429 carries Retry-After', severity: 'must', judge: driven(judgeRetryAfterPresent) });
-export const retryAfterFormat = defineCheck({ id: 'rate-limit.retry-after-format', clause: exceeding, suite, title: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3)', severity: 'should', judge: driven(judgeRetryAfterFormat) });
 export const retryAfterConsistent = defineCheck({ id: 'rate-limit.retry-after-consistent', explainedBy: ['rate-limit.binding-headers', 'rate-limit.reset-header', 'rate-limit.retry-after-format', 'rate-limit.headers-one-window'], clause: exceeding, suite, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should', judge: driven(judgeRetryAfterConsistent) });
 export const retryAfterHonoured = defineCheck({ id: 'rate-limit.retry-after-honoured', explainedBy: ['rate-limit.retry-after-obeyed'], clause: exceeding, suite, title: 'After waiting exactly what Retry-After says, the next request succeeds', severity: 'must', judge: driven(judgeRetryAfterHonoured) });
 export const isolation = defineCheck({ id: 'rate-limit.isolation', clause, suite, title: 'Exhausting one key leaves another key of the same plan untouched', severity: 'must', judge: driven(judgeIsolation) });
@@ -645,4 +628,4 @@ export const banProbe = defineCheck({ id: 'rate-limit.ban-probe', clause: exceed
 export const load = defineCheck({ id: 'rate-limit.load', clause, suite, title: 'Load above the plan rate: accepted, 429 and other responses, latency, achieved against asked rate, recorded', severity: 'info', judge: driven(describeLoad) });
 
 /** Judged once per configured key, from what that key's run recorded. */
-export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, boundaryRace, perConnection, retryAfterPresent, retryAfterFormat, retryAfterConsistent, retryAfterHonoured, isolation, oneQuota, dailyQuota, headersWindow, headersOneWindow, bindingHeaders, banProbe, load] as const;
+export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, boundaryRace, perConnection, retryAfterConsistent, retryAfterHonoured, isolation, oneQuota, dailyQuota, headersWindow, headersOneWindow, bindingHeaders, banProbe, load] as const;

@@ -2,7 +2,7 @@
 // suite caused it, and every Retry-After the harness obeyed. Judged once, over the whole exchange
 // log, after the suites. Pure: exchanges in, findings out.
 import type { Exchange } from '../result/model.ts';
-import { rateLimitHeaderProblems } from '../rate-limit/vocabulary.ts';
+import { rateAnswerOf, rateLimitHeaderProblems, readRetryAfter } from '../rate-limit/vocabulary.ts';
 import { errorBodyProblems, isJsonMediaType, type Problem, problem } from './bodies.ts';
 import { invalidPetProblems, readPage } from './pets.ts';
 import { defineCheck } from './define.ts';
@@ -23,7 +23,7 @@ interface Rule {
   /** Which responses the rule is about. */
   applies: (s: Seen, e: Exchange) => boolean;
   /** What is wrong with one response; the first offender's first problem names the failure's kind. */
-  problemsOf: (s: Seen) => Problem[];
+  problemsOf: (s: Seen, e: Exchange) => Problem[];
   expected: string;
   /** Judges the body: a cut (or, for load bursts, unkept) body cannot be judged; headers still can. */
   readsBody: boolean;
@@ -45,7 +45,7 @@ function judgeAll({ applies, problemsOf, expected, readsBody, rootInRoutes }: Ru
       // A truncated body cannot be parsed; the header-only checks (media type, rate-limit headers) still judge it.
       if (readsBody && exchange.responseBodyTruncated) continue;
       judged += 1;
-      const problems = problemsOf(seen);
+      const problems = problemsOf(seen, exchange);
       if (problems.length > 0) offenders.push({ exchange, problems });
     }
     if (judged === 0) return skip('no response of this kind in the run');
@@ -130,6 +130,49 @@ export const rateLimitHeaders = defineCheck({
     // The worst kind first: a header missing, then one that is not an integer, then a Reset that is no Unix time in seconds.
     problemsOf: (s) => rateLimitHeaderProblems(s.headers).map((p) => problem(p.code, p.text)),
     expected: 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',
+    readsBody: false,
+  }),
+});
+
+// Retry-After on every 429 of the run, whichever suite met it (the rate-limit suite's bursts, the
+// mix, the day, a 429 anywhere else): a header of the server's, judged once over all its 429s and
+// quoting what came, not once per key. Read through the vocabulary (readRateAnswer, readRetryAfter).
+const exceeding = 'Limits / Exceeding the limit';
+const is429 = (s: Seen) => s.status === 429;
+const answerAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs;
+const retryAfterOf = (s: Seen, e: Exchange) => rateAnswerOf(answerAt(e), s.status, s.headers).retryAfter;
+
+/** Code: absent. */
+export const retryAfterPresent = defineCheck({
+  id: 'rate-limit.retry-after-present',
+  clause: exceeding,
+  suite,
+  title: 'Every 429 carries Retry-After',
+  severity: 'must',
+  judge: judgeAll({
+    applies: is429,
+    problemsOf: (s, e) => (retryAfterOf(s, e) === undefined ? [problem('absent', 'no Retry-After')] : []),
+    expected: 'Retry-After on every 429 ("The response carries a Retry-After header")',
+    readsBody: false,
+  }),
+});
+
+/** Code: not-delta-seconds-or-imf-fixdate (a fraction, a unit, a sign, an obsolete or ISO date, …: the value quoted). */
+export const retryAfterFormat = defineCheck({
+  id: 'rate-limit.retry-after-format',
+  clause: exceeding,
+  suite,
+  title: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3)',
+  severity: 'should',
+  judge: judgeAll({
+    applies: (s, e) => is429(s) && retryAfterOf(s, e) !== undefined,
+    problemsOf: (s, e) => {
+      const reading = readRetryAfter(retryAfterOf(s, e), answerAt(e), s.headers['date']);
+      if (!reading || reading.legal) return [];
+      const read = reading.seconds === undefined ? 'it names no moment' : `read as ${reading.form}, ${Math.round(reading.seconds * 10) / 10} s, and waited out so`;
+      return [problem('not-delta-seconds-or-imf-fixdate', `Retry-After "${reading.value}" is neither delta-seconds nor an IMF-fixdate (${read})`)];
+    },
+    expected: 'delta-seconds (e.g. 30) or an IMF-fixdate (RFC 9110 §10.2.3, §5.6.7)',
     readsBody: false,
   }),
 });
@@ -255,4 +298,4 @@ export const onlyGetPetDeprecated = defineCheck({
   }),
 });
 
-export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders, petShape, no5xx, retryAfterObeyed, onlyGetPetDeprecated] as const;
+export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders, retryAfterPresent, retryAfterFormat, petShape, no5xx, retryAfterObeyed, onlyGetPetDeprecated] as const;

@@ -195,7 +195,6 @@ export function rateAnswerOf(t: number, status: number, headers: Readonly<Record
   return readRateAnswer(t, status, (name) => headers[name]);
 }
 
-/** What is wrong with an answer's X-RateLimit-* headers as the interface names them, with the IETF draft's named when they came instead. */
 /** What is wrong with an answer's X-RateLimit-*, in the server's words; the worst kind first (missing, then not an integer, then a Reset that is no Unix time in seconds). */
 export interface RateLimitHeaderProblem {
   code: 'rate-limit-header-missing' | 'rate-limit-header-not-integer' | 'reset-not-unix-seconds';

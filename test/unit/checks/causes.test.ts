@@ -76,7 +76,7 @@ describe('linkCauses', () => {
       result('rate-limit.remaining', 'fail', { subject: 'free#2', code: 'repeated-in-fixed-window' }),
       result('rate-limit.quota', 'fail', { subject: 'free#2', code: 'not-the-stated-quota' }),
     ];
-    expect(causes(chained).map(([id, subject, root]) => `${id} [${subject}] <- ${root ? `${root.id} [${root.subject}]` : 'root'}`)).toEqual([
+    expect(linkCauses(chained).map((c) => `${c.id} [${c.subject}] <- ${c.causedBy ? `${c.causedBy.id} [${c.causedBy.subject}]` : 'root'}`)).toEqual([
       'rate-limit.remaining [free#1] <- root',
       'rate-limit.quota [free#1] <- rate-limit.remaining [free#1]',
       'rate-limit.remaining [free#2] <- rate-limit.remaining [free#1]',

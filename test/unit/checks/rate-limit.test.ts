@@ -18,9 +18,7 @@ import {
   judgeRemaining,
   judgeResetHeader,
   judgeRetryAfterConsistent,
-  judgeRetryAfterFormat,
   judgeRetryAfterHonoured,
-  judgeRetryAfterPresent,
   quota,
   RATE_LIMIT_CHECKS,
 } from '../../../lib/checks/rate-limit.ts';
@@ -369,41 +367,6 @@ function rejectedRun(changes: Partial<TimelinePoint> = {}): KeyRun {
   return keyRun({ start: startAt(1), burst: burstData([ok, rejected]) });
 }
 
-describe('judgeRetryAfterPresent', () => {
-  it.each<Case>([
-    { title: 'a 429 with Retry-After passes', run: () => rejectedRun(), outcome: 'pass', mentions: ['Retry-After: 44'] },
-    { title: 'a 429 without Retry-After fails', run: () => rejectedRun({ retryAfter: undefined }), outcome: 'fail', code: 'absent', mentions: ['the 429 has no Retry-After'] },
-    { title: 'only the first 429 counts', run: () => keyRun({ burst: burstData([...rejectedRun({ retryAfter: undefined }).burst!.points, { t: T429 + 10, status: 429, retryAfter: '44', afterStop: true }]) }), outcome: 'fail', code: 'absent' },
-    { title: 'a burst without a 429: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { no429: true }) }), outcome: 'skip' },
-    { title: 'no burst: skip', run: () => keyRun({ start: startAt(10) }), outcome: 'skip' },
-  ])('$title', (c) => {
-    expectCase(judgeRetryAfterPresent(c.run()), c);
-  });
-});
-
-describe('judgeRetryAfterFormat', () => {
-  it.each<{ title: string; value: string; outcome: Outcome; mentions?: string[] }>([
-    { title: 'delta-seconds "30" passes', value: '30', outcome: 'pass' },
-    { title: 'delta-seconds "0" passes', value: '0', outcome: 'pass' },
-    { title: 'an IMF-fixdate passes', value: 'Mon, 06 Jan 2025 12:00:45 GMT', outcome: 'pass' },
-    { title: 'a fraction "1.5" fails', value: '1.5', outcome: 'fail', mentions: ['"1.5"', 'neither delta-seconds nor an IMF-fixdate'] },
-    { title: 'milliseconds with a unit "1500ms" fails', value: '1500ms', outcome: 'fail', mentions: ['"1500ms"'] },
-    { title: 'seconds with a unit "30s" fails', value: '30s', outcome: 'fail' },
-    { title: 'a negative number fails', value: '-5', outcome: 'fail' },
-    { title: 'an RFC 850 date (obsolete: senders must not generate it) fails', value: 'Monday, 06-Jan-25 12:00:45 GMT', outcome: 'fail' },
-    { title: 'an asctime date (obsolete) fails', value: 'Mon Jan  6 12:00:45 2025', outcome: 'fail' },
-    { title: 'an IMF-fixdate in lower case (names are case-sensitive) fails', value: 'mon, 06 jan 2025 12:00:45 gmt', outcome: 'fail' },
-    { title: 'an ISO 8601 time fails', value: '2025-01-06T12:00:45Z', outcome: 'fail' },
-  ])('$title', ({ value, outcome, mentions }) => {
-    expectFinding(judgeRetryAfterFormat(rejectedRun({ retryAfter: value })), outcome, mentions);
-  });
-
-  it('skips when there is no Retry-After to judge', () => {
-    expectFinding(judgeRetryAfterFormat(rejectedRun({ retryAfter: undefined })), 'skip');
-    expectFinding(judgeRetryAfterFormat(keyRun()), 'skip');
-  });
-});
-
 describe('judgeRetryAfterConsistent', () => {
   it.each<{ title: string; changes: Partial<TimelinePoint>; outcome: Outcome; mentions?: string[] }>([
     { title: 'delta-seconds from the Date to Reset passes', changes: {}, outcome: 'pass' },
@@ -718,8 +681,6 @@ describe('every finding', () => {
       judgeResetHeader(keyRun({ start: startAt(1, S0 - 30) })),
       judgeRemaining(keyRun({ start: startAt(-1) })),
       judgeQuota(keyRun({ start: startAt(10), burst: fixedBurst(10, 9) })),
-      judgeRetryAfterPresent(rejectedRun({ retryAfter: undefined })),
-      judgeRetryAfterFormat(rejectedRun({ retryAfter: '1.5' })),
       judgeRetryAfterConsistent(rejectedRun({ retryAfter: '44000' })),
     ];
     for (const f of failing) expectFinding(f, 'fail');

@@ -6,6 +6,8 @@ import {
   jsonMediaType,
   rateLimitedBody,
   rateLimitHeaders,
+  retryAfterFormat,
+  retryAfterPresent,
   no5xx,
   petShape,
   RUN_CHECKS,
@@ -68,7 +70,7 @@ function expectRun(finding: RunFinding, outcome: RunFinding['outcome'], mentions
 
 describe('RUN_CHECKS', () => {
   it('are the run-level checks, judged over every response of the run', () => {
-    expect(RUN_CHECKS.map((c) => c.id)).toEqual(['errors.error-body', 'errors.429-error-body', 'responses.json-media-type', 'headers.rate-limit-present', 'list-pets.pet-shape', 'responses.no-5xx', 'rate-limit.retry-after-obeyed', 'versioning.only-get-pet-deprecated']);
+    expect(RUN_CHECKS.map((c) => c.id)).toEqual(['errors.error-body', 'errors.429-error-body', 'responses.json-media-type', 'headers.rate-limit-present', 'rate-limit.retry-after-present', 'rate-limit.retry-after-format', 'list-pets.pet-shape', 'responses.no-5xx', 'rate-limit.retry-after-obeyed', 'versioning.only-get-pet-deprecated']);
     for (const c of RUN_CHECKS) expect(c.suite).toBe('run');
   });
 });
@@ -165,6 +167,52 @@ describe('headers.rate-limit-present', () => {
     { title: 'still judges a response whose body was truncated', exchanges: () => [exchange(200, '[{"id":1', { 'content-type': 'application/json' }, { responseBodyTruncated: true })], outcome: 'fail', code: 'rate-limit-header-missing', mentions: ['X-RateLimit-Limit'] },
   ])('$title', ({ exchanges, outcome, mentions, code }) => {
     expectRun(findingOf(rateLimitHeaders, exchanges()), outcome, mentions, code);
+  });
+});
+
+/** A 429 as a limiter sends it: X-RateLimit-* at 0, Retry-After `retryAfter` (none when undefined). */
+const refused = (retryAfter: string | undefined, extra: Partial<Exchange> = {}) => {
+  const headers: Record<string, string> = { ...GOOD_HEADERS, 'x-ratelimit-remaining': '0', date: 'Thu, 01 Jan 2026 00:00:00 GMT', ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }) };
+  return exchange(429, errorBody(429), headers, extra);
+};
+
+describe('rate-limit.retry-after-present', () => {
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string }>([
+    { title: 'every 429 with Retry-After passes', exchanges: () => [ok(), refused('44'), refused('Thu, 01 Jan 2026 00:00:44 GMT')], outcome: 'pass', mentions: ['2 responses checked'] },
+    { title: 'a 429 without Retry-After fails, naming the request', exchanges: () => [refused('44'), refused(undefined)], outcome: 'fail', code: 'absent', mentions: ['1 of 2 responses', '→ 429: no Retry-After'] },
+    { title: 'every 429 of the run counts, not only the first of a key', exchanges: () => [refused('44'), refused('44'), refused(undefined), refused(undefined)], outcome: 'fail', code: 'absent', mentions: ['2 of 4'] },
+    { title: 'an empty Retry-After is there (retry-after-format judges it)', exchanges: () => [refused('')], outcome: 'pass' },
+    { title: 'a run without a 429: skip', exchanges: () => [ok(), err(401)], outcome: 'skip' },
+  ])('$title', ({ exchanges, outcome, mentions, code }) => {
+    expectRun(findingOf(retryAfterPresent, exchanges()), outcome, mentions, code);
+  });
+});
+
+describe('rate-limit.retry-after-format', () => {
+  it.each<{ title: string; value: string; outcome: RunFinding['outcome']; mentions?: string[] }>([
+    { title: 'delta-seconds "30" passes', value: '30', outcome: 'pass' },
+    { title: 'delta-seconds "0" passes', value: '0', outcome: 'pass' },
+    { title: 'an IMF-fixdate passes', value: 'Thu, 01 Jan 2026 00:00:45 GMT', outcome: 'pass' },
+    { title: 'a fraction "1.5" fails, quoting it', value: '1.5', outcome: 'fail', mentions: ['Retry-After "1.5" is neither delta-seconds nor an IMF-fixdate (read as fraction, 1.5 s'] },
+    { title: 'milliseconds with a unit "1500ms" fails', value: '1500ms', outcome: 'fail', mentions: ['"1500ms"'] },
+    { title: 'seconds with a unit "30s" fails', value: '30s', outcome: 'fail' },
+    { title: 'a negative number fails: it names no moment', value: '-5', outcome: 'fail', mentions: ['it names no moment'] },
+    { title: 'an RFC 850 date (obsolete: senders must not generate it) fails', value: 'Thursday, 01-Jan-26 00:00:45 GMT', outcome: 'fail' },
+    { title: 'an asctime date (obsolete) fails', value: 'Thu Jan  1 00:00:45 2026', outcome: 'fail' },
+    { title: 'an IMF-fixdate in lower case (names are case-sensitive) fails', value: 'thu, 01 jan 2026 00:00:45 gmt', outcome: 'fail' },
+    { title: 'an ISO 8601 time fails', value: '2026-01-01T00:00:45Z', outcome: 'fail' },
+  ])('$title', ({ value, outcome, mentions }) => {
+    expectRun(findingOf(retryAfterFormat, [refused('44'), refused(value)]), outcome, mentions, outcome === 'fail' ? 'not-delta-seconds-or-imf-fixdate' : undefined);
+  });
+
+  it('skips when no 429 carried a Retry-After; a missing one is retry-after-present\'s', () => {
+    expectRun(findingOf(retryAfterFormat, [refused(undefined), ok()]), 'skip');
+  });
+
+  it('one failure for every 429 of the run, each value quoted among the first offenders', () => {
+    const finding = findingOf(retryAfterFormat, [refused('3.05'), refused('2.11'), refused('44')]);
+    expectRun(finding, 'fail', ['2 of 3 responses', '"3.05"'], 'not-delta-seconds-or-imf-fixdate');
+    expect(finding.outcome === 'fail' && finding.actual).toContain('"2.11"');
   });
 });
 

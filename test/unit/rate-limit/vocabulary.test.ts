@@ -1,7 +1,7 @@
 // lib/rate-limit/vocabulary.ts: one reading of every rate-limit header, given to the client's
 // retries, the driver and the checks alike. No clock: every answer arrives at NOW.
 import { describe, expect, it } from 'vitest';
-import { judgeRetryAfterFormat } from '../../../lib/checks/rate-limit.ts';
+import { retryAfterFormat } from '../../../lib/checks/run.ts';
 import { decideRetry } from '../../../lib/client/retry.ts';
 import { refusalWait } from '../../../lib/rate-limit/wait.ts';
 import type { KeyRun, TimelinePoint } from '../../../lib/result/rate-limits.ts';
@@ -133,7 +133,8 @@ describe('one reading of Retry-After: the vocabulary, the client, the driver and
 
     // The checks: legal or not, and the moment it names in the server's seconds.
     const run = runWith(c.value, c.date);
-    expect(judgeRetryAfterFormat(run).outcome).toBe(c.legal ? 'pass' : 'fail');
+    const refusal = { seq: 1, suite: 'rate-limit', method: 'GET', url: 'http://127.0.0.1/v1/pets', auth: { kind: 'none' as const }, requestHeaders: {}, startedAt: new Date(NOW - 1).toISOString(), durationMs: 1, status: 429, responseHeaders: { 'retry-after': c.value, ...(c.date ? { date: c.date } : {}) }, responseBody: '' };
+    expect(retryAfterFormat.judge([refusal]).outcome).toBe(c.legal ? 'pass' : 'fail');
     const named = retryAfterNamedSecond(run.burst!.points[0]!);
     if (c.seconds === undefined) expect(named).toBeUndefined();
     else expect(named).toBeCloseTo(serverSecond(NOW, c.date) + c.seconds, 6);

@@ -41,6 +41,17 @@ function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; 
   return { refusal, accepted: quotaWindow(run).points.filter(accepted).length, start, startWindow: describes(run, look) };
 }
 
+/**
+ * The look before the burst said X-RateLimit-Remaining above its own Limit: the headers count two
+ * windows at once (rate-limit.headers-one-window judges that), so Remaining states no quota of the
+ * window Limit names. Undefined when the look is one window's.
+ */
+function remainingAboveLimit(run: KeyRun): string | undefined {
+  const look = run.start && answerOf(run.start);
+  if (look?.remaining === undefined || look.limit === undefined || look.remaining <= look.limit) return undefined;
+  return `X-RateLimit-Remaining ${look.remaining} is above X-RateLimit-Limit ${look.limit} (rate-limit.headers-one-window judges that), so it states no one window's quota`;
+}
+
 /** A 429 that is a ban (the interface allows one, its length not shown): its Reset may name the ban's end. */
 const isBan = (run: KeyRun, p: TimelinePoint) => p.status === 429 && classifyRefusal(run, p) === 'ban';
 
@@ -189,19 +200,22 @@ export function judgeQuota(run: KeyRun): Finding {
     return fail('no-429', `${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at its ${cap} cap)`, `a 429 after ${minuteStart} accepted requests (at most ${most} with what a refilling limiter gives back over ${run.burst.durationMs} ms${turns > 0 ? ` and a minute's quota for each of ${turns} turn(s) of the minute window` : ''})`, `${ok.length} accepted, no 429`);
   }
   const first = firstRefusal(run);
-  if (first?.startWindow === 'day' && !isDayRefusal(run, first.refusal)) {
+  const mixed = remainingAboveLimit(run);
+  if (first && (first.startWindow === 'day' || mixed) && !isDayRefusal(run, first.refusal)) {
     // The headers count the day; the minute refuses first, from a count they do not show, nor
     // when its window turns (Reset stays the day's end): its 429's Retry-After, or the time the
-    // answers took, tells whether the minute window may have turned under the burst.
+    // answers took, tells whether the minute window may have turned under the burst. The same
+    // when Remaining is above Limit: it states no minute's quota, so the plan's is counted.
+    const why = mixed ?? `the headers describe the day window (Remaining ${start} of ${run.quota.perDay})`;
     const turns = minuteTurns(run, ok, run.burst.startedAt, first.refusal);
     const most = run.quota.perMinute + Math.max(refillAllowance(run), turns * run.quota.perMinute);
     if (ok.length > most) return fail('more-than-minute-quota', `${run.label}: ${ok.length} accepted before the first 429, more than the ${run.quota.perMinute} a minute of plan ${run.plan} (plus ${most - run.quota.perMinute} a refilling limiter${turns > 0 ? ` or ${turns} turn(s) of the minute window` : ''} may give back meanwhile)`, `at most ${most}`, `${ok.length}`);
     if (ok.length > run.quota.perMinute + refillAllowance(run)) {
       return skip(
-        `${run.label}: the headers describe the day window, and the minute window may have turned during the burst (its answers took ${(run.burst.durationMs / 1000).toFixed(1)} s, and some were sent before the window that refused began, as its 429's Retry-After or the time they took shows): ${ok.length} accepted before the first 429 fall across two minute windows, within the ${most} they allow, so no one window's quota was counted: not judged`,
+        `${run.label}: ${mixed ? `${mixed}, and` : 'the headers describe the day window, and'} the minute window may have turned during the burst (its answers took ${(run.burst.durationMs / 1000).toFixed(1)} s, and some were sent before the window that refused began, as its 429's Retry-After or the time they took shows): ${ok.length} accepted before the first 429 fall across two minute windows, within the ${most} they allow, so no one window's quota was counted: not judged`,
       );
     }
-    return pass(`the headers describe the day window (Remaining ${start} of ${run.quota.perDay}); the minute's quota refused after ${ok.length} accepted, within the ${run.quota.perMinute} a minute${ok.length > run.quota.perMinute ? ` and the ${refillAllowance(run)} a refilling limiter gives back over the burst's ${(run.burst.durationMs / 1000).toFixed(1)} s` : ''} (rate-limit.binding-headers judges what the headers show)`);
+    return pass(`${why}; the minute's quota refused after ${ok.length} accepted, within the ${run.quota.perMinute} a minute${ok.length > run.quota.perMinute ? ` and the ${refillAllowance(run)} a refilling limiter gives back over the burst's ${(run.burst.durationMs / 1000).toFixed(1)} s` : ''}${mixed ? '' : ' (rate-limit.binding-headers judges what the headers show)'}`);
   }
   if (first && first.startWindow === 'minute' && isDayRefusal(run, first.refusal) && ok.length < start) {
     // The day's remainder was the smaller: it refused first, while the headers counted the minute.
@@ -567,6 +581,8 @@ export function judgeBindingHeaders(run: KeyRun): Finding {
   if (!first) return skip(`${run.label}: no 429 came after a response stating Remaining: nothing to compare`);
   const { refusal, accepted: k, start, startWindow } = first;
   const refusedBy = isDayRefusal(run, refusal) ? 'day' : 'minute';
+  const mixed = remainingAboveLimit(run);
+  if (mixed) return skip(`${run.label}: ${mixed}: which limit binds cannot be read from it`);
   const leftover = refusal.remaining !== undefined && refusal.remaining > 0 ? `, and the 429 itself says Remaining ${refusal.remaining}` : '';
   if (startWindow !== refusedBy && k + 1 < start) {
     return fail(

@@ -764,6 +764,8 @@ describe('judgeBindingHeaders', () => {
       mentions: ['free-a: a 429 says X-RateLimit-Remaining 3: the headers do not show the limit that refused'],
     },
     { title: 'no 429: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { no429: true }) }), outcome: 'skip', mentions: ['no 429 came after a response stating Remaining'] },
+    // Remaining counts the day under the minute's Limit (rate-limit.headers-one-window's failure): nothing to read which limit binds from.
+    { title: 'Remaining above Limit: skip, naming it', run: () => keyRun({ start: startAt(998), burst: fixedBurst(60, 60, { rejectedRemaining: 940 }) }), outcome: 'skip', mentions: ['X-RateLimit-Remaining 998 is above X-RateLimit-Limit 60 (rate-limit.headers-one-window judges that)'] },
     { title: 'no probe before the burst: skip', run: () => keyRun({ burst: fixedBurst(10, 10) }), outcome: 'skip' },
     { title: 'a probe without Remaining: skip', run: () => keyRun({ start: observation(T0, 200, { limit: 60, reset: RESET }), burst: fixedBurst(10, 10) }), outcome: 'skip' },
     { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip' },
@@ -814,6 +816,14 @@ describe('judgeQuota: headers that describe the day', () => {
       mentions: ["the day's quota refused after 20 accepted, before the minute's Remaining 39 was spent", 'rate-limit.daily-quota'],
     },
     { title: "the minute refusing before the minute's Remaining was spent still fails", run: () => keyRun({ start: startAt(39), burst: fixedBurst(39, 20) }), outcome: 'fail', code: 'not-the-stated-quota', mentions: ['20 requests accepted in the window before the first 429, but Remaining said 39'] },
+    // Remaining counting the day under the minute's Limit: it states no minute's quota; the plan's is counted.
+    {
+      title: "Remaining above Limit: the plan's minute quota counted, naming why",
+      run: () => keyRun({ start: startAt(998), burst: fixedBurst(60, 58, { rejectedRemaining: 940 }) }),
+      outcome: 'pass',
+      mentions: ["X-RateLimit-Remaining 998 is above X-RateLimit-Limit 60 (rate-limit.headers-one-window judges that), so it states no one window's quota; the minute's quota refused after 58 accepted, within the 60 a minute"],
+    },
+    { title: "Remaining above Limit, and more than the plan's minute quota accepted, fails", run: () => keyRun({ start: startAt(998), burst: fixedBurst(70, 70, { rejectedRemaining: 928 }) }), outcome: 'fail', code: 'more-than-minute-quota', mentions: ['70 accepted before the first 429, more than the 60 a minute'] },
     // Day headers and a day refusal: counted from the day's Remaining, as for the minute.
     { title: "the day's headers and the day refusing at its Remaining pass as a fixed window", run: () => keyRun({ start: dayStart(5), burst: dayHeadersBurst(5, 5, { retryAfter: '3600' }) }), outcome: 'pass', mentions: ['exactly 5'] },
   ])('$title', (c) => {

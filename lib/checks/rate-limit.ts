@@ -7,7 +7,7 @@ import { defineCheck } from './define.ts';
 import { oneQuota } from './one-quota.ts';
 import { minuteTurns, mostInOneWindow, notReached, refillOver } from './not-reached.ts';
 import { headersOneWindow } from './headers-one-window.ts';
-import { driven, fail, type Finding, pass, skip } from './types.ts';
+import { driven, explainedBy, fail, type Finding, pass, skip } from './types.ts';
 
 const clause = 'Limits / Request rate by plan';
 const headersClause = 'Limits / Rate limit headers';
@@ -147,13 +147,16 @@ function said(window: QuotaWindow): string {
   return window.turned ? `the new window started at ${stated(window)}` : `Remaining said ${window.start}`;
 }
 
+/**
+ * Remaining counts down by one per accepted request. A negative Remaining is no value of the
+ * header's kind: headers.rate-limit-present judges it on every answer of the run, quoting it.
+ */
 export function judgeRemaining(run: KeyRun): Finding {
-  const negative = pointsOf(run).find((p) => p.remaining !== undefined && p.remaining < 0);
-  if (negative) return fail('negative', `${run.label}: X-RateLimit-Remaining is ${negative.remaining} (status ${negative.status})`, 'never below 0', `${negative.remaining}`);
   const window = quotaWindow(run);
   const start = window.start;
   const ok = window.points.filter(accepted);
   if (start === undefined) return skip(`the response before ${run.label}'s burst carried no integer X-RateLimit-Remaining to count down from (headers.rate-limit-present judges the header)`);
+  if (start < 0) return skip(`the response before ${run.label}'s burst said X-RateLimit-Remaining ${start} (headers.rate-limit-present judges a negative value): nothing to count down from`);
   if (ok.length === 0) return skip(`${run.label}'s burst had no accepted request before its first 429: nothing counted down`);
   const remainings = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined);
   if (remainings.length === 0) return fail('absent', `${run.label}: no accepted response carried X-RateLimit-Remaining`, 'Remaining on every response', 'absent');
@@ -170,9 +173,11 @@ export function judgeRemaining(run: KeyRun): Finding {
       `values seen: ${[...new Set(remainings)].slice(0, 12).join(', ')}`,
     );
   }
-  if (fixed && new Set(remainings).size !== remainings.length) {
-    return fail('repeated-in-fixed-window', `${run.label}: in a fixed window, Remaining repeated a value (each accepted request must lower it by one)`, 'each value once', remainings.slice(0, 12).join(', '));
-  }
+  // A fixed window shows no positive Remaining twice (limiterKind); requests accepted at Remaining 0
+  // are over the quota, which rate-limit.quota judges: Remaining cannot fall below 0, and saying 0
+  // then is the truth.
+  const atZero = remainings.filter((r) => r === 0).length - 1;
+  if (fixed && atZero > 0) return pass(`counted down by one per accepted request to 0; ${atZero} more accepted at Remaining 0 (rate-limit.quota judges requests beyond the quota)`);
   return pass();
 }
 
@@ -229,9 +234,10 @@ export function judgeQuota(run: KeyRun): Finding {
     const sameWindow = (p: TimelinePoint) => p.reset === windowReset || (windowReset !== undefined && p.reset !== undefined && Math.abs(p.reset - windowReset) <= jitter);
     const late = run.burst.points.filter((p) => accepted(p) && sameWindow(p) && !ok.includes(p)).length;
     const total = ok.length + late;
-    return total === start
-      ? pass(`fixed window: exactly ${start} accepted before the first 429, from ${stated(window)}`)
-      : fail('not-the-stated-quota', `${run.label}: ${total} requests accepted in the window before the first 429, but ${said(window)}`, `${start}`, `${total}`);
+    if (total === start) return pass(`fixed window: exactly ${start} accepted before the first 429, from ${stated(window)}`);
+    const failed = fail('not-the-stated-quota', `${run.label}: ${total} requests accepted in the window before the first 429, but ${said(window)}`, `${start}`, `${total}`);
+    // One too many is what two requests let through together at Remaining 1 make of a limiter that checks, then counts.
+    return total === start + 1 ? explainedBy(failed, 'rate-limit.boundary-race') : failed;
   }
   const allowance = quotaAllowance(run, start);
   if (ok.length < start) return fail('refused-before-quota', `${run.label}: a 429 after ${ok.length} accepted requests, but ${said(window)}`, `at least ${start}`, `${ok.length}`);
@@ -265,6 +271,8 @@ export function judgeBoundaryRace(run: KeyRun): Finding {
   if (pair.together.length < 2) return skip(`of the two requests sent together at Remaining 1, only ${pair.together.length} was answered`);
   const ok = pair.together.filter(accepted);
   if (ok.length < 2) return pass(`two requests sent together at Remaining 1: ${statuses}`);
+  // A limiter that refused nothing in the burst lets any two through: no race to see (rate-limit.quota judges it).
+  if (run.burst.ended !== 'first-429') return skip(`${run.label}: two requests sent together at Remaining 1 were both accepted, but the burst got no 429 at all (rate-limit.quota judges that): no race between checking and counting can be told apart`);
   // The limiter as the requests before the pair showed it.
   const earlier = beforeStop(run).filter((p) => !pair.together.includes(p));
   const jitter = resetJitter(earlier);
@@ -275,7 +283,7 @@ export function judgeBoundaryRace(run: KeyRun): Finding {
   if (moved) return skip(`${run.label}: both requests sent together at Remaining 1 were accepted, but Reset moved from ${pair.before.reset ?? 'none'} to ${moved.reset ?? 'none'} (a new window): not judged`);
   return fail(
     'both-accepted',
-    `${run.label}: two requests sent together on two connections when Remaining was 1 were both accepted: the limiter lets requests through between checking and counting them`,
+    `${run.label}: two requests sent together on two connections when Remaining was 1 were both accepted, one more than Remaining allowed: a limiter that checks, then counts, lets both through (so does one that counts one request too many; rate-limit.quota gives the count)`,
     'one accepted and one 429',
     `${statuses}; Remaining then ${ok.map((p) => p.remaining ?? 'absent').join(' and ')}`,
   );
@@ -630,8 +638,8 @@ export function describeLoad(run: KeyRun): Finding {
 
 export const limitHeader = defineCheck({ id: 'rate-limit.limit-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: "X-RateLimit-Limit is the plan's per-minute quota (or per-day when that is tighter)", severity: 'must', judge: driven(judgeLimitHeader) });
 export const resetHeader = defineCheck({ id: 'rate-limit.reset-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-Reset is a Unix time in seconds, after the Date and at most one window ahead', severity: 'must', judge: driven(judgeResetHeader) });
-export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', explainedBy: ['headers.rate-limit-present'], restsOn: 'accepted', clause: headersClause, suite, title: 'X-RateLimit-Remaining falls by one per accepted request and is never negative', severity: 'must', judge: driven(judgeRemaining) });
-export const quota = defineCheck({ id: 'rate-limit.quota', explainedBy: ['rate-limit.per-connection', 'rate-limit.boundary-race', 'rate-limit.remaining', 'rate-limit.isolation', 'headers.rate-limit-present', 'rate-limit.reset-header', 'rate-limit.headers-one-window'], restsOn: 'accepted', clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: driven(judgeQuota) });
+export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', explainedBy: ['headers.rate-limit-present', 'rate-limit.per-connection'], restsOn: 'accepted', clause: headersClause, suite, title: 'X-RateLimit-Remaining falls by one per accepted request', severity: 'must', judge: driven(judgeRemaining) });
+export const quota = defineCheck({ id: 'rate-limit.quota', explainedBy: ['rate-limit.per-connection', 'rate-limit.remaining', 'rate-limit.isolation', 'headers.rate-limit-present', 'rate-limit.reset-header', 'rate-limit.headers-one-window'], restsOn: 'accepted', clause, suite, title: 'The requests accepted before the first 429 are the Remaining seen at the start (never more than the plan allows)', severity: 'must', judge: driven(judgeQuota) });
 export const boundaryRace = defineCheck({ id: 'rate-limit.boundary-race', clause, suite, title: 'Two requests sent together on two connections at Remaining 1: at most one is accepted', severity: 'must', judge: driven(judgeBoundaryRace) });
 export const perConnection = defineCheck({ id: 'rate-limit.per-connection', clause, suite, title: "A key's requests spread over several connections share one quota (no limiter per connection or per instance)", severity: 'must', judge: driven(judgePerConnection) });
 export const retryAfterConsistent = defineCheck({ id: 'rate-limit.retry-after-consistent', explainedBy: ['rate-limit.binding-headers', 'rate-limit.reset-header', 'rate-limit.retry-after-format', 'rate-limit.headers-one-window'], clause: exceeding, suite, title: 'Retry-After and X-RateLimit-Reset name the same moment (within 1 s)', severity: 'should', judge: driven(judgeRetryAfterConsistent) });
@@ -639,7 +647,7 @@ export const retryAfterHonoured = defineCheck({ id: 'rate-limit.retry-after-hono
 export const isolation = defineCheck({ id: 'rate-limit.isolation', clause, suite, title: 'Exhausting one key leaves another key of the same plan untouched', severity: 'must', judge: driven(judgeIsolation) });
 export const dailyQuota = defineCheck({ id: 'rate-limit.daily-quota', explainedBy: ['rate-limit.retry-after-obeyed', 'rate-limit.quota', 'rate-limit.one-quota', 'rate-limit.reset-header', 'headers.rate-limit-present', 'rate-limit.headers-one-window'], clause, suite, title: 'The per-day quota is enforced, and Reset then points at the end of the day window', severity: 'must', judge: driven(judgeDailyQuota) });
 export const headersWindow = defineCheck({ id: 'rate-limit.headers-window', clause: headersClause, suite, title: 'Which window X-RateLimit-* describe, the minute or the day (either reads "the applicable request limit"), recorded', severity: 'info', judge: driven(describeHeadersWindow) });
-export const bindingHeaders = defineCheck({ id: 'rate-limit.binding-headers', explainedBy: ['headers.rate-limit-present', 'rate-limit.headers-one-window'], clause: headersClause, suite, title: 'X-RateLimit-* show the limit that binds: Remaining is not left over when a 429 comes', severity: 'should', judge: driven(judgeBindingHeaders) });
+export const bindingHeaders = defineCheck({ id: 'rate-limit.binding-headers', explainedBy: ['headers.rate-limit-present', 'rate-limit.headers-one-window', 'rate-limit.remaining'], clause: headersClause, suite, title: 'X-RateLimit-* show the limit that binds: Remaining is not left over when a 429 comes', severity: 'should', judge: driven(judgeBindingHeaders) });
 export const banProbe = defineCheck({ id: 'rate-limit.ban-probe', clause: exceeding, suite, title: 'What the server does to a key that keeps sending after a 429 (disposable keys only), recorded', severity: 'info', judge: describeBan });
 export const load = defineCheck({ id: 'rate-limit.load', clause, suite, title: 'Load above the plan rate: accepted, 429 and other responses, latency, achieved against asked rate, recorded', severity: 'info', judge: driven(describeLoad) });
 

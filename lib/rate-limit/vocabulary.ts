@@ -201,13 +201,20 @@ export interface RateLimitHeaderProblem {
   text: string;
 }
 
+/** What a value of X-RateLimit-* that is no non-negative integer is, in words. */
+function notNonNegativeInteger(value: string): string {
+  const text = value.trim();
+  if (/^-\d+$/.test(text)) return 'negative (each header is a non-negative integer)';
+  return `not an integer${/^\d+\.\d+$/.test(text) ? ' (a fraction)' : ''}`;
+}
+
 export function rateLimitHeaderProblems(headers: Readonly<Record<string, string>>): RateLimitHeaderProblem[] {
   const missing: RateLimitHeaderProblem[] = [];
   const notInteger: RateLimitHeaderProblem[] = [];
   for (const name of RATE_LIMIT_HEADERS) {
     const value = headers[name.toLowerCase()];
     if (value === undefined) missing.push({ code: 'rate-limit-header-missing', text: `${name} missing${nearNames(headers, name)}` });
-    else if (headerInt(value) === undefined || value.includes('-')) notInteger.push({ code: 'rate-limit-header-not-integer', text: `${name} is "${value}", not an integer${/^\d+\.\d+$/.test(value.trim()) ? ' (a fraction)' : ''}` });
+    else if (headerInt(value) === undefined || value.includes('-')) notInteger.push({ code: 'rate-limit-header-not-integer', text: `${name} is "${value}", ${notNonNegativeInteger(value)}` });
   }
   const draft = DRAFT_HEADERS.filter((name) => headers[name] !== undefined);
   if (missing.length > 0 && draft.length > 0) {

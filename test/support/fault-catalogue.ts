@@ -121,7 +121,7 @@ export const CAUGHT: Caught[] = [
   { fault: 'headers-missing', check: 'headers.rate-limit-present', code: 'rate-limit-header-missing', group: 'list-a', by: ['list-pets'] },
   { fault: 'content-type-text', check: 'responses.json-media-type', code: 'not-json-media-type', group: 'list-a', by: ['list-pets'] },
   { fault: 'rate-remaining-constant', check: 'rate-limit.remaining', by: 'clock' },
-  { fault: 'rate-remaining-negative', check: 'rate-limit.remaining', by: 'clock' },
+  { fault: 'rate-remaining-negative', check: 'headers.rate-limit-present', code: 'rate-limit-header-not-integer', by: 'clock' },
   { fault: 'rate-reset-milliseconds', check: 'headers.rate-limit-present', by: 'clock' },
   { fault: 'rate-reset-relative', check: 'headers.rate-limit-present', by: 'clock' },
   // One cause in the shape of the headers, one root failure quoting the value (issue 28).

@@ -71,9 +71,9 @@ describe('linkCauses', () => {
     ]);
     // A root its definition names comes first: free#2's quota under free#2's Remaining, which is under free#1's.
     const chained = [
-      result('rate-limit.remaining', 'fail', { subject: 'free#1', code: 'repeated-in-fixed-window' }),
+      result('rate-limit.remaining', 'fail', { subject: 'free#1', code: 'not-counting-down' }),
       result('rate-limit.quota', 'fail', { subject: 'free#1', code: 'not-the-stated-quota' }),
-      result('rate-limit.remaining', 'fail', { subject: 'free#2', code: 'repeated-in-fixed-window' }),
+      result('rate-limit.remaining', 'fail', { subject: 'free#2', code: 'not-counting-down' }),
       result('rate-limit.quota', 'fail', { subject: 'free#2', code: 'not-the-stated-quota' }),
     ];
     expect(linkCauses(chained).map((c) => `${c.id} [${c.subject}] <- ${c.causedBy ? `${c.causedBy.id} [${c.causedBy.subject}]` : 'root'}`)).toEqual([

@@ -277,8 +277,11 @@ describe('judgeRemaining', () => {
     },
     // One repeat could be a token refilled mid-burst; two in a burst this short cannot.
     { title: 'a Remaining that stops two short fails', run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { remainings: [4, 3, 2, 2, 2] }) }), outcome: 'fail', code: 'not-counting-down', mentions: ['no lower than 2'] },
-    { title: 'a negative Remaining on the 429 fails naming it', run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { rejectedRemaining: -1 }) }), outcome: 'fail', code: 'negative', mentions: ['X-RateLimit-Remaining is -1', 'status 429'] },
-    { title: 'a negative Remaining on the start probe fails', run: () => keyRun({ start: startAt(-3) }), outcome: 'fail', code: 'negative', mentions: ['-3', 'status 200'] },
+    // One too many let through says 0 twice: the quota check's failure (not-the-stated-quota), not Remaining's.
+    { title: 'a fixed window accepting more at Remaining 0 passes, naming the quota check', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 12) }), outcome: 'pass', mentions: ['2 more accepted at Remaining 0 (rate-limit.quota judges'] },
+    // A negative Remaining is headers.rate-limit-present's to judge (on every answer, quoting it), not a second failure here.
+    { title: 'a negative Remaining on the 429 is not counted here: the count down to it passes', run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { rejectedRemaining: -1 }) }), outcome: 'pass' },
+    { title: 'a negative Remaining on the start probe: skip, naming it', run: () => keyRun({ start: startAt(-3), burst: fixedBurst(5, 5) }), outcome: 'skip', mentions: ['said X-RateLimit-Remaining -3', 'headers.rate-limit-present'] },
     {
       title: 'repeated values beyond what a refill could explain fail',
       run: () => keyRun({ start: startAt(5), burst: fixedBurst(5, 5, { remainings: [4, 3, 3, 2, 2] }) }),
@@ -487,20 +490,22 @@ describe('judgeDailyQuota', () => {
 });
 
 describe('judgeBoundaryRace', () => {
-  /** A fixed window of 20 down to Remaining 1, then two requests together with the given statuses. */
-  function raced(statuses: number[], o: { reset?: number } = {}): KeyRun {
+  /** A fixed window of 20 down to Remaining 1, then two requests together with the given statuses, then (unless `no429`) the next one refused. */
+  function raced(statuses: number[], o: { reset?: number; no429?: boolean } = {}): KeyRun {
     const burst = fixedBurst(20, 19, { no429: true });
     const before = burst.points.at(-1)!;
     const together = statuses.map((status, i): TimelinePoint => ({ t: before.t + 5 + i, status, limit: 60, remaining: 0, reset: o.reset ?? RESET, date: httpDate(before.t) }));
-    const points = [...burst.points, ...together];
+    const refused: TimelinePoint[] = o.no429 ? [] : [{ t: before.t + 20, status: 429, limit: 60, remaining: 0, reset: o.reset ?? RESET, retryAfter: '30', date: httpDate(before.t + 20) }];
+    const points = [...burst.points, ...together, ...refused];
     return keyRun({ start: startAt(20), burst: burstData(points, { boundaryPair: { before, together } }) });
   }
 
   it.each<Case>([
     { title: 'one accepted and one 429 passes', run: () => raced([200, 429]), outcome: 'pass', mentions: ['200 and 429'] },
     { title: 'both refused passes (the quota check judges the count)', run: () => raced([429, 429]), outcome: 'pass' },
-    { title: 'both accepted in one fixed window fails, naming the race', run: () => raced([200, 200]), outcome: 'fail', code: 'both-accepted', mentions: ['both accepted', 'between checking and counting'] },
+    { title: 'both accepted in one fixed window fails, naming the race', run: () => raced([200, 200]), outcome: 'fail', code: 'both-accepted', mentions: ['both accepted, one more than Remaining allowed', 'checks, then counts'] },
     { title: 'both accepted but Reset moved to a new window: skip', run: () => raced([200, 200], { reset: RESET + 60 }), outcome: 'skip', mentions: ['a new window'] },
+    { title: 'both accepted by a limiter that never refused in the burst: skip, the quota check judges it', run: () => raced([200, 200], { no429: true }), outcome: 'skip', mentions: ['the burst got no 429 at all (rate-limit.quota judges that)'] },
     { title: 'both accepted by a refilling limiter: skip, a token may have come back', run: () => keyRun({ start: startAt(20, S0 + 40), burst: { ...bucketBurst(20, 4), boundaryPair: { before: bucketBurst(20, 4).points[0]!, together: bucketBurst(20, 4).points.slice(1, 3) } } }), outcome: 'skip', mentions: ['not a fixed window'] },
     { title: 'no pair went out: skip saying why', run: () => keyRun({ start: startAt(20), burst: fixedBurst(20, 20) }), outcome: 'skip', mentions: ['no accepted response saying Remaining 1'] },
     { title: 'one of the pair unanswered: skip', run: () => raced([200]), outcome: 'skip', mentions: ['only 1 was answered'] },
@@ -679,7 +684,7 @@ describe('every finding', () => {
     const failing: Finding[] = [
       judgeLimitHeader(keyRun({ start: startAt(1, RESET, 300) })),
       judgeResetHeader(keyRun({ start: startAt(1, S0 - 30) })),
-      judgeRemaining(keyRun({ start: startAt(-1) })),
+      judgeRemaining(keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { remainings: Array(10).fill(10) }) })),
       judgeQuota(keyRun({ start: startAt(10), burst: fixedBurst(10, 9) })),
       judgeRetryAfterConsistent(rejectedRun({ retryAfter: '44000' })),
     ];

@@ -233,7 +233,7 @@ describe('X-RateLimit-* and their near misses', () => {
   });
 
   it("refuses a negative value, which the interface's counts and times never are", () => {
-    expect(texts({ ...GOOD, 'x-ratelimit-remaining': '-1' })).toEqual(['X-RateLimit-Remaining is "-1", not an integer']);
+    expect(texts({ ...GOOD, 'x-ratelimit-remaining': '-1' })).toEqual(['X-RateLimit-Remaining is "-1", negative (each header is a non-negative integer)']);
   });
 
   it('tells a Reset that is no Unix time in seconds today, whatever the clocks: a count of seconds, or milliseconds', () => {

@@ -76,7 +76,7 @@ export const FAULT_SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   'list-rejects-limit-100': ['list-pets.created-visible:not-200', 'list-pets.default-limit:not-200', 'list-pets.limit:not-200', 'list-pets.no-duplicates:not-200', 'list-pets.status-filter:not-200'],
   'list-status-case-insensitive': ['list-pets.status-case:filter-ignores-case'],
   'list-wrong-status-filter': ['list-pets.status-filter:wrong-status-listed'],
-  'rate-check-then-count': ['rate-limit.boundary-race:both-accepted', 'rate-limit.quota:not-the-stated-quota', 'rate-limit.remaining:repeated-in-fixed-window'],
+  'rate-check-then-count': ['rate-limit.boundary-race:both-accepted', 'rate-limit.quota:not-the-stated-quota'],
   'rate-slow-refill': ['load.paced-no-429:429-within-quota', 'load.paced-remaining:counts-more-than-sent'],
   'sunset-wrong-date': ['get-pet.sunset-date:sunset-wrong-date'],
   'unknown-route-500': ['responses.no-5xx:server-error', 'routes.unknown-path:server-error'],

@@ -42,14 +42,20 @@ function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; 
 }
 
 /**
- * The look before the burst said X-RateLimit-Remaining above its own Limit: the headers count two
- * windows at once (rate-limit.headers-one-window judges that), so Remaining states no quota of the
- * window Limit names. Undefined when the look is one window's.
+ * Why X-RateLimit-Remaining states no quota to count against, if it does not: the look before the
+ * burst said Remaining above its own Limit (the headers count two windows at once,
+ * rate-limit.headers-one-window's failure), or Remaining did not count down as requests were
+ * accepted (rate-limit.remaining's). Then the plan's quota is counted instead.
  */
-function remainingAboveLimit(run: KeyRun): string | undefined {
+function remainingStatesNoQuota(run: KeyRun): string | undefined {
   const look = run.start && answerOf(run.start);
-  if (look?.remaining === undefined || look.limit === undefined || look.remaining <= look.limit) return undefined;
-  return `X-RateLimit-Remaining ${look.remaining} is above X-RateLimit-Limit ${look.limit} (rate-limit.headers-one-window judges that), so it states no one window's quota`;
+  if (look?.remaining !== undefined && look.limit !== undefined && look.remaining > look.limit) {
+    return `X-RateLimit-Remaining ${look.remaining} is above X-RateLimit-Limit ${look.limit} (rate-limit.headers-one-window judges that), so it states no one window's quota`;
+  }
+  // Remaining that does not fall as requests are accepted says nothing of how many are left.
+  const counted = judgeRemaining(run);
+  if (counted.outcome === 'fail' && counted.code === 'not-counting-down') return `X-RateLimit-Remaining does not count down (rate-limit.remaining judges that), so it states no quota`;
+  return undefined;
 }
 
 /** A 429 that is a ban (the interface allows one, its length not shown): its Reset may name the ban's end. */
@@ -205,7 +211,7 @@ export function judgeQuota(run: KeyRun): Finding {
     return fail('no-429', `${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at its ${cap} cap)`, `a 429 after ${minuteStart} accepted requests (at most ${most} with what a refilling limiter gives back over ${run.burst.durationMs} ms${turns > 0 ? ` and a minute's quota for each of ${turns} turn(s) of the minute window` : ''})`, `${ok.length} accepted, no 429`);
   }
   const first = firstRefusal(run);
-  const mixed = remainingAboveLimit(run);
+  const mixed = remainingStatesNoQuota(run);
   if (first && (first.startWindow === 'day' || mixed) && !isDayRefusal(run, first.refusal)) {
     // The headers count the day; the minute refuses first, from a count they do not show, nor
     // when its window turns (Reset stays the day's end): its 429's Retry-After, or the time the
@@ -589,7 +595,7 @@ export function judgeBindingHeaders(run: KeyRun): Finding {
   if (!first) return skip(`${run.label}: no 429 came after a response stating Remaining: nothing to compare`);
   const { refusal, accepted: k, start, startWindow } = first;
   const refusedBy = isDayRefusal(run, refusal) ? 'day' : 'minute';
-  const mixed = remainingAboveLimit(run);
+  const mixed = remainingStatesNoQuota(run);
   if (mixed) return skip(`${run.label}: ${mixed}: which limit binds cannot be read from it`);
   const leftover = refusal.remaining !== undefined && refusal.remaining > 0 ? `, and the 429 itself says Remaining ${refusal.remaining}` : '';
   if (startWindow !== refusedBy && k + 1 < start) {

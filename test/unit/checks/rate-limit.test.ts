@@ -770,6 +770,7 @@ describe('judgeBindingHeaders', () => {
     },
     { title: 'no 429: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { no429: true }) }), outcome: 'skip', mentions: ['no 429 came after a response stating Remaining'] },
     // Remaining counts the day under the minute's Limit (rate-limit.headers-one-window's failure): nothing to read which limit binds from.
+    { title: 'Remaining that does not count down: skip, naming it', run: () => keyRun({ start: startAt(60), burst: fixedBurst(60, 58, { remainings: Array(58).fill(60), rejectedRemaining: 60 }) }), outcome: 'skip', mentions: ['X-RateLimit-Remaining does not count down (rate-limit.remaining judges that)'] },
     { title: 'Remaining above Limit: skip, naming it', run: () => keyRun({ start: startAt(998), burst: fixedBurst(60, 60, { rejectedRemaining: 940 }) }), outcome: 'skip', mentions: ['X-RateLimit-Remaining 998 is above X-RateLimit-Limit 60 (rate-limit.headers-one-window judges that)'] },
     { title: 'no probe before the burst: skip', run: () => keyRun({ burst: fixedBurst(10, 10) }), outcome: 'skip' },
     { title: 'a probe without Remaining: skip', run: () => keyRun({ start: observation(T0, 200, { limit: 60, reset: RESET }), burst: fixedBurst(10, 10) }), outcome: 'skip' },
@@ -827,6 +828,13 @@ describe('judgeQuota: headers that describe the day', () => {
       run: () => keyRun({ start: startAt(998), burst: fixedBurst(60, 58, { rejectedRemaining: 940 }) }),
       outcome: 'pass',
       mentions: ["X-RateLimit-Remaining 998 is above X-RateLimit-Limit 60 (rate-limit.headers-one-window judges that), so it states no one window's quota; the minute's quota refused after 58 accepted, within the 60 a minute"],
+    },
+    // Remaining that never falls (rate-limit.remaining's failure) states no quota either.
+    {
+      title: "Remaining that does not count down: the plan's minute quota counted, naming why",
+      run: () => keyRun({ start: startAt(60), burst: fixedBurst(60, 58, { remainings: Array(58).fill(60), rejectedRemaining: 60 }) }),
+      outcome: 'pass',
+      mentions: ['X-RateLimit-Remaining does not count down (rate-limit.remaining judges that), so it states no quota', 'refused after 58 accepted, within the 60 a minute'],
     },
     { title: "Remaining above Limit, and more than the plan's minute quota accepted, fails", run: () => keyRun({ start: startAt(998), burst: fixedBurst(70, 70, { rejectedRemaining: 928 }) }), outcome: 'fail', code: 'more-than-minute-quota', mentions: ['70 accepted before the first 429, more than the 60 a minute'] },
     // Day headers and a day refusal: counted from the day's Remaining, as for the minute.

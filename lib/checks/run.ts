@@ -27,6 +27,8 @@ interface Rule {
   expected: string;
   /** Judges the body: a cut (or, for load bursts, unkept) body cannot be judged; headers still can. */
   readsBody: boolean;
+  /** Why there was nothing to judge, when no response of the run is one the rule applies to. */
+  nothing?: string;
   /**
    * A routes check (routes.ts) judges the same rule on the requests outside the operations: when
    * every offender is one of them, that check's failure, naming the request, is the root.
@@ -35,7 +37,7 @@ interface Rule {
 }
 
 /** Judges every response the rule applies to; fails naming the first offenders, kept as evidence. */
-function judgeAll({ applies, problemsOf, expected, readsBody, rootInRoutes }: Rule): (exchanges: readonly Exchange[]) => Finding {
+function judgeAll({ applies, problemsOf, expected, readsBody, rootInRoutes, nothing }: Rule): (exchanges: readonly Exchange[]) => Finding {
   return (exchanges) => {
     const offenders: { exchange: Exchange; problems: Problem[] }[] = [];
     let judged = 0;
@@ -48,7 +50,7 @@ function judgeAll({ applies, problemsOf, expected, readsBody, rootInRoutes }: Ru
       const problems = problemsOf(seen, exchange);
       if (problems.length > 0) offenders.push({ exchange, problems });
     }
-    if (judged === 0) return skip('no response of this kind in the run');
+    if (judged === 0) return skip(nothing ?? 'no response of this kind in the run');
     if (offenders.length === 0) return { outcome: 'pass', message: `${judged} responses checked` };
     const first = offenders[0]!;
     const shown = offenders.slice(0, EVIDENCE_LIMIT);
@@ -154,6 +156,7 @@ export const retryAfterPresent = defineCheck({
     problemsOf: (s, e) => (retryAfterOf(s, e) === undefined ? [problem('absent', 'no Retry-After')] : []),
     expected: 'Retry-After on every 429 ("The response carries a Retry-After header")',
     readsBody: false,
+    nothing: 'no 429 in the run',
   }),
 });
 
@@ -174,6 +177,7 @@ export const retryAfterFormat = defineCheck({
     },
     expected: 'delta-seconds (e.g. 30) or an IMF-fixdate (RFC 9110 §10.2.3, §5.6.7)',
     readsBody: false,
+    nothing: 'no 429 with a Retry-After in the run',
   }),
 });
 

@@ -51,10 +51,12 @@ describe('a conforming server someone else started (five keys over four plans, p
     expect(report.target.keys.map((k) => k.label)).toEqual(['free#1', 'free#2', 'pro#1', 'business#1', 'enterprise#1']);
     expect(report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error')).toEqual([]);
     // Load is not allowed on this target, so the rate-limit suite's checks skip; and a conforming
-    // server under a light run never says 429, so the checks of 429 bodies and of obeyed
-    // Retry-Afters have nothing to judge; the reference sets no cookie, so none is sent back alone.
+    // server under a light run never says 429, so the checks of 429 bodies, of their Retry-After
+    // and of obeyed Retry-Afters have nothing to judge; the reference sets no cookie, so none is
+    // sent back alone.
     const skipped = report.checks.filter((c) => c.outcome === 'skip');
-    expect(skipped.filter((c) => c.suite !== 'rate-limit').map((c) => c.id)).toEqual(['auth.cookie-not-credential', 'errors.429-error-body', 'rate-limit.retry-after-obeyed']);
+    expect(skipped.filter((c) => c.suite !== 'rate-limit').map((c) => c.id)).toEqual(['auth.cookie-not-credential', 'errors.429-error-body', 'rate-limit.retry-after-present', 'rate-limit.retry-after-format', 'rate-limit.retry-after-obeyed']);
+    expect(skipped.find((c) => c.id === 'rate-limit.retry-after-present')?.message).toBe('no 429 in the run');
     expect(skipped.filter((c) => c.suite === 'rate-limit').every((c) => c.message.includes('--allow-load'))).toBe(true);
     expect(report.checks.map((c) => c.id)).toEqual(
       expect.arrayContaining(['auth.missing-key', 'auth.invalid-key', 'auth.wrong-scheme', 'list-pets.smoke', 'create-pet.echo', 'get-pet.not-found', 'errors.error-body', 'headers.rate-limit-present']),

@@ -182,7 +182,7 @@ describe('rate-limit.retry-after-present', () => {
     { title: 'a 429 without Retry-After fails, naming the request', exchanges: () => [refused('44'), refused(undefined)], outcome: 'fail', code: 'absent', mentions: ['1 of 2 responses', '→ 429: no Retry-After'] },
     { title: 'every 429 of the run counts, not only the first of a key', exchanges: () => [refused('44'), refused('44'), refused(undefined), refused(undefined)], outcome: 'fail', code: 'absent', mentions: ['2 of 4'] },
     { title: 'an empty Retry-After is there (retry-after-format judges it)', exchanges: () => [refused('')], outcome: 'pass' },
-    { title: 'a run without a 429: skip', exchanges: () => [ok(), err(401)], outcome: 'skip' },
+    { title: 'a run without a 429: skip, saying so', exchanges: () => [ok(), err(401)], outcome: 'skip', mentions: ['no 429 in the run'] },
   ])('$title', ({ exchanges, outcome, mentions, code }) => {
     expectRun(findingOf(retryAfterPresent, exchanges()), outcome, mentions, code);
   });

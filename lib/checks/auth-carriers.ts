@@ -33,14 +33,13 @@ function keySubject(carriers: readonly string[]): string {
 }
 
 /**
- * 401 with an Error body, or a failure that names what was sent: "<subject> was accepted on
- * listPets (200)" (code `<family>-key-accepted`), "<subject> got 403 on listPets, not 401"
- * (not-401), or the Error body's problems (their codes, explained by errors.error-body).
+ * 401 (its Error body is errors.error-body's), or a failure that names what was sent: "<subject>
+ * was accepted on listPets (200)" (code `<family>-key-accepted`), "<subject> got 403 on listPets,
+ * not 401" (not-401).
  */
 function refused(c: WayCase, subject: string, acceptedCode: string): Finding {
   const finding = expectUnauthorized(c.seen);
   if (finding.outcome !== 'fail') return finding;
-  if (finding.code !== 'not-401') return { ...finding, message: `${subject} on ${c.operation}: ${finding.message}` };
   return accepted(c.seen)
     ? { ...finding, code: acceptedCode, message: `${subject} was accepted on ${c.operation} (${c.seen.status})` }
     : { ...finding, message: `${subject} got ${c.seen.status} on ${c.operation}, not 401` };

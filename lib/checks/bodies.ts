@@ -21,6 +21,17 @@ export function findingOfProblems(problems: readonly Problem[], expected: string
   return first ? findingOf(first.code, problems.map((p) => p.text), expected, actual) : pass();
 }
 
+/**
+ * An error answer with the status its clause asks for (401, 404, 400, …): the operation's check
+ * passes on it. Its Error body is errors.error-body's to judge, once over every error response of
+ * the run: one cause, one failure (an Error body the server never sends is one failure, not one per
+ * check that met it, as a malformed Pet is the Pet check's). The pass says what that check finds.
+ */
+export function statusAsAsked(said: string, seen: Seen): Finding {
+  const problems = errorBodyProblems(seen);
+  return pass(problems.length === 0 ? said : `${said}; its body is errors.error-body's to judge: ${problems.map((p) => p.text).join('; ')}`);
+}
+
 /** The same problems, each said of `what` (e.g. "limit=5: body is empty"). */
 export function saidOf(what: string, problems: readonly Problem[]): Problem[] {
   return problems.map((p) => ({ ...p, text: `${what}: ${p.text}` }));

@@ -1,6 +1,6 @@
 // createPet: `POST /pets` with a NewPet; 201 with the Pet; 400 with an Error body for bad input.
 import type { NewPet, Pet } from '../models.ts';
-import { errorBodyProblems, findingOfProblems, type Problem, problem, recoded, saidOf } from './bodies.ts';
+import { findingOfProblems, type Problem, problem, recoded, saidOf, statusAsAsked } from './bodies.ts';
 import { echoProblems, readPet, readPets, sameAnimalProblems } from './pets.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, type EachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
@@ -54,7 +54,7 @@ export function judgePersisted(createdPet: Pet, seen: Seen): Finding {
 
 /**
  * An invalid NewPet gets 400 with an Error body. Codes: server-error (5xx), accepted (2xx), not-400
- * (another status); for a 400, errorBodyProblems' (no-error-body, invalid-error-body, …).
+ * (another status). A 400's Error body is errors.error-body's (statusAsAsked).
  */
 export function judgeInvalidRejected(reason: string, seen: Seen): Finding {
   const expected = `400 with an Error body (${reason})`;
@@ -63,7 +63,7 @@ export function judgeInvalidRejected(reason: string, seen: Seen): Finding {
     const kind = seen.status >= 500 ? 'a server error' : seen.status < 300 ? 'accepted' : `${seen.status}`;
     return findingOf(code, [`${reason}: got ${seen.status} (${kind}), not 400`], expected, describeSeen(seen));
   }
-  return explainedBy(findingOfProblems(saidOf(reason, errorBodyProblems(seen)), expected, describeSeen(seen)), 'errors.error-body');
+  return statusAsAsked(`${reason}: 400`, seen);
 }
 
 /** What a NewPet at an edge of its fields is, as the checks need it (see boundaryNewPet). */
@@ -80,8 +80,8 @@ export interface BoundaryCase {
  * Never a 5xx, never another status, never a Pet changed on the way (a name normalised, trimmed
  * or cut; a categoryId read as another number). Codes: server-error; not-201 (an edge that must be
  * created, refused); unexpected-status (neither 201 nor an allowed refusal); for a 201, readPet's
- * (invalid-pet, empty-body, …) and echoProblems' (name-not-echoed, …); for an allowed refusal,
- * errorBodyProblems' (no-error-body, …).
+ * (invalid-pet, empty-body, …) and echoProblems' (name-not-echoed, …). An allowed refusal's
+ * Error body is errors.error-body's (statusAsAsked).
  */
 export function judgeBoundary(c: BoundaryCase, seen: Seen): Finding {
   const refusals = c.mayRefuseWith.length > 0 ? `, or ${c.mayRefuseWith.join(' or ')} with an Error body` : '';
@@ -92,10 +92,7 @@ export function judgeBoundary(c: BoundaryCase, seen: Seen): Finding {
     const changed = [...namePatch(c.pet.name, value.name), ...echoProblems({ ...c.pet, name: value.name }, value)];
     return findingOfProblems(saidOf(c.reason, changed), expected, describeSeen(seen));
   }
-  if (c.mayRefuseWith.includes(seen.status)) {
-    const finding = findingOfProblems(saidOf(c.reason, errorBodyProblems(seen)), expected, describeSeen(seen));
-    return finding.outcome === 'pass' ? pass(`${c.reason}: refused with ${seen.status}`) : explainedBy(finding, 'errors.error-body');
-  }
+  if (c.mayRefuseWith.includes(seen.status)) return statusAsAsked(`${c.reason}: refused with ${seen.status}`, seen);
   const code = seen.status >= 500 ? 'server-error' : c.mayRefuseWith.length === 0 ? 'not-201' : 'unexpected-status';
   const kind = seen.status >= 500 ? 'a server error' : c.mayRefuseWith.length === 0 ? 'a valid NewPet not created' : `neither 201 nor ${c.mayRefuseWith.join(' or ')}`;
   return findingOf(code, [`${c.reason}: got ${seen.status} (${kind})`], expected, describeSeen(seen));
@@ -182,7 +179,7 @@ function createdAs(seen: Seen): string {
 /**
  * "A body that is not one JSON object" gets 400 with an Error body (415 also legal for another
  * Content-Type); nothing is created. Codes: array-accepted, wrapper-accepted, form-accepted,
- * text-accepted (a 2xx); server-error; not-400; for a refusal, errorBodyProblems' (no-error-body, …).
+ * text-accepted (a 2xx); server-error; not-400. A refusal's Error body is errors.error-body's (statusAsAsked).
  */
 export function judgeOneNewPetCase(c: ShapeCase): Finding {
   const legal = OTHER_MEDIA_TYPE.has(c.kind) ? [400, 415] : [400];
@@ -191,7 +188,7 @@ export function judgeOneNewPetCase(c: ShapeCase): Finding {
   if (status >= 200 && status < 300) return fail(`${c.kind}-accepted`, `${c.shape} was accepted${createdAs(c.seen)} (${status})`, expected, describeSeen(c.seen));
   if (status >= 500) return fail('server-error', `${c.shape} got ${status} (a server error), not ${legal.join(' or ')}`, expected, describeSeen(c.seen));
   if (!legal.includes(status)) return fail('not-400', `${c.shape} got ${status}, not ${legal.join(' or ')}`, expected, describeSeen(c.seen));
-  return explainedBy(findingOfProblems(saidOf(c.shape, errorBodyProblems(c.seen)), expected, describeSeen(c.seen)), 'errors.error-body');
+  return statusAsAsked(`${c.shape}: ${status}`, c.seen);
 }
 
 /** Every shape refused; the pass says which answered 415, the second reading. */

@@ -1,7 +1,7 @@
 // getPet (deprecated): `GET /pets/{petId}` returns the Pet, 404 with an Error body when missing.
 import type { Pet } from '../models.ts';
 import type { Exchange } from '../result/model.ts';
-import { errorBodyProblems, findingOfProblems, problem } from './bodies.ts';
+import { findingOfProblems, problem, statusAsAsked } from './bodies.ts';
 import { readPet, sameAnimalProblems } from './pets.ts';
 import { judgeNo5xx } from './bodies.ts';
 import { defineCheck } from './define.ts';
@@ -24,11 +24,11 @@ export function judgeFound(listed: Pet, seen: Seen): Finding {
   return findingOfProblems([...sameAnimalProblems(listed, value), ...problems], expected, describeSeen(seen));
 }
 
-/** Codes: not-404, and errorBodyProblems' (no-error-body, invalid-error-body, …). */
+/** Code: not-404; the Error body is errors.error-body's (statusAsAsked). */
 export function judgeNotFound(id: bigint, seen: Seen): Finding {
   const expected = '404 with an Error body';
   if (seen.status !== 404) return findingOf('not-404', [`getPet(${id}) of a missing animal got ${seen.status}, not 404`], expected, describeSeen(seen));
-  return explainedBy(findingOfProblems(errorBodyProblems(seen), expected, describeSeen(seen)), 'errors.error-body');
+  return statusAsAsked(`getPet(${id}) of a missing animal: 404`, seen);
 }
 
 /**

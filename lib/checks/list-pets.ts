@@ -1,7 +1,7 @@
 // listPets: `GET /pets` returns Pets: at most `limit` animals (1..100, default 20), filtered by status.
 import { PAGE_SIZE, type Pet, type PetStatus } from '../models.ts';
 import { duplicateIds, type Page, readPage, readPet } from './pets.ts';
-import { errorBodyProblems, findingOfProblems, judgeNo5xx, problem, saidOf } from './bodies.ts';
+import { findingOfProblems, judgeNo5xx, problem, saidOf, statusAsAsked } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, eachCase, explainedBy, type Finding, fail, findingOf, pass, type Seen, skip } from './types.ts';
 
@@ -95,16 +95,13 @@ export function judgeStatusFilter(status: PetStatus, requested: number, seen: Se
  * ignoring case ("AVAILABLE" read as available) are a reading the interface leaves open: passed
  * here, judged by list-pets.status-case (`should`).
  * Codes: filter-ignored, filter-matched-other-value; server-error and
- * unexpected-status (neither 400 nor 200); for a 400, errorBodyProblems' (no-error-body, …); for
- * a 200, judgePage's.
+ * unexpected-status (neither 400 nor 200); for a 200, judgePage's. A 400's Error body is
+ * errors.error-body's (statusAsAsked).
  */
 export function judgeStatusFilterInvalid(value: string, reason: string, seen: Seen): Finding {
   const what = `status=${JSON.stringify(value)} (${reason})`;
   const expected = `400 with an Error body, or 200 with no animal whose status is not exactly ${JSON.stringify(value)} (no Pet has it)`;
-  if (seen.status === 400) {
-    const finding = findingOfProblems(saidOf(what, errorBodyProblems(seen)), expected, describeSeen(seen));
-    return finding.outcome === 'pass' ? pass(`${what}: refused with 400`) : explainedBy(finding, 'errors.error-body');
-  }
+  if (seen.status === 400) return statusAsAsked(`${what}: refused with 400`, seen);
   if (seen.status !== 200) {
     const code = seen.status >= 500 ? 'server-error' : 'unexpected-status';
     return findingOf(code, [`${what}: got ${seen.status}, neither 400 nor 200${seen.status >= 500 ? ' (a server error)' : ''}`], expected, describeSeen(seen));

@@ -18,7 +18,7 @@ describe('--replay', () => {
   const failed = path.join(dir, 'failed');
 
   beforeAll(async () => {
-    faulty = await startReferenceServer({ keys: KEYS, windows: WINDOWS, faults: ['auth-no-error-body'] });
+    faulty = await startReferenceServer({ keys: KEYS, windows: WINDOWS, faults: ['auth-wrong-status'] });
     fixed = await startReferenceServer({ keys: KEYS, windows: WINDOWS });
     const run = await runCli(['--target', target(faulty, 'faulty'), '--suite', 'auth', '--seed', '5', '--report-dir', failed, '--quiet']);
     expect(run.code).toBe(1);
@@ -46,7 +46,7 @@ describe('--replay', () => {
   });
 
   it('refuses a check that did not fail, and --replay without --check, with exit 2', async () => {
-    const passed = await runCli(['--target', target(fixed, 'fixed'), '--replay', path.join(failed, 'report.json'), '--check', 'auth.before-lookup']);
+    const passed = await runCli(['--target', target(fixed, 'fixed'), '--replay', path.join(failed, 'report.json'), '--check', 'auth.scheme-case-insensitive']);
     expect(passed.code).toBe(2);
     expect(passed.stderr).toContain('did not fail');
     const alone = await runCli(['--replay', path.join(failed, 'report.json')]);

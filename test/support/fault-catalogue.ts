@@ -47,7 +47,7 @@ export interface Caught {
 export const CAUGHT: Caught[] = [
   { fault: 'auth-disabled', check: 'auth.missing-key', code: 'not-401', group: 'auth-disabled', by: ['auth'] },
   { fault: 'auth-wrong-status', check: 'auth.invalid-key', code: 'not-401', group: 'auth-c', by: ['auth'] },
-  { fault: 'auth-no-error-body', check: 'auth.missing-key', code: 'no-error-body', group: 'auth-no-error-body', by: ['auth'] },
+  { fault: 'auth-no-error-body', check: 'errors.error-body', code: 'no-error-body', group: 'auth-no-error-body', by: ['auth'] },
   { fault: 'auth-scheme-case-sensitive', check: 'auth.scheme-case-insensitive', code: 'scheme-case-refused', group: 'auth-a', by: ['auth'], strict: true },
   { fault: 'auth-after-validation', check: 'auth.before-validation', code: 'not-401', group: 'auth-d', by: ['auth'] },
   { fault: 'auth-query-key-accepted', check: 'auth.key-in-query', code: 'not-401', group: 'auth-a', by: ['auth'] },
@@ -58,7 +58,7 @@ export const CAUGHT: Caught[] = [
   { fault: 'auth-basic-key-accepted', check: 'auth.other-carrier', code: 'scheme-key-accepted', group: 'list-b', by: ['auth'] },
   { fault: 'auth-session-cookie', check: 'auth.cookie-not-credential', code: 'set-cookie-accepted', group: 'auth-c', by: ['auth'] },
   { fault: 'auth-prototype-key', check: 'auth.object-member-key', code: 'member-key-accepted', group: 'auth-a', by: ['auth'] },
-  { fault: 'error-status-mismatch', check: 'auth.wrong-scheme', code: 'error-status-mismatch', group: 'auth-d', by: ['auth'] },
+  { fault: 'error-status-mismatch', check: 'errors.error-body', code: 'error-status-mismatch', group: 'auth-d', by: ['auth'] },
   { fault: 'error-plain-text', check: 'errors.error-body', code: 'error-body-not-json', group: 'auth-c', by: ['auth'] },
   { fault: 'error-missing-code', check: 'errors.error-body', code: 'invalid-error-body', group: 'create-c', by: ['auth'] },
   { fault: 'error-no-content-type', check: 'errors.error-body', code: 'error-body-no-content-type', group: 'mixed-b', by: ['get-pet'] },

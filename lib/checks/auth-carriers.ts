@@ -84,7 +84,8 @@ export const otherCarrier = defineCheck({
   id: 'auth.other-carrier',
   clause,
   suite,
-  explainedBy,
+  // A key in a body that the server validates before it authenticates gets that body's 400.
+  explainedBy: [...explainedBy, 'auth.before-validation'],
   title:
     'A configured key presented any other way than "Authorization: Bearer" (Basic, Token, ApiKey or JWT schemes; X-API-Key and other headers; ' +
     'query parameters; cookies; body fields) gets 401 with an Error body',

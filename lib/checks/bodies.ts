@@ -32,6 +32,14 @@ export function statusAsAsked(said: string, seen: Seen): Finding {
   return pass(problems.length === 0 ? said : `${said}; its body is errors.error-body's to judge: ${problems.map((p) => p.text).join('; ')}`);
 }
 
+/**
+ * A 5xx where a check expected another status is responses.no-5xx's failure first: that check,
+ * judged over every response of the run, names it as the root (by the answers they share).
+ */
+export function serverError(seen: Seen, finding: Finding): Finding {
+  return seen.status >= 500 && finding.outcome === 'fail' ? { ...finding, explainedBy: 'responses.no-5xx' } : finding;
+}
+
 /** The same problems, each said of `what` (e.g. "limit=5: body is empty"). */
 export function saidOf(what: string, problems: readonly Problem[]): Problem[] {
   return problems.map((p) => ({ ...p, text: `${what}: ${p.text}` }));

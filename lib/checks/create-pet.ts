@@ -1,6 +1,6 @@
 // createPet: `POST /pets` with a NewPet; 201 with the Pet; 400 with an Error body for bad input.
 import type { NewPet, Pet } from '../models.ts';
-import { findingOfProblems, type Problem, problem, recoded, saidOf, statusAsAsked } from './bodies.ts';
+import { findingOfProblems, type Problem, problem, recoded, saidOf, serverError, statusAsAsked } from './bodies.ts';
 import { echoProblems, readPet, readPets, sameAnimalProblems } from './pets.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, type EachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
@@ -61,7 +61,7 @@ export function judgeInvalidRejected(reason: string, seen: Seen): Finding {
   if (seen.status !== 400) {
     const code = seen.status >= 500 ? 'server-error' : seen.status < 300 ? 'accepted' : 'not-400';
     const kind = seen.status >= 500 ? 'a server error' : seen.status < 300 ? 'accepted' : `${seen.status}`;
-    return findingOf(code, [`${reason}: got ${seen.status} (${kind}), not 400`], expected, describeSeen(seen));
+    return serverError(seen, findingOf(code, [`${reason}: got ${seen.status} (${kind}), not 400`], expected, describeSeen(seen)));
   }
   return statusAsAsked(`${reason}: 400`, seen);
 }
@@ -95,7 +95,7 @@ export function judgeBoundary(c: BoundaryCase, seen: Seen): Finding {
   if (c.mayRefuseWith.includes(seen.status)) return statusAsAsked(`${c.reason}: refused with ${seen.status}`, seen);
   const code = seen.status >= 500 ? 'server-error' : c.mayRefuseWith.length === 0 ? 'not-201' : 'unexpected-status';
   const kind = seen.status >= 500 ? 'a server error' : c.mayRefuseWith.length === 0 ? 'a valid NewPet not created' : `neither 201 nor ${c.mayRefuseWith.join(' or ')}`;
-  return findingOf(code, [`${c.reason}: got ${seen.status} (${kind})`], expected, describeSeen(seen));
+  return serverError(seen, findingOf(code, [`${c.reason}: got ${seen.status} (${kind})`], expected, describeSeen(seen)));
 }
 
 /** How a name came back changed, without quoting thousands of characters. Code: name-not-echoed. */
@@ -186,7 +186,7 @@ export function judgeOneNewPetCase(c: ShapeCase): Finding {
   const expected = `${legal.join(' or ')} with an Error body: ${c.shape} is not one NewPet as a JSON object, and nothing is created`;
   const { status } = c.seen;
   if (status >= 200 && status < 300) return fail(`${c.kind}-accepted`, `${c.shape} was accepted${createdAs(c.seen)} (${status})`, expected, describeSeen(c.seen));
-  if (status >= 500) return fail('server-error', `${c.shape} got ${status} (a server error), not ${legal.join(' or ')}`, expected, describeSeen(c.seen));
+  if (status >= 500) return serverError(c.seen, fail('server-error', `${c.shape} got ${status} (a server error), not ${legal.join(' or ')}`, expected, describeSeen(c.seen)));
   if (!legal.includes(status)) return fail('not-400', `${c.shape} got ${status}, not ${legal.join(' or ')}`, expected, describeSeen(c.seen));
   return statusAsAsked(`${c.shape}: ${status}`, c.seen);
 }

@@ -1,7 +1,7 @@
 // listPets: `GET /pets` returns Pets: at most `limit` animals (1..100, default 20), filtered by status.
 import { PAGE_SIZE, type Pet, type PetStatus } from '../models.ts';
 import { duplicateIds, type Page, readPage, readPet } from './pets.ts';
-import { findingOfProblems, judgeNo5xx, problem, saidOf, statusAsAsked } from './bodies.ts';
+import { findingOfProblems, judgeNo5xx, problem, saidOf, serverError, statusAsAsked } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, eachCase, explainedBy, type Finding, fail, findingOf, pass, type Seen, skip } from './types.ts';
 
@@ -104,7 +104,7 @@ export function judgeStatusFilterInvalid(value: string, reason: string, seen: Se
   if (seen.status === 400) return statusAsAsked(`${what}: refused with 400`, seen);
   if (seen.status !== 200) {
     const code = seen.status >= 500 ? 'server-error' : 'unexpected-status';
-    return findingOf(code, [`${what}: got ${seen.status}, neither 400 nor 200${seen.status >= 500 ? ' (a server error)' : ''}`], expected, describeSeen(seen));
+    return serverError(seen, findingOf(code, [`${what}: got ${seen.status}, neither 400 nor 200${seen.status >= 500 ? ' (a server error)' : ''}`], expected, describeSeen(seen)));
   }
   const { finding, page } = judgePage(seen, what);
   if (!page) return finding;

@@ -169,6 +169,15 @@ describe('judgeInvalidRejected', () => {
 
 });
 
+describe('a 5xx where another status was expected', () => {
+  it('is responses.no-5xx\'s failure first: the finding names it as its root', () => {
+    expect(judgeInvalidRejected('categoryId has a fraction', seen(500, ''))).toMatchObject({ outcome: 'fail', code: 'server-error', explainedBy: 'responses.no-5xx' });
+    expect(judgeBoundary({ pet: { name: 'x'.repeat(10_000), categoryId: 5n }, reason: 'name of 10,000 characters', mayRefuseWith: [400, 413] }, seen(503, ''))).toMatchObject({ code: 'server-error', explainedBy: 'responses.no-5xx' });
+    // Another wrong status names no such root.
+    expect(judgeInvalidRejected('categoryId has a fraction', seen(422, errorBody(422)))).not.toHaveProperty('explainedBy');
+  });
+});
+
 describe('judgeBoundary', () => {
   const mustCreate = { pet: { name: 'cf-e\u0301', categoryId: 5n }, reason: 'name with combining characters', mayRefuseWith: [] };
   const mayRefuse = { pet: { name: '', categoryId: 5n, status: 'sold' as const }, reason: 'name empty', mayRefuseWith: [400] };

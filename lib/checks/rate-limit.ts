@@ -232,6 +232,23 @@ export function judgeQuota(run: KeyRun): Finding {
     // The day's remainder was the smaller: it refused first, while the headers counted the minute.
     return pass(`the day's quota refused after ${ok.length} accepted, before the minute's Remaining ${start} was spent (rate-limit.binding-headers judges what the headers show; rate-limit.daily-quota the day)`);
   }
+  // A Reset that is no Unix time in seconds (none, a fraction, seconds until the reset,
+  // milliseconds: headers.rate-limit-present's failure) cannot show the window turning under the
+  // burst. More accepted than Remaining said is then judged against the turns the burst's time, or
+  // its 429's Retry-After, allows; within them it is not judged.
+  if (ok.length > start && ok.some((p) => p.reset === undefined || resetShape(p.reset) !== undefined)) {
+    const blind = ok.map(({ reset: _unread, ...p }) => p);
+    const turns = minuteTurns(run, blind, run.burst.startedAt, first?.refusal);
+    if (turns > 0) {
+      const most = start + Math.max(quotaAllowance(run, start), turns * run.quota.perMinute);
+      if (ok.length > most) {
+        return fail('more-than-minute-quota', `${run.label}: ${ok.length} accepted before the first 429, more than Remaining ${start} and ${turns === 1 ? 'a whole window' : `${turns} whole windows`} more allow`, `at most ${most}`, `${ok.length}`);
+      }
+      return skip(
+        `${run.label}: ${ok.length} accepted before the first 429, more than Remaining ${start}, but X-RateLimit-Reset is no Unix time in seconds (headers.rate-limit-present judges that), so a turn of the window under the burst cannot be seen; its ${(run.burst.durationMs / 1000).toFixed(1)} s allow ${turns === 1 ? 'a turn' : `${turns} turns`}, within which ${most} may be let through: not judged`,
+      );
+    }
+  }
   const kind = limiterKind(ok, refillPerSecond(run));
   if (kind === 'fixed') {
     // With several connections a 2xx the server sent before its first 429 may arrive just after it.

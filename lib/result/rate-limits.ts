@@ -2,7 +2,7 @@
 // recovery, the day), defined once. The load driver fills it, the checks judge it, and report.json
 // keeps each key's summary (RateLimitKey). Pure: no clock, no sockets.
 import { z } from 'zod';
-import { rateAnswerOf, readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { rateAnswerOf, readRateAnswer, resetShape } from '../rate-limit/vocabulary.ts';
 
 /** One response of a key's run: its status and the rate-limit headers it carried. */
 export const TimelinePoint = z.object({
@@ -319,7 +319,8 @@ export function quotaWindow(run: KeyRun): QuotaWindow {
 
 /** Accepted answers in two groups of one Reset each (within a second), a window apart, Remaining going back up. */
 function windowTurn(points: readonly TimelinePoint[], windowSeconds: number): { from: number; to: number; before: TimelinePoint[]; after: TimelinePoint[] } | undefined {
-  const ok = points.filter((p) => accepted(p) && p.reset !== undefined);
+  // Only a Reset that is a Unix time in seconds names a window's end (seconds until the reset or milliseconds do not).
+  const ok = points.filter((p) => accepted(p) && p.reset !== undefined && resetShape(p.reset) === undefined);
   if (ok.length < 2) return undefined;
   const resets = ok.map((p) => p.reset!);
   const [from, to] = [Math.min(...resets), Math.max(...resets)];

@@ -795,6 +795,29 @@ describe('judgeBindingHeaders', () => {
   });
 });
 
+describe('judgeQuota: a Reset that is no Unix time in seconds', () => {
+  /** Accepted answers saying `remainings`, `stepMs` apart, then a 429 without Retry-After; Reset as `reset` says (absent by default). */
+  function blindRun(start: number, remainings: number[], o: { stepMs?: number; reset?: number } = {}): KeyRun {
+    const step = o.stepMs ?? 20;
+    const extra = o.reset === undefined ? {} : { reset: o.reset };
+    const points: TimelinePoint[] = remainings.map((remaining, i) => ({ t: T0 + (i + 1) * step, status: 200, limit: 60, remaining, date: httpDate(T0 + (i + 1) * step), ...extra }));
+    const t = T0 + (remainings.length + 1) * step;
+    points.push({ t, status: 429, limit: 60, remaining: 0, date: httpDate(t), ...extra });
+    return keyRun({ start: observation(T0, 200, { limit: 60, remaining: start, ...extra }), burst: burstData(points) });
+  }
+  // 58 from Remaining 58, then a new window's 52 (59 down to 8): the turn cannot be seen without Reset.
+  const turned = [...Array.from({ length: 58 }, (_, i) => 57 - i), ...Array.from({ length: 52 }, (_, i) => 59 - i)];
+
+  it.each<Case>([
+    { title: 'more than Remaining, within the turn the burst\'s time allows: skip, naming the Reset', run: () => blindRun(58, turned), outcome: 'skip', mentions: ['110 accepted before the first 429, more than Remaining 58', 'X-RateLimit-Reset is no Unix time in seconds (headers.rate-limit-present judges that)', 'not judged'] },
+    { title: 'the same with a Reset counting seconds until the reset', run: () => blindRun(58, turned, { reset: 4 }), outcome: 'skip', mentions: ['cannot be seen'] },
+    { title: 'far beyond a turn\'s quota fails', run: () => blindRun(58, Array.from({ length: 200 }, (_, i) => Math.max(0, 57 - i))), outcome: 'fail', code: 'more-than-minute-quota', mentions: ['200 accepted before the first 429, more than Remaining 58 and a whole window more allow'] },
+    { title: 'exactly Remaining, without Reset, is judged as before', run: () => blindRun(10, Array.from({ length: 10 }, (_, i) => 9 - i)), outcome: 'pass' },
+  ])('$title', (c) => {
+    expectCase(judgeQuota(c.run()), c);
+  });
+});
+
 describe('judgeQuota: headers that describe the day', () => {
   it.each<Case>([
     {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { checkById } from '../../../lib/checks/registry.ts';
 import { summariseKey } from '../../../lib/result/rate-limits.ts';
 import { VARIATION_IDS, type VariationId } from '../../../targets/reference/variations.ts';
-import { driveOnClock } from '../../support/drive-on-clock.ts';
+import { driveOnClock, T0 } from '../../support/drive-on-clock.ts';
 import { CAUGHT, KEYS, PLANS, WINDOWS } from '../../support/fault-catalogue.ts';
 
 const LABELS = ['free#1', 'free#2', 'pro#1', 'daily#1'];
@@ -105,6 +105,18 @@ describe('what the checks say about a fault', () => {
     expect(present).toMatchObject({ outcome: 'fail', code: 'rate-limit-header-not-integer', message: expect.stringMatching(/X-RateLimit-Reset is "\d+\.\d\d", not an integer \(a fraction\)/) });
     // Every other failure is one headers.rate-limit-present explains.
     for (const id of new Set([...failing].map((f) => f.split(':')[0]!))) if (id !== 'headers.rate-limit-present') expect(checkById(id)?.explainedBy).toContain('headers.rate-limit-present');
+  });
+
+  // A Reset that is no Unix time in seconds cannot show a window turning under a burst: whenever
+  // the burst starts in the window, and however slow the answers, the quota is not failed for it.
+  it.each(['rate-reset-fraction', 'rate-reset-relative', 'rate-no-reset'] as const)('%s: one failing result wherever in the window the bursts start', async (fault) => {
+    for (const latencyMs of [1, 20]) {
+      for (let offset = 0; offset < WINDOWS.minute * 1000; offset += 500) {
+        const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: [fault], start: T0 + offset, latencyMs });
+        const failing = new Set(LABELS.flatMap((label) => r.failed(label)));
+        expect({ latencyMs, offset, failing: [...failing] }).toEqual({ latencyMs, offset, failing: ['headers.rate-limit-present'] });
+      }
+    }
   });
 
   it('rate-draft-headers: the failure says the IETF draft headers came instead', async () => {

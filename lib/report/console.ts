@@ -1,7 +1,7 @@
 // What the console shows: pure text from the run result. Colour only when asked (a terminal).
 import type { CheckResult, Report } from '../result/model.ts';
 import { blocksVerdict } from '../result/verdict.ts';
-import { expectedLines, failureGroups, mustFailedText } from './text.ts';
+import { counted, expectedLines, failureGroups, mustFailedText } from './text.ts';
 
 export interface Style {
   red(s: string): string;
@@ -34,7 +34,7 @@ export function renderSummary(report: Report, files: readonly string[], style: S
   const groups = failureGroups(report.checks, (c) => (c.outcome === 'fail' || c.outcome === 'error') && !c.expectedFailure);
   if (groups.length > 0) {
     const explained = groups.reduce((n, g) => n + g.explained.length, 0);
-    lines.push(style.bold(explained > 0 ? `Failures (${groups.length} root causes, ${groups.length + explained} failures)` : 'Failures'));
+    lines.push(style.bold(explained > 0 ? `Failures (${counted(groups.length, 'root cause')}, ${counted(groups.length + explained, 'failure')})` : 'Failures'));
     for (const { root: c, explained: under } of groups) {
       const blocks = [c, ...under].some((x) => blocksVerdict(x, report.options.strict));
       const mark = blocks ? style.red('✗') : style.yellow('!');

@@ -3,7 +3,7 @@
 // text out; lib/cli/main.ts writes them when GITHUB_STEP_SUMMARY is set.
 import type { CheckResult, Report } from '../result/model.ts';
 import { blocksVerdict } from '../result/verdict.ts';
-import { checkLabel, expectedLines, failureGroups, mustFailedText, OUTCOMES, SEVERITIES } from './text.ts';
+import { checkLabel, counted, expectedLines, failureGroups, mustFailedText, OUTCOMES, SEVERITIES } from './text.ts';
 
 /** GitHub refuses a step summary above 1 MiB; this leaves room for other steps' summaries. */
 export const SUMMARY_MAX_BYTES = 512 * 1024;
@@ -57,7 +57,7 @@ export function renderJobSummary(report: Report, reportDir: string): string {
   const fixed = `${head.join('\n')}\n${tail.join('\n')}`;
   if (rows.length === 0) return `${head.join('\n')}\nNo \`must\` or \`should\` check failed${expected.length > 0 ? ' apart from the expected failures below' : ''}.\n\n${tail.join('\n')}`;
   // As many failure rows as fit, the rest counted.
-  const title = `### Failing checks (${failureGroups(report.checks).length} root causes, ${rows.length} failures)\n\n| Check | Severity | Clause | Reason |\n|---|---|---|---|\n`;
+  const title = `### Failing checks (${counted(failureGroups(report.checks).length, 'root cause')}, ${counted(rows.length, 'failure')})\n\n| Check | Severity | Clause | Reason |\n|---|---|---|---|\n`;
   let budget = SUMMARY_MAX_BYTES - Buffer.byteLength(fixed) - Buffer.byteLength(title) - 200;
   const shown: string[] = [];
   for (const row of rows) {

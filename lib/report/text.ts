@@ -38,6 +38,11 @@ export function mustFailedText(report: Pick<Report, 'summary' | 'checks'>): stri
   return `${must.fail + must.error - expectedMust} must failed${expected > 0 ? `, ${expected} expected failure${expected === 1 ? '' : 's'}` : ''}`;
 }
 
+/** "1 root cause", "2 root causes". */
+export function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** A root failure and the failures it explains (their `causedBy` names it). */
 export interface FailureGroup {
   root: CheckResult;

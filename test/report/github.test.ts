@@ -41,7 +41,7 @@ describe('renderJobSummary', () => {
     // Beside a real failure: the table has only that one.
     const both = renderJobSummary(report([check({ id: 'auth.invalid-key', outcome: 'fail' }), expected], { baseline }), 'r');
     expect(both).toContain('1 must failed, 1 expected failure');
-    expect(both).toContain('### Failing checks (1 root causes, 1 failures)');
+    expect(both).toContain('### Failing checks (1 root cause, 1 failure)');
     expect(both).not.toMatch(/\| `auth\.missing-key/);
   });
 

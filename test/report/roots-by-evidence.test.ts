@@ -137,7 +137,7 @@ describe('roots by evidence: the same header missing on the burst explains the q
   });
 
   it('console, html, junit and job summary show one root with the quota under it', () => {
-    expect(renderSummary(one, [], PLAIN)).toContain('Failures (1 root causes, 2 failures)');
+    expect(renderSummary(one, [], PLAIN)).toContain('Failures (1 root cause, 2 failures)');
     expect(renderSummary(one, [], PLAIN)).toContain('explains 1 more failure: rate-limit.quota [free#1]');
     expect(renderHtml(one)).toContain('data-explained-by="headers.rate-limit-present"');
     expect(renderJunit(one)).toContain('[explained by headers.rate-limit-present [every response of the run]]');

@@ -141,8 +141,7 @@ export const rateLimitHeaders = defineCheck({
 // quoting what came, not once per key. Read through the vocabulary (readRateAnswer, readRetryAfter).
 const exceeding = 'Limits / Exceeding the limit';
 const is429 = (s: Seen) => s.status === 429;
-const answerAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs;
-const retryAfterOf = (s: Seen, e: Exchange) => rateAnswerOf(answerAt(e), s.status, s.headers).retryAfter;
+const retryAfterOf = (s: Seen, e: Exchange) => rateAnswerOf(answeredAt(e), s.status, s.headers).retryAfter;
 
 /** Code: absent. */
 export const retryAfterPresent = defineCheck({
@@ -170,7 +169,7 @@ export const retryAfterFormat = defineCheck({
   judge: judgeAll({
     applies: (s, e) => is429(s) && retryAfterOf(s, e) !== undefined,
     problemsOf: (s, e) => {
-      const reading = readRetryAfter(retryAfterOf(s, e), answerAt(e), s.headers['date']);
+      const reading = readRetryAfter(retryAfterOf(s, e), answeredAt(e), s.headers['date']);
       if (!reading || reading.legal) return [];
       const read = reading.seconds === undefined ? 'it names no moment' : `read as ${reading.form}, ${Math.round(reading.seconds * 10) / 10} s, and waited out so`;
       return [problem('not-delta-seconds-or-imf-fixdate', `Retry-After "${reading.value}" is neither delta-seconds nor an IMF-fixdate (${read})`)];

@@ -107,15 +107,14 @@ describe('what the checks say about a fault', () => {
     for (const id of new Set([...failing].map((f) => f.split(':')[0]!))) if (id !== 'headers.rate-limit-present') expect(checkById(id)?.explainedBy).toContain('headers.rate-limit-present');
   });
 
-  // A Reset that is no Unix time in seconds cannot show a window turning under a burst: whenever
-  // the burst starts in the window, and however slow the answers, the quota is not failed for it.
+  // A Reset that is no Unix time in seconds cannot show a window turning under a burst: wherever
+  // in the window the bursts start, the quota is not failed for it. A 20 ms wire makes the bursts
+  // long enough to cross a turn from most starts (without the care, 3 to 4 of these 8 failed a quota).
   it.each(['rate-reset-fraction', 'rate-reset-relative', 'rate-no-reset'] as const)('%s: one failing result wherever in the window the bursts start', async (fault) => {
-    for (const latencyMs of [1, 20]) {
-      for (let offset = 0; offset < WINDOWS.minute * 1000; offset += 500) {
-        const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: [fault], start: T0 + offset, latencyMs });
-        const failing = new Set(LABELS.flatMap((label) => r.failed(label)));
-        expect({ latencyMs, offset, failing: [...failing] }).toEqual({ latencyMs, offset, failing: ['headers.rate-limit-present'] });
-      }
+    for (let offset = 0; offset < WINDOWS.minute * 1000; offset += 500) {
+      const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: [fault], start: T0 + offset, latencyMs: 20 });
+      const failing = new Set(LABELS.flatMap((label) => r.failed(label)));
+      expect({ offset, failing: [...failing] }).toEqual({ offset, failing: ['headers.rate-limit-present'] });
     }
   });
 

@@ -2,14 +2,15 @@
 // operation and whatever the answer (400 and 404 included). Judged from the window one key spent
 // on a mix of operations (lib/rate-limit/one-quota.ts). Pure: the key's run in, a finding out.
 import { answerOf, type KeyRun, type MixData, type MixOperation, type MixPoint } from '../result/rate-limits.ts';
-import { CLOCK_SLACK_S, readRetryAfter, resetAtMs, resetShape, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { CLOCK_SLACK_S, countedAgainstQuota, readRetryAfter, resetAtMs, resetShape, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { mostInOneWindow, notReached, refillOver } from './not-reached.ts';
 import { defineCheck } from './define.ts';
 import { driven, explainedBy, fail, type Finding, pass, skip } from './types.ts';
 
 const NAMES: Record<MixOperation, string> = { listPets: 'listPets', getPet: 'getPet', createPet: 'createPet', listOrders: 'GET /store/orders' };
 
-const let_through = (p: MixPoint) => p.status !== 429;
+/** A request of the mix its quota counted (the ledger's reading, countedAgainstQuota): a 2xx, or a 4xx the limiter saw. */
+const counted = (p: MixPoint) => countedAgainstQuota(p.status, p.limit !== undefined || p.remaining !== undefined);
 
 /** "listPets 31 (200), getPet 10 (404)": what each operation had let through. */
 function byOperation(points: readonly MixPoint[]): string {
@@ -54,7 +55,7 @@ export function mixAllowance(run: Pick<KeyRun, 'quota' | 'windows'>, mix: MixDat
  * refilled meanwhile), and the 429 had named a moment more than a second after it was sent.
  */
 export function acceptedElsewhere(run: Pick<KeyRun, 'quota' | 'windows'>, refused: MixPoint, other: MixPoint | undefined): boolean {
-  if (other === undefined || !let_through(other) || other.status === 401 || other.status === 403) return false;
+  if (other === undefined || !counted(other)) return false;
   if (refused.reset === undefined || other.reset === undefined || Math.abs(other.reset - refused.reset) > 1) return false;
   const tokenMs = (run.windows.minute * 1000) / run.quota.perMinute;
   if (other.t - (refused.sentAt ?? refused.t) >= tokenMs) return false;
@@ -68,7 +69,7 @@ export function judgeOneQuota(run: KeyRun): Finding {
   if (!mix) return skip(`a mix of operations is sent with one key of the run (the key of the smallest minute quota that is not disposable, preferring one that does not spend its plan's day), not ${run.label}`);
   const first = mix.points.findIndex((p) => p.status === 429);
   const before = first === -1 ? mix.points : mix.points.slice(0, first);
-  const through = before.filter(let_through);
+  const through = before.filter(counted);
   const { most, turned, turns } = mixAllowance(run, mix);
   const seconds = (mix.durationMs / 1000).toFixed(1);
   const problems: { code: string; text: string }[] = [];
@@ -100,7 +101,7 @@ export function judgeOneQuota(run: KeyRun): Finding {
   if (!refused) {
     return skip(`${run.label}: ${notReached(mostInOneWindow(mix.points, run.windows.minute), mix.expected, 'the window', turned)}: ${through.length} let through in ${seconds} s without a 429, within the ${most} that Remaining ${mix.expected} and a refilling or turning window allow: not judged`);
   }
-  const afterwards = mix.other ? `; ${NAMES[mix.other.op]}, sent at once, got ${mix.other.status}${let_through(mix.other) ? ' (a refill or a new window explains it)' : ''}` : '';
+  const afterwards = mix.other ? `; ${NAMES[mix.other.op]}, sent at once, got ${mix.other.status}${counted(mix.other) ? ' (a refill or a new window explains it)' : ''}` : '';
   return pass(`${through.length} let through across operations (${byOperation(before)}) from Remaining ${mix.expected}, then 429 on ${NAMES[refused.op]}${afterwards}`);
 }
 

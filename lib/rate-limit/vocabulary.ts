@@ -31,8 +31,6 @@ export const CLOCK_SLACK_S = 2;
 // ---------------------------------------------------------------------------------------------
 // The Date header (HTTP-dates are read by lib/http-date.ts, the one date reader)
 
-export { readHttpDate };
-
 /** A response's Date header as the server's epoch ms, or undefined when absent or not an HTTP-date. */
 export function readDate(date: string | undefined, receivedAt: number): number | undefined {
   return date === undefined ? undefined : readHttpDate(date, receivedAt);
@@ -188,6 +186,18 @@ export function readRateAnswer(t: number, status: number, header: (name: string)
   if (retryAfter !== undefined) answer.retryAfter = retryAfter;
   if (date !== undefined) answer.date = date;
   return answer;
+}
+
+/**
+ * Whether an answer to a request with a configured key shows a request its quota counted: every
+ * request counts, whatever the operation and the answer ("Request rate by plan"), so a 2xx, and a
+ * 4xx the limiter saw (it carries X-RateLimit-*: a proxy's 413 before the server does not). Not a
+ * 429 (refused), a 401 or 403 (the key was not let in), nor a 5xx (whether it was counted is not
+ * known).
+ */
+export function countedAgainstQuota(status: number, rateHeaders: boolean): boolean {
+  if (status >= 200 && status < 300) return true;
+  return status >= 400 && status < 500 && status !== 429 && status !== 401 && status !== 403 && rateHeaders;
 }
 
 /** The same, from a map of lower-case header names (a recorded answer's). */

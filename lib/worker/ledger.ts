@@ -5,7 +5,7 @@
 // count in the day window they fell in. Numbers only: a run's worth is small.
 import type { PlanQuota } from '../plans.ts';
 import { type AcceptedSpan, acceptedSpan, withinDayWindow } from '../rate-limit/day-count.ts';
-import { rateAnswerOf } from '../rate-limit/vocabulary.ts';
+import { countedAgainstQuota, rateAnswerOf } from '../rate-limit/vocabulary.ts';
 import type { Exchange } from '../result/model.ts';
 
 /** A key's plan and the day window's length: an answer whose headers describe the day names the day window it was counted in. */
@@ -18,18 +18,6 @@ export function dayOfTarget(target: { keys: readonly { label: string; quota: Pla
     const quota = quotas.get(label);
     return quota && { quota, daySeconds: target.windows.day };
   };
-}
-
-/**
- * Whether an answer to a request with a configured key shows a request its quota counted: every
- * request counts, whatever the operation and the answer ("Request rate by plan"), so a 2xx, and a
- * 4xx the limiter saw (it carries X-RateLimit-*: a proxy's 413 before the server does not). Not a
- * 429 (refused), a 401 or 403 (the key was not let in), nor a 5xx (whether it was counted is not
- * known).
- */
-export function countedAgainstQuota(status: number, rateHeaders: boolean): boolean {
-  if (status >= 200 && status < 300) return true;
-  return status >= 400 && status < 500 && status !== 429 && status !== 401 && status !== 403 && rateHeaders;
 }
 
 export class AcceptedLedger {

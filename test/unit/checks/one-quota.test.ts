@@ -57,6 +57,14 @@ describe('rate-limit.one-quota', () => {
     expect(finding.outcome === 'fail' && finding.message).toContain('accepted on getPet');
   });
 
+  it('counts what the quota counted, as the day ledger does: a 4xx without X-RateLimit-* (answered before the limiter) or a 5xx is not let through by the limiter', () => {
+    const m = mix(9, 25, refusedToo);
+    // Every answer past the ninth is a 404 the router gave before the limiter saw it, or a 500.
+    m.points = m.points.map((p, i) => (i < 9 || p.status === 429 ? p : i % 2 === 0 ? { t: p.t, sentAt: p.sentAt, status: 404, op: p.op } : { ...p, status: 500 }));
+    expect(judgeOneQuota(run(m))).toMatchObject({ outcome: 'pass' });
+    expect(judgeOneQuota(run(mix(9, 25, refusedToo)))).toMatchObject({ outcome: 'fail', code: 'mix-over-quota' });
+  });
+
   describe('legal readings it must not flag', () => {
     it('the other operation let through in a new window (another Reset)', () => {
       expect(judgeOneQuota(run(mix(9, 9, acceptedAfter(4, T0_S + 120))))).toMatchObject({ outcome: 'pass' });

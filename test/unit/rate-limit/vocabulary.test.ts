@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { retryAfterFormat } from '../../../lib/checks/run.ts';
 import { decideRetry } from '../../../lib/client/retry.ts';
+import { readHttpDate } from '../../../lib/http-date.ts';
 import { refusalWait } from '../../../lib/rate-limit/wait.ts';
 import type { KeyRun, TimelinePoint } from '../../../lib/result/rate-limits.ts';
 import {
@@ -10,7 +11,6 @@ import {
   rateLimitHeaderProblems,
   resetShape,
   readDate,
-  readHttpDate,
   readRateAnswer,
   readRetryAfter,
   type RefusalKind,

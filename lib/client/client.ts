@@ -215,14 +215,13 @@ export class ApiClient {
     if (this.failuresInARow >= GIVE_UP_AFTER) {
       throw new TargetGoneError(`the target stopped answering: ${GIVE_UP_AFTER} requests in a row got no response, so no more are sent`);
     }
-    // The redactor scrubs the near misses of the client's own keys (each holds the key or its
-    // prefix, in some case); one made from any other key would be recorded as sent.
+    // The redactor scrubs what is made from the client's own keys (a near miss holds the key or its
+    // prefix, in some case; a carrier the key, maybe encoded); made from any other key, it would be
+    // recorded as sent.
     const { auth: credential } = req;
-    if ('nearMissOf' in credential && !this.options.keys.some((k) => k.key === credential.nearMissOf.key)) {
-      throw new Error(`a near miss of ${credential.nearMissOf.label}, which is not one of this client's keys: it would not be redacted`);
-    }
-    if ('carrierOf' in credential && !this.options.keys.some((k) => k.key === credential.carrierOf.key)) {
-      throw new Error(`${credential.carrierOf.label} in other carriers, which is not one of this client's keys: it would not be redacted`);
+    const madeFrom = 'nearMissOf' in credential ? { key: credential.nearMissOf, what: `a near miss of ${credential.nearMissOf.label}` } : 'carrierOf' in credential ? { key: credential.carrierOf, what: `${credential.carrierOf.label} in other carriers` } : undefined;
+    if (madeFrom && !this.options.keys.some((k) => k.key === madeFrom.key.key)) {
+      throw new Error(`${madeFrom.what}, which is not one of this client's keys: it would not be redacted`);
     }
     this.budget.take();
     const seq = this.seq++;

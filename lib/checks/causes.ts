@@ -32,15 +32,12 @@ function blamedBy(root: CheckResult): Set<number> {
  * - on the same subject, not a rule over the whole run: yes. The subject is the evidence (the same
  *   operation, or the same key's load, sent by one suite), and the definition states the clause
  *   depends on the root's (create-pet.echo on create-pet.created, rate-limit.quota on rate-limit.remaining);
- * - a run-wide failure that names its root itself: yes. It did so only because every one of its
- *   offenders was that check's request (routesCheckOf);
  * - otherwise (a rule over the run, or another subject): only when some answer `c` shows is one of
  *   the root's offending answers. A failure or a root with no answer recorded shares none: no link.
  *   A missing header on 401s explains nothing about the answers of a quota's burst.
  */
-function explains(root: CheckResult, c: CheckResult, named: boolean): boolean {
+function explains(root: CheckResult, c: CheckResult): boolean {
   if (root.suite !== 'run' && root.subject === c.subject) return true;
-  if (named) return true;
   const blamed = blamedBy(root);
   for (const seq of answersOf(c)) if (blamed.has(seq)) return true;
   return false;
@@ -70,9 +67,7 @@ export function linkCauses(checks: readonly CheckResult[]): CheckResult[] {
   for (const c of failures) {
     const candidates = [...(c.causedBy ? [c.causedBy.id] : []), ...(checkById(c.id)?.explainedBy ?? [])];
     for (const id of candidates) {
-      // A run-wide failure that names its root itself (every offender was that check's request) links to it on any subject.
-      const named = c.suite === 'run' && id === c.causedBy?.id;
-      const root = failures.find((f) => f.id === id && f !== c && explains(f, c, named));
+      const root = failures.find((f) => f.id === id && f !== c && explains(f, c));
       if (root) {
         direct.set(key(c), root);
         break;

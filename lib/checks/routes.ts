@@ -2,11 +2,11 @@
 // on its paths, bodies the parser refuses on POST /pets, and GET /store/orders with a key. The
 // interface describes none of these answers, but two of its sentences hold for every one of them:
 // "Every operation requires bearer authentication" (nothing is served without a key), and no
-// operation lists a 5xx; these name the request that broke the rule, and are the root of a
-// responses.no-5xx failure whose every offender is one of their requests. "Every response carries"
+// operation lists a 5xx; these name the request that broke the rule (a 5xx shown under
+// responses.no-5xx, which judges every answer of the run, by the answer they share). "Every response carries"
 // X-RateLimit-Limit, -Remaining and -Reset is headers.rate-limit-present's (run.ts), which judges
 // these answers with every other: one cause in the headers, one failure, quoting what was sent.
-import type { Exchange } from '../result/model.ts';
+import { serverError } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, type EachCase, fail, type Finding, pass, type Seen, skip } from './types.ts';
 
@@ -49,7 +49,7 @@ function judgeOne(policy: Policy, c: OutsideCase): Finding {
   const legalWithoutKey = `${allowed.join(' or ')}${policy.redirectWithoutKey ? ' (or a redirect)' : ''}`;
   const expected = c.keyed ? `no 5xx${policy.refusedWithKey ? ' and no 2xx (the body is refused)' : ''}` : `${legalWithoutKey}, never a 2xx`;
   const actual = describeSeen(c.seen);
-  if (status >= 500) return fail('server-error', `${c.request} ${who(c)} got ${status}`, expected, actual);
+  if (status >= 500) return serverError(c.seen, fail('server-error', `${c.request} ${who(c)} got ${status}`, expected, actual));
   if (!c.keyed && isSuccess(status)) return fail('served-without-key', `${c.request} without a key was served: ${status}`, expected, actual);
   if (c.keyed && policy.refusedWithKey && isSuccess(status)) return fail('accepted', `${c.request} with a key was accepted: ${status}`, expected, actual);
   if (!c.keyed && !allowed.includes(status) && !(policy.redirectWithoutKey && isRedirect(status))) {
@@ -125,25 +125,5 @@ export const orders = defineCheck({
   severity: 'must',
   judge: outsideJudge({ withoutKey: [401] }),
 });
-
-/**
- * The routes check whose request an exchange of the routes suite is, by method and path; undefined
- * for any other exchange (and for the getPet that looks for an id of no animal before a DELETE).
- */
-export function routesCheckOf(exchange: Exchange): string | undefined {
-  if (exchange.suite !== suite) return undefined;
-  let path: string;
-  try {
-    path = new URL(exchange.url).pathname;
-  } catch {
-    return undefined;
-  }
-  if (exchange.method === 'POST') return refusedBody.id;
-  if (exchange.method === 'PUT' || exchange.method === 'PATCH' || exchange.method === 'DELETE') return otherMethod.id;
-  if (exchange.method !== 'GET') return undefined;
-  if (path.endsWith('/store/orders')) return orders.id;
-  if (/\/pets\/-?[0-9]+$/.test(path)) return undefined;
-  return unknownPath.id;
-}
 
 export const ROUTES_CHECKS = [unknownPath, otherMethod, refusedBody, orders] as const;

@@ -6,7 +6,6 @@ import { rateAnswerOf, rateLimitHeaderProblems, readRetryAfter } from '../rate-l
 import { errorBodyProblems, isJsonMediaType, type Problem, problem } from './bodies.ts';
 import { invalidPetProblems, readPage } from './pets.ts';
 import { defineCheck } from './define.ts';
-import { routesCheckOf } from './routes.ts';
 import { fail, type Finding, pass, type Seen, skip } from './types.ts';
 
 const suite = 'run';
@@ -29,15 +28,10 @@ interface Rule {
   readsBody: boolean;
   /** Why there was nothing to judge, when no response of the run is one the rule applies to. */
   nothing?: string;
-  /**
-   * A routes check (routes.ts) judges the same rule on the requests outside the operations: when
-   * every offender is one of them, that check's failure, naming the request, is the root.
-   */
-  rootInRoutes?: boolean;
 }
 
 /** Judges every response the rule applies to; fails naming the first offenders, kept as evidence. */
-function judgeAll({ applies, problemsOf, expected, readsBody, rootInRoutes, nothing }: Rule): (exchanges: readonly Exchange[]) => Finding {
+function judgeAll({ applies, problemsOf, expected, readsBody, nothing }: Rule): (exchanges: readonly Exchange[]) => Finding {
   return (exchanges) => {
     const offenders: { exchange: Exchange; problems: Problem[] }[] = [];
     let judged = 0;
@@ -61,8 +55,7 @@ function judgeAll({ applies, problemsOf, expected, readsBody, rootInRoutes, noth
       expected,
       shown.map((o) => `${o.exchange.method} ${pathOf(o.exchange.url)} → ${o.exchange.status}: ${said(o.problems)}`).join('\n'),
     );
-    const root = rootInRoutes && offenders.every((o) => routesCheckOf(o.exchange) !== undefined) ? routesCheckOf(first.exchange) : undefined;
-    return { ...failed, exchanges: shown.map((o) => o.exchange), offenders: offenders.map((o) => o.exchange.seq), ...(root ? { explainedBy: root } : {}) };
+    return { ...failed, exchanges: shown.map((o) => o.exchange), offenders: offenders.map((o) => o.exchange.seq) };
   };
 }
 
@@ -215,7 +208,6 @@ export const no5xx = defineCheck({
     problemsOf: (s) => (s.status >= 500 ? [problem('server-error', `a server error (${s.status})`)] : []),
     expected: 'a status the operation lists: 200 or 201, 400, 401, 404, 429',
     readsBody: false,
-    rootInRoutes: true,
   }),
 });
 

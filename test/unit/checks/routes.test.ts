@@ -1,11 +1,11 @@
 // lib/checks/routes.ts: answers outside the three operations (unknown paths, other methods, bodies
 // the parser refuses, GET /store/orders with a key): never served without a key, never a 5xx (their
-// X-RateLimit-* are headers.rate-limit-present's, with every other answer's); and the routes check as
-// the root of a responses.no-5xx failure whose every offender is one of its requests.
+// X-RateLimit-* are headers.rate-limit-present's, with every other answer's); a 5xx shown under
+// responses.no-5xx by the answer they share.
 import { describe, expect, it } from 'vitest';
 import { linkCauses } from '../../../lib/checks/causes.ts';
 import { toCheckResult } from '../../../lib/checks/result.ts';
-import { orders, type OutsideCase, otherMethod, refusedBody, ROUTES_CHECKS, routesCheckOf, unknownPath } from '../../../lib/checks/routes.ts';
+import { orders, type OutsideCase, otherMethod, refusedBody, ROUTES_CHECKS, unknownPath } from '../../../lib/checks/routes.ts';
 import { no5xx, rateLimitHeaders } from '../../../lib/checks/run.ts';
 import type { Finding } from '../../../lib/checks/types.ts';
 import type { Exchange } from '../../../lib/result/model.ts';
@@ -138,48 +138,28 @@ function exchange(suite: string, method: string, path: string, status: number, h
   return { seq, suite, method, url: `http://127.0.0.1:8080/v1${path}`, auth: { kind: 'none' }, requestHeaders: {}, status, responseHeaders: headers, responseBody: '', startedAt: '2030-01-01T00:00:00.000Z', durationMs: 1 };
 }
 
-describe('routesCheckOf', () => {
-  it.each([
-    ['GET', '/petz', 'routes.unknown-path'],
-    ['GET', '/pets/', 'routes.unknown-path'],
-    ['GET', '/pets/9/extra', 'routes.unknown-path'],
-    ['PUT', '/pets', 'routes.other-method'],
-    ['DELETE', '/pets/9', 'routes.other-method'],
-    ['POST', '/pets', 'routes.refused-body'],
-    ['GET', '/store/orders', 'routes.orders'],
-    ['GET', '/pets/9223372036853775804', undefined],
-    ['HEAD', '/pets', undefined],
-  ])('%s %s of the routes suite is judged by %s', (method, path, id) => {
-    expect(routesCheckOf(exchange('routes', method, path, 404))).toBe(id);
-  });
-
-  it('names no routes check for another suite\'s exchange', () => {
-    expect(routesCheckOf(exchange('auth', 'GET', '/petz', 404))).toBeUndefined();
-  });
-});
-
-describe('a run-level failure all of whose offenders are routes requests', () => {
+describe('a routes failure and the run-level checks over the same answers', () => {
   const run = (def: typeof no5xx | typeof rateLimitHeaders, exchanges: Exchange[]) => toCheckResult(def, def.judge(exchanges), { subject: 'every response of the run', durationMs: 0, exchanges: [] });
-  const routesFailure = (def: typeof unknownPath | typeof otherMethod, finding: Finding) => toCheckResult(def, finding, { durationMs: 0, exchanges: [] });
 
-  it('names the routes check of its first offender, which then is its root', () => {
-    const finding = no5xx.judge([exchange('auth', 'GET', '/pets', 200), exchange('routes', 'DELETE', '/pets/9', 500)]);
-    expect(finding).toMatchObject({ outcome: 'fail', code: 'server-error', explainedBy: 'routes.other-method' });
-    const root = routesFailure(otherMethod, otherMethod.judge([outside('DELETE /pets/9', true, 500)]));
-    const linked = linkCauses([root, run(no5xx, [exchange('routes', 'DELETE', '/pets/9', 500)])]);
+  it('a 5xx is under responses.no-5xx, by the answer they share, as any check\'s 5xx is', () => {
+    const delete500 = exchange('routes', 'DELETE', '/pets/9', 500);
+    const finding = otherMethod.judge([outside('DELETE /pets/9', true, 500)]);
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'server-error', explainedBy: 'responses.no-5xx' });
+    const routesFailure = toCheckResult(otherMethod, finding, { durationMs: 0, exchanges: [delete500] });
+    const linked = linkCauses([routesFailure, run(no5xx, [exchange('auth', 'GET', '/pets', 200), delete500])]);
     expect(linked.map((c) => [c.id, c.causedBy])).toEqual([
-      ['routes.other-method', undefined],
-      ['responses.no-5xx', { id: 'routes.other-method' }],
+      ['routes.other-method', { id: 'responses.no-5xx', subject: 'every response of the run' }],
+      ['responses.no-5xx', undefined],
     ]);
+    // Another 5xx than the routes check's: no shared answer, two roots.
+    const apart = linkCauses([toCheckResult(otherMethod, finding, { durationMs: 0, exchanges: [exchange('routes', 'DELETE', '/pets/8', 500)] }), run(no5xx, [delete500])]);
+    expect(apart.map((c) => c.causedBy)).toEqual([undefined, undefined]);
   });
 
-  it('names none when another suite\'s response offends too', () => {
+  it('a run-level failure over routes answers is its own root', () => {
     const finding = rateLimitHeaders.judge([exchange('routes', 'GET', '/petz', 404, {}), exchange('get-pet', 'GET', '/pets/9', 404, {})]);
     expect(finding).toMatchObject({ outcome: 'fail', code: 'rate-limit-header-missing' });
     expect(finding.outcome === 'fail' && finding.explainedBy).toBeUndefined();
-  });
-
-  it('stays its own root when the routes check it names did not fail', () => {
     const linked = linkCauses([toCheckResult(unknownPath, { outcome: 'pass' }, { durationMs: 0, exchanges: [] }), run(rateLimitHeaders, [exchange('routes', 'GET', '/petz', 404, {})])]);
     expect(linked.map((c) => c.causedBy)).toEqual([undefined, undefined]);
   });

@@ -15,7 +15,7 @@
 //   Reset, whichever window the headers are read as describing.
 //
 // Pure: a key's run in, a finding out.
-import { answerOf, type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { accepted, answerOf, type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { CLOCK_SLACK_S, classifyRefusal, serverSecond, type WindowName } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
@@ -41,7 +41,6 @@ export function answersOf(run: KeyRun): TimelinePoint[] {
 
 type Full = TimelinePoint & { limit: number; remaining: number; reset: number };
 const full = (p: TimelinePoint): p is Full => p.limit !== undefined && p.remaining !== undefined && p.reset !== undefined;
-const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
 
 /** The window a Limit names: the plan's per-minute or per-day quota; undefined for another value (rate-limit.limit-header's failure) or when the two are equal. */
 function windowNamed(run: KeyRun, limit: number): WindowName | undefined {

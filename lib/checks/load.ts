@@ -2,7 +2,7 @@
 // every request it paid for, X-RateLimit-Remaining counts what it sent, the rate was held, and the
 // thresholds a target config sets hold. Pure: each check judges one key's paced run, or all of them.
 import { arrivalSlackMs, first429, type LoadThresholds, overallFigures, type PacedLoadKey, type PacedRequest, type PacedRun, pacedFigures, rateError, sentWithin } from '../result/paced-load.ts';
-import { answerOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { accepted, answerOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { classifyRefusal, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
@@ -11,7 +11,7 @@ const clause = 'Limits / Request rate by plan';
 const headersClause = 'Limits / Rate limit headers';
 const suite = 'load';
 
-const accepted = (p: TimelinePoint | undefined): p is TimelinePoint => p !== undefined && p.status >= 200 && p.status < 300;
+const acceptedPoint = (p: TimelinePoint | undefined): p is TimelinePoint => p !== undefined && accepted(p);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const percent = (f: number) => `${Math.round(f * 1000) / 10}%`;
 
@@ -64,7 +64,7 @@ interface Answer {
 }
 
 function answers(run: PacedRun): Answer[] {
-  const paced = run.requests.flatMap((r: PacedRequest, i) => (accepted(r.point) && r.point.remaining !== undefined ? [{ n: i + 1, sentAt: r.sentAt, point: r.point }] : []));
+  const paced = run.requests.flatMap((r: PacedRequest, i) => (acceptedPoint(r.point) && r.point.remaining !== undefined ? [{ n: i + 1, sentAt: r.sentAt, point: r.point }] : []));
   const start = run.start;
   const look = start && start.status >= 200 && start.status < 300 ? answerOf(start) : undefined;
   return [...(look?.remaining !== undefined ? [{ n: 0, sentAt: look.t, point: look }] : []), ...paced];

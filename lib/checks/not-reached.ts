@@ -4,10 +4,9 @@
 // allows over the time the requests took (a minute's quota for each minute window they may have
 // spanned, plus what a refilling limiter gives back); otherwise it says what it sent in one window
 // against the quota, and skips. Pure.
-import type { KeyRun, TimelinePoint } from '../result/rate-limits.ts';
+import { accepted, type KeyRun, type TimelinePoint } from '../result/rate-limits.ts';
 import { CLOCK_SLACK_S, readRetryAfter, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
 
-const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
 
 /** When a request was sent (answers of a load carry it), else when its answer came. */
 const sentOf = (p: TimelinePoint): number => p.sentAt ?? p.t;

@@ -1,6 +1,6 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
-import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, answerOf, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
+import { accepted, DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, answerOf, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
 import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansWithin } from '../rate-limit/day-count.ts';
 import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed, resetShape } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
@@ -14,7 +14,6 @@ const headersClause = 'Limits / Rate limit headers';
 const exceeding = 'Limits / Exceeding the limit';
 const suite = 'rate-limit';
 
-const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
 
 export function judgeLimitHeader(run: KeyRun): Finding {
   const allowed = [run.quota.perMinute, run.quota.perDay];

@@ -5,7 +5,7 @@
 // that nothing is in flight when the first 429 arrives: at most the fast part's last requests if
 // the server refuses earlier than its Remaining said. When the server says there is room again (a
 // refilling limiter), the fast part takes over once more.
-import { type LatencyHistogram, mergeHistograms, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { accepted, type LatencyHistogram, mergeHistograms, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { windowDescribed } from '../rate-limit/vocabulary.ts';
 import type { PlanQuota } from '../plans.ts';
 import type { BurstOptions, BurstResult } from './burst.ts';
@@ -43,7 +43,6 @@ export function carefulMargin(connections: number): number {
   return 2 * connections;
 }
 
-const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
 
 /**
  * Requests left after a phase: the lowest Remaining an accepted response showed, else a count

@@ -274,7 +274,8 @@ export function pointsOf(run: KeyRun): TimelinePoint[] {
   return points.sort((a, b) => a.t - b.t);
 }
 
-const accepted = (p: TimelinePoint) => p.status >= 200 && p.status < 300;
+/** An answer that let its request through: a 2xx. */
+export const accepted = (p: Pick<TimelinePoint, 'status'>) => p.status >= 200 && p.status < 300;
 
 /** A burst's answers before its first 429 (all of them when none came). */
 function beforeFirst429(b: BurstData): TimelinePoint[] {

@@ -56,7 +56,8 @@ export class TransportError extends HarnessError {
 
 /** The whole-run time limit (budget.maxSeconds) is reached: nothing more is sent. */
 export class RunTimeLimitError extends HarnessError {
-  readonly code = 'HARNESS_RUN_TIME_LIMIT';
+  static readonly CODE = 'HARNESS_RUN_TIME_LIMIT';
+  readonly code = RunTimeLimitError.CODE;
 }
 
 /** The target stopped answering: after several requests in a row got no response, no more are sent. */
@@ -64,9 +65,27 @@ export class TargetGoneError extends HarnessError {
   readonly code = 'HARNESS_TARGET_GONE';
 }
 
+/**
+ * A key's limiter refused it within the plan's minute quota, more than once: the client no longer
+ * waits out its 429s one request at a time (rate-limit.quota judges the limiter).
+ */
+export class RefusedWithinQuotaError extends HarnessError {
+  readonly code = 'HARNESS_REFUSED_WITHIN_QUOTA';
+}
+
 /** The target kept answering 429 (or asked for a longer wait than allowed) beyond the retry policy. */
 export class RateLimitedError extends HarnessError {
   readonly code = 'HARNESS_RATE_LIMITED';
+}
+
+/** A suite's groundwork ended with an error: the checks it left unjudged carry its code. */
+export class SuiteCutShort extends HarnessError {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
 }
 
 export function describeError(err: unknown): string {

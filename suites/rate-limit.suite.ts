@@ -11,12 +11,18 @@ import { LoadEvidence } from '../lib/load/evidence.ts';
 import { clientWire, driveContext } from '../lib/rate-limit/drive-context.ts';
 import { driveKeys, segmentSlots } from '../lib/rate-limit/drive-keys.ts';
 import { type KeyRun, keyRunRecord, summariseKey } from '../lib/result/rate-limits.ts';
-import { check, prepare } from '../lib/worker/vitest-adapter.ts';
+import { check, LOAD_NOT_ALLOWED, prepare } from '../lib/worker/vitest-adapter.ts';
+import type { EarlyRefusal } from '../lib/client/send-log.ts';
+import { HarnessError, SuiteCutShort } from '../lib/errors.ts';
 import { session } from '../lib/worker/session.ts';
 
 const runs = new Map<string, KeyRun>();
+/** The driver's error, for every check it left without a record: its code kept (a run cut by its time limit, say). */
+const cutShort = (err: unknown) => new SuiteCutShort(`the rate-limit run could not finish: ${err instanceof Error ? err.message : String(err)}`, err instanceof HarnessError ? err.code : 'HARNESS_SUITE_ERROR');
+const earlyRefusals = (label: string) => session().client.sends.refusals(label);
+const recordOf = ({ exchange: _exchange, ...refusal }: EarlyRefusal) => refusal;
 const evidence = new LoadEvidence();
-let failure: string | undefined;
+let failure: unknown;
 
 describe('Limits', () => {
   const { run } = session();
@@ -33,16 +39,20 @@ describe('Limits', () => {
       deadline: ctx.run.deadline,
       progress: ctx.progress,
       accepted: (label) => session().accepted.of(label),
+      sends: (label) => ctx.client.sends.of(label),
       ...(segment ? { segment: { ...segment, slots: segmentSlots(ctx.run, segment.startAt) } } : {}),
     });
     try {
       await driveKeys(drive, runs);
     } catch (err) {
-      failure = err instanceof Error ? err.message : String(err);
+      failure = err;
     } finally {
       stop();
       for (const key of ctx.run.target.keys) {
         const recorded = runs.get(key.label);
+        // The 429s within the plan's quota that the client met (every suite's), beside the burst's own.
+        const early = earlyRefusals(key.label).map(recordOf);
+        if (recorded && early.length > 0) recorded.refusedWithinQuota = [...early, ...(recorded.refusedWithinQuota ?? [])].sort((a, b) => a.at - b.at);
         // A load segment keeps the whole run of each key, for `merge` to judge the runners as one.
         if (recorded) ctx.emit({ kind: 'rate-limit', key: { ...summariseKey(recorded), ...(segment ? { raw: keyRunRecord(recorded) } : {}) } });
       }
@@ -51,13 +61,20 @@ describe('Limits', () => {
 
   for (const key of run.target.keys) {
     for (const def of rl.RATE_LIMIT_CHECKS) {
-      check(def, { subject: key.label, requires: 'load' }, async () => {
-        if (failure) throw new Error(`the rate-limit run could not finish: ${failure}`);
+      // The quota is judged without load too when another suite's request was refused within it: that needs no request more.
+      check(def, { subject: key.label, ...(def === rl.quota ? {} : { requires: 'load' as const }) }, async () => {
+        const early = earlyRefusals(key.label);
+        if (!run.allowLoad) {
+          if (early.length === 0) return skip(LOAD_NOT_ALLOWED);
+          const finding = def.judge({ label: key.label, plan: key.plan, quota: key.quota, windows: run.target.windows, refusedWithinQuota: early.map(recordOf) });
+          return { ...finding, exchanges: early.map((r) => r.exchange) };
+        }
+        if (failure !== undefined) throw cutShort(failure);
         if (run.segment) return skip(`judged when the ${run.segment.count} load segments are merged (animal-store-conformance merge): this runner saw its share of the load only`);
         const recorded = runs.get(key.label);
         if (!recorded) return skip(`${key.label} was not driven`);
         const finding = def.judge(recorded);
-        return finding.outcome === 'fail' ? { ...finding, exchanges: evidence.of(key.label) } : finding;
+        return finding.outcome === 'fail' ? { ...finding, exchanges: [...early.map((r) => r.exchange), ...evidence.of(key.label)] } : finding;
       });
     }
   }

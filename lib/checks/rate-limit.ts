@@ -3,6 +3,7 @@
 import { accepted, DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, answerOf, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
 import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansWithin } from '../rate-limit/day-count.ts';
 import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed, resetShape } from '../rate-limit/vocabulary.ts';
+import { describeWithinQuota } from '../rate-limit/within-quota.ts';
 import { defineCheck } from './define.ts';
 import { oneQuota } from './one-quota.ts';
 import { minuteTurns, mostInOneWindow, notReached, refillOver } from './not-reached.ts';
@@ -186,7 +187,26 @@ export function judgeRemaining(run: KeyRun): Finding {
   return pass();
 }
 
+/**
+ * The quota: the burst's count against what the headers stated (judgeBurstQuota), and any 429 of
+ * the key within the plan's minute quota by the harness's own count, whichever suite met it: a
+ * limiter that refuses below the plan's quota (one with no room for a burst) may state its own
+ * small room honestly, and still refuse what the plan allows. Code: refused-within-quota.
+ */
 export function judgeQuota(run: KeyRun): Finding {
+  const burst = judgeBurstQuota(run);
+  const early = run.refusedWithinQuota?.[0];
+  if (burst.outcome === 'fail' || !early) return burst;
+  const during = early.suite === 'rate-limit' ? "the key's burst" : `a request of the ${early.suite} suite`;
+  return fail(
+    'refused-within-quota',
+    `${run.label}: ${describeWithinQuota(run.label, run.plan, early)} (${during}): no limiter of the plan refuses a key sent no more than its quota within one window's length${run.refusedWithinQuota!.length > 1 ? `; ${run.refusedWithinQuota!.length - 1} more such 429s` : ''}`,
+    `no 429 while at most ${early.quota} requests of the key fall within ${early.seconds} s`,
+    `429 with ${early.sent} within ${early.seconds} s`,
+  );
+}
+
+function judgeBurstQuota(run: KeyRun): Finding {
   if (!run.burst) return skip(`${run.label} was not driven: no burst ran`);
   const window = quotaWindow(run);
   const start = window.start;

@@ -31,7 +31,7 @@ export function toCheckResult(def: CheckDef, judgement: Judgement, ctx: ResultCo
     title: def.title,
     severity: def.severity,
     outcome: judgement.outcome,
-    ...(failed ? { code: failed.code } : {}),
+    ...(failed ? { code: failed.code } : judgement.outcome === 'error' && judgement.code ? { code: judgement.code } : {}),
     message: others.length > 0 ? `${judgement.message} (and ${others.length} more kind${others.length > 1 ? 's' : ''} of failure: ${others.map((o) => o.kind).join('; ')})` : (judgement.message ?? def.title),
     suite: def.suite,
     // Provisional: linkCauses keeps it only when that check failed too.

@@ -59,7 +59,8 @@ export type Finding =
   | { outcome: 'skip'; message: string };
 
 /** A finding, or the harness's own failure to judge (never the target's fault by itself). */
-export type Judgement = Finding | { outcome: 'error'; message: string };
+/** An error: the check could not be carried out; `code` the harness's own (HARNESS_RUN_TIME_LIMIT, …), when it gave one. */
+export type Judgement = Finding | { outcome: 'error'; message: string; code?: string };
 
 export const skip = (message: string): Finding => ({ outcome: 'skip', message });
 

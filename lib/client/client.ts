@@ -8,11 +8,13 @@ import { carrierName, carrierValue, type KeyCarrier } from '../generators/key-ca
 import type { NearMissKey } from '../generators/near-miss-key.ts';
 import { headerInt } from '../models.ts';
 import { rateAnswerOf, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
-import { RateLimitedError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
+import { RateLimitedError, RefusedWithinQuotaError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
+import { describeWithinQuota, refusedWithinQuota } from '../rate-limit/within-quota.ts';
 import type { AuthUsed, Exchange } from '../result/model.ts';
 import { Budget } from './budget.ts';
 import { DEFAULT_RETRY, decideRetry, type RetryOptions } from './retry.ts';
 import { Redactor } from './redact.ts';
+import { keyLabelOf, SendLog } from './send-log.ts';
 
 /** How a request authenticates: a configured key, none, or a credential made up by a check. */
 export type Auth =
@@ -74,8 +76,10 @@ export interface ClientOptions {
   connectTimeoutMs?: number;
   /** Accept any TLS certificate (test hosts only). */
   insecure?: boolean;
-  /** Epoch ms after which nothing more is sent (the whole-run time limit). */
+  /** Epoch ms after which nothing more is sent, and no wait ends (the whole-run time limit). */
   deadline?: number;
+  /** The target's window lengths, seconds: a 429 within the plan's minute quota is told apart by them. */
+  windows?: { minute: number; day: number };
   retry?: RetryOptions;
   /** Receives every exchange once complete (the run's log). */
   onExchange?: (exchange: Exchange) => void;
@@ -99,6 +103,13 @@ const RECORDED_REQUEST_START_BYTES = 1024;
  * drops every connection would otherwise cost a timeout for each of hundreds of checks.
  */
 const GIVE_UP_AFTER = 5;
+/**
+ * 429s of a key within the plan's minute quota after which the client no longer waits for that key:
+ * a limiter that refuses below the plan's quota (one with no room for a burst, say) would make every
+ * later request wait out a Retry-After. One may be another client of a shared key; two are the
+ * server's. rate-limit.quota judges them.
+ */
+const STOP_AFTER_EARLY_REFUSALS = 2;
 /** The whole-exchange deadline lets undici's own, more precise, timeouts fire first. */
 const DEADLINE_SLACK_MS = 1_000;
 /** Read at most this much of a body; a hostile server cannot fill our memory. */
@@ -107,6 +118,8 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export class ApiClient {
   readonly redactor: Redactor;
   readonly budget: Budget;
+  /** Every request sent with each key, and its 429s within the plan's minute quota. */
+  readonly sends = new SendLog();
   private readonly dispatcher: Dispatcher;
   private seq: number;
   private readonly subscribers = new Set<(exchange: Exchange) => void>();
@@ -144,6 +157,8 @@ export class ApiClient {
    * client's own. The caller has already counted it against the budget.
    */
   record(exchange: Omit<Exchange, 'seq' | 'suite'>): Exchange {
+    const label = keyLabelOf(exchange.auth);
+    if (label !== undefined) this.sends.note(label, Date.parse(exchange.startedAt));
     const full: Exchange = this.redactor.scrubDeep({ ...exchange, seq: this.seq++, suite: this.suite });
     this.emit(full);
     return full;
@@ -181,10 +196,13 @@ export class ApiClient {
     const retry = this.options.retry ?? DEFAULT_RETRY;
     const now = this.options.now ?? Date.now;
     const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    const key = req.retry !== false && 'key' in req.auth ? req.auth.key : undefined;
+    if (key && this.sends.refusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, 'not sent');
     let next = req;
     for (let attempt = 0; ; attempt++) {
       const response = await this.sendOnce(next);
       if (req.retry === false) return response;
+      if (key && response.exchange.refusedWithinQuota && this.sends.refusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, 'refused (429) and not retried');
       const at = now();
       let decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: at, random: this.options.random ?? Math.random, options: retry });
       // Refused again at the time a 429 named: its next Retry-After is not trusted alone, but the later of it and Reset.
@@ -202,9 +220,21 @@ export class ApiClient {
       const keyed = 'key' in req.auth || 'keyInQuery' in req.auth;
       const named = response.status === 429 && keyed ? retryAfterWaitMs(response.headers['retry-after'], at, response.headers.date) : undefined;
       next = named !== undefined ? { ...req, followsRetryAfter: { seq: response.exchange.seq, until: at + named } } : req;
+      if (this.options.deadline !== undefined && at + decision.delayMs > this.options.deadline) {
+        throw new RunTimeLimitError(`${req.method} ${req.path}: the wait for a retry (${Math.ceil(decision.delayMs / 1000)} s) would end after the run time limit (budget.maxSeconds)`);
+      }
       this.options.onWait?.(decision.delayMs, `${req.method} ${req.path}: ${decision.reason}`);
       await sleep(decision.delayMs);
     }
+  }
+
+  /** Why a request of a key is not sent (or not retried): the key's limiter refuses below the plan's quota. */
+  private refusedEarly(req: ApiRequest, key: TargetKey, what: string): RefusedWithinQuotaError {
+    const refusals = this.sends.refusals(key.label);
+    const first = refusals[0]!;
+    // The request that met the second such 429 says it whole; those not sent after it, briefly.
+    const why = what === 'not sent' ? `${key.label}'s limiter refused ${refusals.length} requests within plan ${key.plan}'s quota` : `${key.label} got ${refusals.length} 429s within plan ${key.plan}'s quota (the first ${describeWithinQuota(key.label, key.plan, first)}), so the harness stops waiting them out one request at a time`;
+    return new RefusedWithinQuotaError(`${req.method} ${req.path} ${what}: ${why} (rate-limit.quota [${key.label}] judges the limiter)`);
   }
 
   /** One request, no retry. Throws TransportError when no complete response arrives. */
@@ -233,6 +263,8 @@ export class ApiClient {
     }
     const auth = this.authorise(req.auth, headers);
     const started = Date.now();
+    const label = keyLabelOf(auth);
+    if (label !== undefined) this.sends.note(label, started);
     const base: Omit<Exchange, 'responseHeaders' | 'durationMs'> = {
       seq,
       suite: this.suite,
@@ -260,14 +292,18 @@ export class ApiClient {
       const { text, truncated } = await readBody(res.body);
       const responseHeaders = flattenHeaders(res.headers);
       const recorded = Buffer.byteLength(text) > RECORDED_BODY_BYTES;
+      const answeredAt = Date.now();
+      const early = this.earlyRefusal(req.auth, started, answeredAt, res.statusCode, responseHeaders);
       const exchange: Exchange = {
         ...base,
         status: res.statusCode,
         responseHeaders: this.recordHeaders(responseHeaders),
         responseBody: this.redactor.scrub(recorded ? truncateUtf8(text, RECORDED_BODY_BYTES) : text),
         ...(truncated || recorded ? { responseBodyTruncated: true } : {}),
-        durationMs: Date.now() - started,
+        ...(early ? { refusedWithinQuota: early } : {}),
+        durationMs: answeredAt - started,
       };
+      if (early && 'key' in req.auth) this.sends.refused(req.auth.key.label, { ...early, seq, suite: this.suite, at: answeredAt, exchange });
       this.emit(exchange);
       this.failuresInARow = 0;
       return { exchange, status: res.statusCode, headers: responseHeaders, text };
@@ -278,6 +314,13 @@ export class ApiClient {
       this.failuresInARow += 1;
       throw new TransportError(`${req.method} ${this.redactor.scrub(url)}: no response (${code})`, code);
     }
+  }
+
+  /** A 429 to a request with a configured key, within the plan's minute quota by what this client sent with the key. */
+  private earlyRefusal(auth: Auth, sentAt: number, answeredAt: number, status: number, headers: Record<string, string>) {
+    if (status !== 429 || !('key' in auth) || this.options.windows === undefined) return undefined;
+    const { key } = auth;
+    return refusedWithinQuota(this.sends.of(key.label), { sentAt, answer: rateAnswerOf(answeredAt, status, headers) }, { quota: key.quota, windows: this.options.windows });
   }
 
   private url(req: ApiRequest): string {

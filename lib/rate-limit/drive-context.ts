@@ -76,6 +76,8 @@ export interface DriveContext {
   obeying: Map<string, FollowsRetryAfter>;
   /** The key's accepted requests in the whole run, every suite's, as spans of the server's seconds (the day is counted from them). */
   accepted: (label: string) => AcceptedSpan[];
+  /** When every request of the key went out in the whole run, every suite's (a 429 within the plan's quota is told by them). */
+  sends: (label: string) => readonly number[];
   /** A load segment (runner I of N): its share, and when each key is driven (epoch ms, the same for every runner). */
   segment?: Segment & { slots: ReadonlyMap<string, number> };
 }

@@ -7,6 +7,7 @@ import { approach } from '../load/approach.ts';
 import { lateByMs, type Segment } from '../load/segment.ts';
 import { type BurstData, headersOf, type KeyRun, type Look, answerOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { resetAtMs } from './vocabulary.ts';
+import { refusedWithinQuota } from './within-quota.ts';
 import { type DriveContext, loadRecorder, loadUrl } from './drive-context.ts';
 import { look, noteRetryAfter } from './look.ts';
 import { waitOut, waitUntil } from './wait.ts';
@@ -147,6 +148,10 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
   const remaining = answerOf(aligned.look).remaining ?? key.quota.perMinute;
   ctx.progress(`${key.label}: bursting above ${key.plan}'s rate from Remaining ${remaining}`);
   run.burst = await runBurst(ctx, key, remaining, ctx.segment);
+  // The burst's first 429, against every request the run sent with the key (the burst's own recorded by now).
+  const refused = run.burst.points.find((p) => p.status === 429);
+  const early = refused && refusedWithinQuota(ctx.sends(key.label), { sentAt: refused.sentAt ?? refused.t, answer: refused }, { quota: key.quota, windows: ctx.target.windows });
+  if (early) run.refusedWithinQuota = [...(run.refusedWithinQuota ?? []), { suite: 'rate-limit', at: refused!.t, ...early }];
   return { run, first };
 }
 

@@ -16,6 +16,7 @@ import { look } from './look.ts';
 import { driveMix, mixKey } from './one-quota.ts';
 import { recover } from './recover.ts';
 import { waitUntil } from './wait.ts';
+import { describeWithinQuota } from './within-quota.ts';
 
 /** Keys grouped by plan, disposable ones last (the ban probe goes after the isolation checks). */
 export function byPlan(keys: readonly TargetKey[]): TargetKey[][] {
@@ -73,6 +74,10 @@ async function drivePlan(ctx: DriveContext, group: TargetKey[], initial: Map<str
     const spendsDay = !key.disposable && dayKey === undefined && (ctx.segment?.index ?? 1) === 1;
     if (spendsDay) dayKey = key.label;
     else notDayKey.push(run);
+    // A limiter that refused the key's burst within the plan's quota would make the mix and the day
+    // wait out a Retry-After at every request or two: neither is sent (rate-limit.quota fails).
+    const early = run.refusedWithinQuota?.[0];
+    const tooEarly = early && `${key.label}'s burst was ${describeWithinQuota(key.label, key.plan, early)} (rate-limit.quota): a limiter that refuses below the plan's quota would have every request of it wait out a Retry-After`;
     followUps.push(
       (async () => {
         if (key.disposable && (ctx.segment?.index ?? 1) === 1) await probeBan(ctx, key, run);
@@ -80,9 +85,11 @@ async function drivePlan(ctx: DriveContext, group: TargetKey[], initial: Map<str
         if (mixer && key.label !== mixer.label) run.mixSkipped = `a mix of operations is sent with one key of the run, ${mixer.label} (the key of the smallest minute quota that is not disposable, preferring one that does not spend its plan's day)`;
         else if (mixer) {
           if (ctx.segment) run.mixSkipped = `a mix of operations is sent without load segments only (this is segment ${ctx.segment.index} of ${ctx.segment.count})`;
+          else if (tooEarly) run.mixSkipped = `${tooEarly}; the mix of operations is not sent`;
           else await driveMix(ctx, key, run);
         }
-        if (spendsDay) await driveDay(ctx, key, run);
+        if (spendsDay && tooEarly) run.daySkipped = `${tooEarly}; the day's quota is not spent`;
+        else if (spendsDay) await driveDay(ctx, key, run);
       })(),
     );
     previous = run;

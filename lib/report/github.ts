@@ -3,7 +3,7 @@
 // text out; lib/cli/main.ts writes them when GITHUB_STEP_SUMMARY is set.
 import type { CheckResult, Report } from '../result/model.ts';
 import { blocksVerdict } from '../result/verdict.ts';
-import { checkLabel, counted, expectedLines, failureGroups, mustFailedText, OUTCOMES, SEVERITIES } from './text.ts';
+import { checkLabel, counted, cutText, expectedLines, failureGroups, mustFailedText, OUTCOMES, SEVERITIES } from './text.ts';
 
 /** GitHub refuses a step summary above 1 MiB; this leaves room for other steps' summaries. */
 export const SUMMARY_MAX_BYTES = 512 * 1024;
@@ -32,6 +32,7 @@ export function renderJobSummary(report: Report, reportDir: string): string {
     '',
     `${report.summary.checks} checks, ${mustFailedText(report)}, ${report.requests.total} requests, ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed}${report.options.strict ? ', --strict' : ''}.`,
     '',
+    ...(cutText(report) ? [`> ⏱ ${cutText(report)}.`, ''] : []),
     `| Outcome | ${SEVERITIES.join(' | ')} |`,
     `|---|${SEVERITIES.map(() => '---:').join('|')}|`,
     ...OUTCOMES.map((o) => `| ${o} | ${SEVERITIES.map((s) => report.summary.bySeverity[s][o]).join(' | ')} |`),

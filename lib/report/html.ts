@@ -13,6 +13,7 @@ import {
   failureGroups,
   type FailureGroup,
   checkLabel,
+  cutText,
   formatDuration,
   groupByClause,
   isFailure,
@@ -93,6 +94,7 @@ function header(report: Report, verdictText: string): Html {
 ${report.baseline ? html`<dt>Expected failures</dt><dd data-baseline="${report.baseline.file}"><a href="#expected"><code>${report.baseline.file}</code></a>: ${baselineText(report.baseline)}</dd>` : ''}
 ${report.segment ? html`<dt>Load segment</dt><dd data-segment="${report.segment.index}/${report.segment.count}">${report.segment.index} of ${report.segment.count}, load from <time datetime="${report.segment.startAt}">${report.segment.startAt}</time>: this runner's share only; the rate-limit checks are judged when the segments are merged</dd>` : ''}
 ${report.merged ? html`<dt>Merged from</dt><dd data-merged="${report.merged.segments.length}">${report.merged.segments.length} load segments from <time datetime="${report.merged.startAt}">${report.merged.startAt}</time> (${report.merged.segments.map((s, i) => html`${i > 0 ? ', ' : ''}${s.index}: ${s.requests} requests`)}), judged as one run</dd>` : ''}
+${report.timeLimit ? html`<dt>Time limit</dt><dd data-time-limit="${report.timeLimit.seconds}" data-cut="${String(report.timeLimit.reached)}">${report.timeLimit.seconds} s (budget.maxSeconds)${report.timeLimit.reached ? html`: <strong>${cutText(report) ?? ''}</strong>` : ', not reached'}</dd>` : ''}
 ${report.target.keys.length > 0 ? html`<dt>Keys</dt><dd>${report.target.keys.map((k) => `${k.label} (${k.plan}${k.disposable ? ', disposable' : ''})`).join(', ')}</dd>` : ''}
 </dl>
 ${severityTable(report.summary)}

@@ -38,6 +38,18 @@ export function mustFailedText(report: Pick<Report, 'summary' | 'checks'>): stri
   return `${must.fail + must.error - expectedMust} must failed${expected > 0 ? `, ${expected} expected failure${expected === 1 ? '' : 's'}` : ''}`;
 }
 
+/**
+ * What a run cut by its time limit judged and could not: "Cut at the run's time limit (120 s,
+ * budget.maxSeconds): 31 of 183 checks judged; 152 could not be carried out (errors)". Undefined
+ * when the limit was not reached.
+ */
+export function cutText(report: Pick<Report, 'timeLimit' | 'summary'>): string | undefined {
+  const limit = report.timeLimit;
+  if (!limit?.reached) return undefined;
+  const judged = report.summary.checks - limit.notJudged;
+  return `Cut at the run's time limit (${limit.seconds} s, budget.maxSeconds): ${judged} of ${report.summary.checks} checks judged; ${limit.notJudged} could not be carried out (errors): give the run more time, or fewer suites (--suite)`;
+}
+
 /** "1 root cause", "2 root causes". */
 export function counted(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -3,7 +3,7 @@ import type { Target } from '../config/schema.ts';
 import type { CheckResult, Exchange, Report } from './model.ts';
 import { REPORT_SCHEMA_VERSION } from './model.ts';
 import { summarise, verdictOf } from './verdict.ts';
-import { EXIT } from '../errors.ts';
+import { EXIT, RunTimeLimitError } from '../errors.ts';
 
 export function countRequests(exchanges: readonly Pick<Exchange, 'status' | 'suite'>[]): Report['requests'] {
   const byStatus: Record<string, number> = {};
@@ -36,7 +36,10 @@ export interface BuildInput {
   merged?: Report['merged'];
   /** Requests counted elsewhere (a merge sums its segments'), instead of counting `exchanges`. */
   requests?: Report['requests'];
+  /** The run's time limit in seconds (budget.maxSeconds, or --soak's). */
+  timeLimitSeconds?: number;
 }
+
 
 export function buildReport(input: BuildInput): Report {
   const verdict = input.unreachable ? 'fail' : verdictOf(input.checks, input.options.strict);
@@ -58,6 +61,9 @@ export function buildReport(input: BuildInput): Report {
     summary: summarise(input.checks),
     requests: input.requests ?? countRequests(input.exchanges),
     warnings: input.warnings,
+    ...(input.timeLimitSeconds !== undefined
+      ? { timeLimit: { seconds: input.timeLimitSeconds, reached: input.checks.some((c) => c.outcome === 'error' && c.code === RunTimeLimitError.CODE), notJudged: input.checks.filter((c) => c.outcome === 'error').length } }
+      : {}),
     checks: input.checks,
     ...(input.rateLimits ? { rateLimits: input.rateLimits } : {}),
     ...(input.pacedLoad ? { pacedLoad: input.pacedLoad } : {}),

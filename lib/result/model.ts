@@ -61,6 +61,14 @@ export const Exchange = z.object({
     .object({ seq: z.number().int(), until: z.string().describe('ISO 8601: the moment that 429 named') })
     .optional()
     .describe("Sent after waiting out the Retry-After of the 429 answered to request `seq`: that 429's evidence (rate-limit.retry-after-obeyed)"),
+  refusedWithinQuota: z
+    .object({
+      sent: z.number().int().describe('Requests the harness sent with the key within one minute window\'s length before the 429, this one included'),
+      quota: z.number().int().describe("The plan's per-minute quota"),
+      seconds: z.number().int().describe("The minute window's length"),
+    })
+    .optional()
+    .describe("A 429 of the minute's quota that no limiter of the plan gives: the key had been sent no more than its quota within a window's length (rate-limit.quota)"),
   startedAt: z.string().describe('ISO 8601'),
   durationMs: z.number(),
 });
@@ -106,7 +114,7 @@ export const CheckResult = z.object({
   title: z.string(),
   severity: Severity,
   outcome: Outcome,
-  code: z.string().optional().describe('A failure\'s kind within its check, stable across runs and wording (e.g. "too-many-accepted"): tools tell failures apart by it, never by the message'),
+  code: z.string().optional().describe('A failure\'s kind within its check, stable across runs and wording (e.g. "too-many-accepted"): tools tell failures apart by it, never by the message. For an error, the harness\'s own code when it gave one (HARNESS_RUN_TIME_LIMIT, HARNESS_TARGET_GONE, HARNESS_REFUSED_WITHIN_QUOTA, …)'),
   message: z.string(),
   suite: z.string(),
   causedBy: z
@@ -162,6 +170,14 @@ export const Report = z.object({
     bySuite: z.record(z.string(), z.number().int()),
   }),
   warnings: z.array(z.string()),
+  timeLimit: z
+    .object({
+      seconds: z.number().int().describe('budget.maxSeconds (26 h with --soak): nothing is sent, and no wait ends, past it'),
+      reached: z.boolean().describe('The run was cut by it: checks left then ended as errors (code HARNESS_RUN_TIME_LIMIT), not judged'),
+      notJudged: z.number().int().describe('Checks that could not be carried out (outcome error), whatever the reason'),
+    })
+    .optional()
+    .describe("The run's time limit, and whether it cut the run: what was judged and what could not be"),
   checks: z.array(CheckResult),
   rateLimits: z.array(RateLimitKey).optional().describe('Per key: the timeline of the rate-limit suite (for charts) and its load figures'),
   pacedLoad: PacedLoadSection.optional().describe('The load suite (--suite load): each key paced at a constant rate within its quota, with its rate, gaps, latency and answers, overall and second by second'),

@@ -161,8 +161,20 @@ export type MixData = z.infer<typeof MixData>;
  * Everything one key's run saw, as the checks judge it. A load segment's report.json keeps it per
  * key (rateLimits[].raw), so that `merge` judges the segments' runs again as one.
  */
+/** A 429 of the key within the plan's minute quota (lib/rate-limit/within-quota.ts), whichever suite met it. */
+export const EarlyRefusal = z.object({
+  seq: z.number().int().optional().describe('The 429\'s exchange'),
+  suite: z.string(),
+  at: z.number().describe('Epoch ms, when the 429 arrived'),
+  sent: z.number().int().describe("The key's requests within one minute window's length before it, the refused one included"),
+  quota: z.number().int(),
+  seconds: z.number().int(),
+});
+
 export const KeyRunRecord = z.object({
   start: Look.optional(),
+  /** 429s within the plan's minute quota: the burst's first 429, and those the other suites met. */
+  refusedWithinQuota: z.array(EarlyRefusal).optional(),
   burst: BurstData.optional(),
   retry: z.object({ waitedMs: z.number(), next: Look }).optional(),
   /** Why the recovery after the first 429 was not tried (a wait longer than the harness allows). */

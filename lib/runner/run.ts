@@ -125,6 +125,7 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
       ...(suites.includes('load') ? { loadRate: context.pace.fraction, loadWindows: context.pace.windows } : {}),
     },
     checks: redactor.scrubDeep(checks),
+    timeLimitSeconds: context.timeLimitSeconds,
     exchanges: collector.requests,
     warnings,
     unreachable,

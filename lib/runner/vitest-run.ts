@@ -107,9 +107,11 @@ function lostCheck(test: TestCase): CheckResult {
   const errors = [...(test.result().errors ?? [])];
   for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) errors.push(...parent.errors());
   const message = `the check ended without a result: ${errors.map((e) => e.message).join('; ') || test.result().state}`;
+  // The harness's own error (HarnessError) crosses from the worker with its code.
+  const code = errors.map((e) => (e as { code?: unknown }).code).find((c): c is string => typeof c === 'string' && c.startsWith('HARNESS_'));
   const def = checkById(id);
   if (!def) return harnessError(test.name, `${test.name}: ${message}`);
-  return toCheckResult(def, { outcome: 'error', message }, { ...(subject ? { subject } : {}), durationMs: test.diagnostic()?.duration ?? 0, exchanges: [] });
+  return toCheckResult(def, { outcome: 'error', message, ...(code ? { code } : {}) }, { ...(subject ? { subject } : {}), durationMs: test.diagnostic()?.duration ?? 0, exchanges: [] });
 }
 
 function harnessError(subject: string, message: string): CheckResult {

@@ -15,6 +15,8 @@ export interface RunContext {
   requestsBefore: number;
   /** Epoch ms: the whole-run time limit. Nothing is sent, and no wait runs, past it. */
   deadline: number;
+  /** That limit in seconds from the run's start (budget.maxSeconds, or --soak's). */
+  timeLimitSeconds: number;
   /** Print progress lines to the console too (a suite run by vitest alone has no runner to show them). */
   echoProgress: boolean;
   /** --load-segment I/N with --start-at (epoch ms): this runner's share of the rate-limit suite's load. */

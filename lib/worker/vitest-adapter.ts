@@ -8,7 +8,7 @@ import type { RunnerTestCase, RunnerTestFile, RunnerTestSuite } from 'vitest';
 import type { ApiClient } from '../client/client.ts';
 import { shellQuote } from '../client/curl.ts';
 import type { TargetKey } from '../config/schema.ts';
-import { BudgetExhaustedError, describeError } from '../errors.ts';
+import { BudgetExhaustedError, describeError, HarnessError } from '../errors.ts';
 import type { CheckDef } from '../checks/define.ts';
 import { toCheckResult } from '../checks/result.ts';
 import type { EachCase, Judgement } from '../checks/types.ts';
@@ -160,7 +160,8 @@ export async function sendEach<I, C>(items: readonly I[], send: (item: I) => Pro
 }
 
 function outcomeOfError(err: unknown): Judgement {
-  return err instanceof BudgetExhaustedError ? { outcome: 'skip', message: err.message } : { outcome: 'error', message: describeError(err) };
+  if (err instanceof BudgetExhaustedError) return { outcome: 'skip', message: err.message };
+  return { outcome: 'error', message: describeError(err), ...(err instanceof HarnessError ? { code: err.code } : {}) };
 }
 
 /** The command that replays a whole suite with the run's seed (property cases included). */
@@ -169,12 +170,13 @@ function replayCommand(run: RunContext, suite: string): string {
   return `npm run conformance -- --target ${shellQuote(target)} --suite ${shellQuote(suite)} --seed ${run.seed} --runs ${run.runs}`;
 }
 
+/** Why a check that needs load is skipped. */
+export const LOAD_NOT_ALLOWED = 'load is not allowed on this target (allow.load in the target, or --allow-load)';
+
 async function guarded(run: RunContext, options: CheckOptions, body: () => Promise<Judgement>): Promise<Judgement> {
   if (options.requires === 'writes' && !run.allowWrites) {
     return { outcome: 'skip', message: 'writes are not allowed on this target (allow.writes in the target, or --allow-writes)' };
   }
-  if (options.requires === 'load' && !run.allowLoad) {
-    return { outcome: 'skip', message: 'load is not allowed on this target (allow.load in the target, or --allow-load)' };
-  }
+  if (options.requires === 'load' && !run.allowLoad) return { outcome: 'skip', message: LOAD_NOT_ALLOWED };
   return body();
 }

@@ -109,6 +109,12 @@ export interface RateLimiterOptions {
   enforceDay?: boolean;
   /** Fault rate-slow-refill: the minute limit is a token bucket refilled at this fraction of the plan's rate. */
   minuteRefill?: number;
+  /**
+   * Fault rate-no-burst: a request is let through only a minute's share (window / quota) after the
+   * bucket's last accepted one, and the headers say so (Remaining 0 after each, Reset when the next
+   * may come): a smoothing limiter with no room for a burst.
+   */
+  noBurst?: boolean;
   /** Faults rate-headers-mixed-windows, rate-remaining-of-day: every decision also gives each window's state (`windows`). */
   reportWindows?: boolean;
 }
@@ -127,6 +133,8 @@ interface Bucket {
   day: Meter;
   /** The views for the last quota this bucket was judged by (a shared bucket sees several). */
   views?: { perMinute: number; perDay: number; views: readonly WindowView[] };
+  /** Fault rate-no-burst: epoch ms of the last request let through. */
+  lastAcceptedAt?: number;
 }
 
 /** Salt of the reset-jitter noise. */
@@ -210,6 +218,11 @@ export class RateLimiter {
       }
     }
 
+    if (this.options.noBurst && enforce) {
+      const spaced = this.spaced(options.bucket ?? clientId, views[0]!, at, client, earlyRetry);
+      if (spaced) return spaced;
+    }
+
     // Every decision is written out whole: in Node 20, adding keys to a spread copy ({ ...base, allowed })
     // costs microseconds, more than the rest of the decision.
     const blocking = views.filter((v) => v.meter.left(at, v.quota) < 1 - v.extra - EPSILON);
@@ -249,6 +262,10 @@ export class RateLimiter {
 
     for (const v of views) v.meter.consume(at, v.quota, -v.extra);
     client.refusedInARow = 0;
+    if (this.options.noBurst && enforce) {
+      const minute = views[0]!;
+      return { at, earlyRetry, banned: false, banStarted: false, allowed: true, limit: minute.quota, remaining: 0, reset: Math.ceil((at + (minute.seconds * 1000) / minute.quota) / 1000), windowSeconds: minute.seconds, refusedInARow: 0 };
+    }
     const described = this.options.describeDay && views[1] ? views[1] : binding(views, at);
     return {
       at,
@@ -263,6 +280,27 @@ export class RateLimiter {
       refusedInARow: 0,
       windows: this.options.reportWindows ? windowStates(views, at) : undefined,
     };
+  }
+
+  /**
+   * Fault rate-no-burst: refuses a request that comes sooner than a minute's share after the
+   * bucket's last accepted one; notes an accepted one. Headers of the spacing, honestly: Limit the
+   * plan's quota, Remaining 0, Reset when the next request may come. Undefined: let it through to
+   * the windows as usual (its headers then rewritten the same way).
+   */
+  private spaced(bucketId: string, minute: WindowView, at: number, client: ClientState, earlyRetry: boolean): RateDecision | undefined {
+    const bucket = this.buckets.get(bucketId)!;
+    const spacingMs = (minute.seconds * 1000) / minute.quota;
+    const last = bucket.lastAcceptedAt;
+    if (last === undefined || at - last >= spacingMs) {
+      bucket.lastAcceptedAt = at;
+      return undefined;
+    }
+    const retryAtMs = last + spacingMs;
+    const retryAfter = Math.max(1, Math.ceil((retryAtMs - at) / 1000 - EPSILON));
+    client.retryNotBefore = at + retryAfter * 1000;
+    client.refusedInARow++;
+    return { at, earlyRetry, banned: false, banStarted: false, allowed: false, limit: minute.quota, remaining: 0, reset: Math.ceil(retryAtMs / 1000), windowSeconds: minute.seconds, blockedBy: 'minute', retryAfter, retryAtMs, refusedInARow: client.refusedInARow };
   }
 
   /**

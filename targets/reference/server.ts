@@ -110,6 +110,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
     describeDay: variations.has('headers-day-window'),
     enforceDay: !faults.has('rate-daily-not-enforced'),
     minuteRefill: faults.has('rate-slow-refill') ? SLOW_REFILL : undefined,
+    noBurst: faults.has('rate-no-burst'),
     reportWindows: faults.has('rate-headers-mixed-windows') || faults.has('rate-remaining-of-day'),
   });
   const first = keys.clients()[0];

@@ -156,6 +156,20 @@ describe('what the report says about a fault', () => {
     expect(measured).toBeGreaterThan(LOAD_THRESHOLDS.p95Ms);
   });
 
+  it('rate-no-burst: a limiter refusing far below the quota fails rate-limit.quota well within the time limit; the checks it kept from running say why, by their code', async () => {
+    const { run, report } = await groupRun('rate-no-burst');
+    expect(run.code).toBe(1);
+    expect(report.timeLimit).toMatchObject({ seconds: 120, reached: false });
+    // Waiting out a Retry-After at every other request of every suite would take minutes.
+    expect(report.durationMs).toBeLessThan(60_000);
+    const quota = report.checks.filter((c) => c.id === 'rate-limit.quota');
+    expect(quota.length).toBe(KEYS.length);
+    for (const c of quota) expect({ key: c.subject, outcome: c.outcome, code: c.code }).toEqual({ key: c.subject, outcome: 'fail', code: 'refused-within-quota' });
+    const errors = report.checks.filter((c) => c.outcome === 'error');
+    expect(errors.length).toBeGreaterThan(0);
+    expect(new Set(errors.map((c) => c.code))).toEqual(new Set(['HARNESS_REFUSED_WITHIN_QUOTA']));
+  });
+
   it('auth-no-error-body: one failure, errors.error-body over every 401; the auth checks, whose status is right, pass saying so', async () => {
     const report = await reportOf('auth-no-error-body');
     const failed = report.checks.filter((c) => c.outcome === 'fail');

@@ -1033,6 +1033,20 @@ const checks = {
     clock.set(START + 12_000);
     expect(statuses(await Promise.all([free(s), free(s), free(s), free(s)]))).toEqual([200, 200, 200, 429]);
   },
+  'rate-no-burst': async (s, clock) => {
+    // A free key (60 a minute): one request a second at most, whatever is left of the minute.
+    const first = await free(s);
+    expect(first.status).toBe(200);
+    expect(first.headers['x-ratelimit-remaining']).toBe('0');
+    const refused = await free(s);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers['x-ratelimit-limit']).toBe('60');
+    clock.set(START + 999);
+    expect((await free(s)).status).toBe(429);
+    clock.set(START + 1_000);
+    expect(statuses([await free(s), await free(s)])).toEqual([200, 429]);
+  },
   'latency-grows-with-load': async (s, clock) => {
     // The server's clock stands still: every request is in the same second as those before it.
     for (let i = 0; i < 19; i++) await get(s, '/v1/pets?limit=1');

@@ -1,6 +1,7 @@
 // The rate-limit suite's work, in this process, on a virtual clock: the reference server (with the
 // faults and variations asked for) answers through a simulated wire, the driver drives every key,
 // and every rate-limit check judges what it recorded, as the suite would. Milliseconds of real time.
+import { keyLabelOf } from '../../lib/client/send-log.ts';
 import { RATE_LIMIT_CHECKS } from '../../lib/checks/rate-limit.ts';
 import { RUN_CHECKS } from '../../lib/checks/run.ts';
 import type { Finding } from '../../lib/checks/types.ts';
@@ -54,7 +55,7 @@ function setUp(o: ClockRunOptions) {
   /** A wire of its own (connections, log, ledger) and a context to drive keys with it. */
   const runner = (segment?: DriveContext['segment']) => {
     const sim = simWire(server, clock, o.latencyMs === undefined ? {} : { latencyMs: o.latencyMs }, dayOfTarget(target));
-    const ctx = driveContext({ clock, wire: sim.wire, target, soak: o.soak ?? false, deadline: startedAt + 7 * 86_400_000, progress: () => {}, accepted: (label) => sim.ledger.of(label), ...(segment ? { segment } : {}) });
+    const ctx = driveContext({ clock, wire: sim.wire, target, soak: o.soak ?? false, deadline: startedAt + 7 * 86_400_000, progress: () => {}, accepted: (label) => sim.ledger.of(label), sends: (label) => sim.exchanges.filter((e) => keyLabelOf(e.auth) === label).map((e) => Date.parse(e.startedAt)), ...(segment ? { segment } : {}) });
     return { sim, ctx };
   };
   return { startedAt, clock, server, target, runner };

@@ -157,6 +157,8 @@ export const CAUGHT: Caught[] = [
   { fault: 'rate-day-retry-after-minute', check: 'rate-limit.retry-after-obeyed', by: 'clock' },
   // Bursts cannot see a bucket that holds the quota but refills slowly: a client pacing itself at 90% of its quota does.
   { fault: 'rate-slow-refill', check: 'load.paced-no-429', code: '429-within-quota', group: 'rate-slow-refill', by: ['load'] },
+  // A limiter with no room for a burst, honest in its headers: every suite, so that the run is seen to end well within its time limit.
+  { fault: 'rate-no-burst', check: 'rate-limit.quota', code: 'refused-within-quota', group: 'rate-no-burst', by: ['auth', 'concurrency', 'create-pet', 'get-pet', 'list-pets', 'routes', 'stateful', 'rate-limit'], target: { budget: { maxSeconds: 120 } } },
   // No rule of the interface: caught by the target's own thresholds (the reference meets the same, in the variations).
   { fault: 'latency-grows-with-load', check: 'load.thresholds', code: 'threshold-breached', group: 'latency-grows-with-load', by: ['load'], target: { load: { thresholds: LOAD_THRESHOLDS } } },
 ];

@@ -224,6 +224,13 @@ export const RATE_LIMIT_FAULTS = [
       '(its refill period read as three windows), so a client pacing itself at 90% of its quota is refused within two windows.',
   },
   {
+    id: 'rate-no-burst',
+    breaks:
+      "Request rate by plan: a smoothing limiter with no room for a burst lets a key's request through only a minute's share " +
+      '(window / quota) after its last accepted one, and says so (Remaining 0, Reset when the next may come): a client that ' +
+      'sends two requests in a row is refused far below its quota.',
+  },
+  {
     id: 'rate-daily-not-enforced',
     breaks: 'Request rate by plan: the per-day quota is never enforced, and the headers only ever describe the minute window.',
   },

@@ -1,5 +1,6 @@
 // What the console shows: pure text from the run result. Colour only when asked (a terminal).
 import type { CheckResult, Report } from '../result/model.ts';
+import { politenessLapse } from '../result/politeness.ts';
 import { blocksVerdict } from '../result/verdict.ts';
 import { counted, expectedLines, failureGroups, mustFailedText } from './text.ts';
 
@@ -57,6 +58,8 @@ export function renderSummary(report: Report, files: readonly string[], style: S
   const suites = Object.entries(report.requests.bySuite).map(([s, n]) => `${s} ${n}`).join(', ');
   lines.push(`Requests: ${report.requests.total} (${suites || 'none'}); seed ${report.seed}`);
   for (const w of report.warnings) lines.push(style.yellow(`Warning: ${w}`));
+  const lapse = politenessLapse(report.politeness);
+  if (lapse) lines.push(style.red(lapse));
   lines.push(`Reports: ${files.join(', ')}`, '', verdictLine(report, style));
   return lines.join('\n');
 }

@@ -165,7 +165,14 @@ export function politenessOf(exchanges: readonly Exchange[]): KeyPoliteness[] {
   return out.sort((a, b) => a.label.localeCompare(b.label));
 }
 
-/** Requests the harness sent into 429 periods for no reason it has, over every key. */
-export function unexplainedRequests(politeness: readonly KeyPoliteness[] | undefined): number {
-  return (politeness ?? []).reduce((n, k) => n + k.inside.unexplained, 0);
+/**
+ * One line for the console and the job summary when the harness sent requests into a key's 429
+ * period for no reason it has (a bug of the harness, not of the server); undefined otherwise.
+ */
+export function politenessLapse(politeness: readonly KeyPoliteness[] | undefined): string | undefined {
+  const keys = (politeness ?? []).filter((k) => k.inside.unexplained > 0);
+  if (keys.length === 0) return undefined;
+  const n = keys.reduce((sum, k) => sum + k.inside.unexplained, 0);
+  const where = keys.map((k) => `${k.label}${k.segment !== undefined ? ` (segment ${k.segment})` : ''}: ${k.inside.unexplained}`).join(', ');
+  return `The harness sent ${n} request${n === 1 ? '' : 's'} inside a key's 429 period for no reason it has (${where}): a bug of the harness, not of the server; see "The harness's politeness" in report.html`;
 }

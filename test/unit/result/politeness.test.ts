@@ -2,7 +2,7 @@
 // and the key's requests inside it by why (in flight, on purpose, unexplained).
 import { describe, expect, it } from 'vitest';
 import type { AuthUsed, Exchange } from '../../../lib/result/model.ts';
-import { keyRequests, periodsOf, politenessOf, unexplainedRequests } from '../../../lib/result/politeness.ts';
+import { keyRequests, periodsOf, politenessLapse, politenessOf } from '../../../lib/result/politeness.ts';
 
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
 const KEY: AuthUsed = { kind: 'key', label: 'free#1', env: 'FREE_KEY', header: 'Bearer $FREE_KEY' };
@@ -83,7 +83,7 @@ describe('politenessOf: a 429 period and the requests inside it', () => {
     const early = log(refused(0, 10), ok(2_009, 2_011));
     expect(inside(early)).toEqual({ inFlight: 0, onPurpose: 0, unexplained: 1 });
     expect(figures(early)?.examples).toEqual([1]);
-    expect(unexplainedRequests(politenessOf(early))).toBe(1);
+    expect(politenessLapse(politenessOf(early))).toBe('The harness sent 1 request inside a key\'s 429 period for no reason it has (free#1: 1): a bug of the harness, not of the server; see "The harness\'s politeness" in report.html');
   });
 
   it("another key's request inside the period is not counted, nor a key's that got no 429 listed", () => {
@@ -167,6 +167,7 @@ describe('politenessOf: a 429 period and the requests inside it', () => {
 
   it('has nothing for a run without a 429', () => {
     expect(politenessOf(log(ok(0, 5), ok(5, 9, { auth: OTHER })))).toEqual([]);
-    expect(unexplainedRequests(undefined)).toBe(0);
+    expect(politenessLapse(undefined)).toBeUndefined();
+    expect(politenessLapse(politenessOf(log(refused(0, 10), ok(10, 11, { inFlightAtStop: true }))))).toBeUndefined();
   });
 });

@@ -49,9 +49,17 @@ export interface Period {
 
 const EXAMPLES = 10;
 
-/** Epoch ms (our clock) a request went out, and when its answer (or its failure) came. */
-const sentAt = (e: Exchange) => Date.parse(e.startedAt);
-const endedAt = (e: Exchange) => sentAt(e) + e.durationMs;
+/** A request with the epoch ms (our clock) it went out, and when its answer (or its failure) came. */
+interface Timed {
+  e: Exchange;
+  sent: number;
+  end: number;
+}
+
+const timed = (e: Exchange): Timed => {
+  const sent = Date.parse(e.startedAt);
+  return { e, sent, end: sent + e.durationMs };
+};
 
 /**
  * The requests that count as a key's, by label: those carrying the key, in any carrier and as any
@@ -77,8 +85,8 @@ export function keyRequests(exchanges: readonly Exchange[]): Map<string, Exchang
  * client reads it); without a readable one, its X-RateLimit-Reset read in the server's time.
  * Undefined when it names neither.
  */
-function refusedUntil(e: Exchange): number | undefined {
-  const a = rateAnswerOf(endedAt(e), 429, e.responseHeaders);
+function refusedUntil({ e, end }: Timed): number | undefined {
+  const a = rateAnswerOf(end, 429, e.responseHeaders);
   return readRetryAfter(a.retryAfter, a.t, a.date)?.untilMs ?? (a.reset !== undefined ? resetAtMs(a.reset, a.t, a.date) : undefined);
 }
 
@@ -89,15 +97,13 @@ function refusedUntil(e: Exchange): number | undefined {
  * whole milliseconds: a tie on the answer is broken by the log's order, in which a burst's answers
  * are recorded as they came (as its sentAfterFirst429 counts them).
  */
-function reasonIn(e: Exchange, p: Pick<Period, 'first' | 'from' | 'until'>): Reason | undefined {
-  if (e.seq === p.first.seq) return undefined;
-  const sent = sentAt(e);
-  const end = endedAt(e);
+function reasonIn({ e, sent, end }: Timed, p: { first: Timed; from: number; until: number }): Reason | undefined {
+  if (e.seq === p.first.e.seq) return undefined;
   // A load's requests on the wire when it stopped at its first 429 say so (inFlightAtStop); its
   // recorded times are rounded to the millisecond, so theirs may read a millisecond off the 429's.
   const atStop = e.inFlightAtStop === true && end >= p.from - 1 && sent <= p.from + 1;
-  if (sent < p.from || sent <= sentAt(p.first)) {
-    const onTheWire = atStop || end > p.from || (end === p.from && e.seq > p.first.seq);
+  if (sent < p.from || sent <= p.first.sent) {
+    const onTheWire = atStop || end > p.from || (end === p.from && e.seq > p.first.e.seq);
     if (!onTheWire) return undefined;
     return e.earlyOnPurpose !== undefined ? 'on-purpose' : 'in-flight';
   }
@@ -113,30 +119,33 @@ function reasonIn(e: Exchange, p: Pick<Period, 'first' | 'from' | 'until'>): Rea
  * starts the next. Each request is counted in one period at most, the first it reaches into.
  */
 export function periodsOf(requests: readonly Exchange[]): { periods: Period[]; refusals: number; withoutPeriod: number } {
-  const refused = requests.filter((e) => e.status === 429).sort((a, b) => endedAt(a) - endedAt(b) || a.seq - b.seq);
-  const periods: Period[] = [];
+  const all = requests.map(timed);
+  const refused = all.filter((t) => t.e.status === 429).sort((a, b) => a.end - b.end || a.e.seq - b.e.seq);
+  const found: { first: Timed; from: number; until: number }[] = [];
   let withoutPeriod = 0;
-  for (const e of refused) {
-    const from = endedAt(e);
-    const until = refusedUntil(e);
+  for (const t of refused) {
+    const from = t.end;
+    const until = refusedUntil(t);
     if (until === undefined || until <= from) {
       withoutPeriod += 1;
       continue;
     }
-    const current = periods.at(-1);
+    const current = found.at(-1);
     if (current && from < current.until) current.until = Math.max(current.until, until);
-    else periods.push({ first: e, from, until, inside: [] });
+    else found.push({ first: t, from, until });
   }
   const counted = new Set<number>();
-  for (const p of periods) {
-    for (const e of requests) {
-      if (counted.has(e.seq)) continue;
-      const why = reasonIn(e, p);
+  const periods = found.map((p): Period => {
+    const inside: Period['inside'] = [];
+    for (const t of all) {
+      if (counted.has(t.e.seq)) continue;
+      const why = reasonIn(t, p);
       if (why === undefined) continue;
-      counted.add(e.seq);
-      p.inside.push({ exchange: e, why });
+      counted.add(t.e.seq);
+      inside.push({ exchange: t.e, why });
     }
-  }
+    return { first: p.first.e, from: p.from, until: p.until, inside };
+  });
   return { periods, refusals: refused.length, withoutPeriod };
 }
 

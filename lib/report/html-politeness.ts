@@ -15,10 +15,12 @@ export function politenessSection(report: Report): Html {
   }
   return html`<section id="politeness" data-politeness="${keys.length}" aria-labelledby="politeness-h">
 <h2 id="politeness-h">The harness's politeness</h2>
-<p class="note">The requests of each key the harness sent inside a 429 period of that key, by its own clock: from the moment the 429 arrived, for what its Retry-After names (without one, until its X-RateLimit-Reset); a 429 arriving during a period extends it.
-<strong>In flight</strong>: on the wire when the 429 came back (sent before it, answered after it or never; for a burst, its requests sent after the first 429).
-<strong>On purpose</strong>: sent early on purpose, and marked so in report.json (the one request of another operation of rate-limit.one-quota; the ban probe of a disposable key).
-<strong>Unexplained</strong>: sent for no reason the harness has: a bug of the harness, to be 0. Seqs are those of exchanges.jsonl.</p>
+<p class="note">The requests of each key the harness sent inside a 429 period of that key, by its own clock: from the moment the 429 arrived, for what its Retry-After names (without one, until its X-RateLimit-Reset); a 429 arriving during a period extends it. Seqs are those of exchanges.jsonl.</p>
+<ul class="note">
+<li><strong>In flight</strong>: on the wire when the 429 came back (sent before it, answered after it or never; for a burst, its requests sent after the first 429).</li>
+<li><strong>On purpose</strong>: sent early on purpose, and marked so in report.json (the one request of another operation of rate-limit.one-quota; the ban probe of a disposable key).</li>
+<li><strong>Unexplained</strong>: sent for no reason the harness has: a bug of the harness, to be 0.</li>
+</ul>
 <div class="table-wrap"><table class="politeness" aria-label="Requests sent inside each key's 429 periods">
 <thead><tr><th scope="col">Key</th><th scope="col" class="num">429s</th><th scope="col" class="num">Periods</th><th scope="col" class="num" title="429s that named no later moment: no readable Retry-After nor X-RateLimit-Reset">429s without a period</th><th scope="col" class="num">In flight</th><th scope="col" class="num">On purpose</th><th scope="col" class="num">Unexplained</th><th scope="col" class="num">Most in one period</th><th scope="col">Requests inside (seq)</th></tr></thead>
 <tbody>${keys.map(row)}</tbody>

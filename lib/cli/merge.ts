@@ -103,6 +103,8 @@ export function runMerge(args: MergeArgs, now: () => Date = () => new Date()): M
     requests: sumRequests(parts),
     warnings: [...new Set(parts.flatMap((p) => p.report.warnings))],
     rateLimits: mergedRateLimits(lead.target.keys.map((k) => k.label), runs),
+    // Each runner's politeness stands on its own: it waits out the 429s it got, by its own clock.
+    politeness: parts.flatMap((p) => (p.report.politeness ?? []).map((k) => ({ ...k, segment: p.report.segment!.index }))),
     ...(baselineReport ? { baseline: baselineReport } : {}),
     merged: { startAt: lead.segment!.startAt, segments },
   });

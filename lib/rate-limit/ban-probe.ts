@@ -13,7 +13,7 @@ export async function probeBan(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   const statuses: number[] = [];
   let last: Look | undefined;
   for (let i = 0; i < BAN_PROBE_REQUESTS; i++) {
-    const early = await look(ctx, key, true);
+    const early = await look(ctx, key, `the ban probe of a disposable key: request ${i + 1} of ${BAN_PROBE_REQUESTS} sent without waiting for Retry-After (rate-limit.ban-probe)`);
     if (!('look' in early)) break;
     last = early.look;
     statuses.push(last.status);

@@ -47,8 +47,11 @@ export interface WireAnswer {
 
 /** Where the driver's requests go, and where they are recorded. */
 export interface Wire {
-  /** One GET /pets?limit=1 with the key, never retried, recorded as an exchange; its answer and the exchange's seq. */
-  look(key: TargetKey, follows?: FollowsRetryAfter): Promise<{ status: number; headers: Record<string, string>; seq: number }>;
+  /**
+   * One GET /pets?limit=1 with the key, never retried, recorded as an exchange; its answer and the
+   * exchange's seq. `earlyOnPurpose`: sent before the key's last Retry-After had passed, on purpose: why.
+   */
+  look(key: TargetKey, follows?: FollowsRetryAfter, earlyOnPurpose?: string): Promise<{ status: number; headers: Record<string, string>; seq: number }>;
   /** One request of an operation with the key, never retried, recorded as an exchange; its answer, the exchange's seq and when it was sent. */
   send(key: TargetKey, request: WireRequest): Promise<WireAnswer>;
   /** The two parts of a burst. */
@@ -85,8 +88,8 @@ export interface DriveContext {
 /** The harness's wire: the API client for looks and the log, autocannon and undici for bursts. */
 export function clientWire(client: ApiClient): Wire {
   return {
-    async look(key, follows) {
-      const res = await client.send({ method: 'GET', path: '/pets', query: { limit: 1 }, auth: { key }, retry: false, ...(follows ? { followsRetryAfter: follows } : {}) });
+    async look(key, follows, earlyOnPurpose) {
+      const res = await client.send({ method: 'GET', path: '/pets', query: { limit: 1 }, auth: { key }, retry: false, ...(follows ? { followsRetryAfter: follows } : {}), ...(earlyOnPurpose !== undefined ? { earlyOnPurpose } : {}) });
       return { status: res.status, headers: res.headers, seq: res.exchange.seq };
     },
     async send(key, { method, path, body, earlyOnPurpose }) {

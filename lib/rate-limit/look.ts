@@ -1,7 +1,7 @@
 // A look at a key: one request, never retried, whose status and headers tell where the key's
 // limiter stands. It waits for the key's last Retry-After first (unless sent early on purpose, as
-// the ban probe does), and a 429 it gets is remembered: until when the key must wait, and which
-// request will be that 429's evidence.
+// the ban probe does: the exchange says why), and a 429 it gets is remembered: until when the key
+// must wait, and which request will be that 429's evidence.
 import type { TargetKey } from '../config/schema.ts';
 import type { Look } from '../result/rate-limits.ts';
 import { retryAfterWaitMs } from './vocabulary.ts';
@@ -11,7 +11,8 @@ import { waitCapMs, waitUntil } from './wait.ts';
 /** A look, or why it was not sent: the key was told to wait longer than the harness waits. */
 export type Looked = { look: Look } | { tooLong: string };
 
-export async function look(ctx: DriveContext, key: TargetKey, early = false): Promise<Looked> {
+export async function look(ctx: DriveContext, key: TargetKey, earlyOnPurpose?: string): Promise<Looked> {
+  const early = earlyOnPurpose !== undefined;
   const notBefore = ctx.notBefore.get(key.label);
   if (!early && notBefore !== undefined) {
     const left = notBefore - ctx.clock.now();
@@ -22,7 +23,7 @@ export async function look(ctx: DriveContext, key: TargetKey, early = false): Pr
   const obeyed = ctx.obeying.get(key.label);
   ctx.obeying.delete(key.label);
   const follows = !early && obeyed && ctx.clock.now() >= obeyed.until ? obeyed : undefined;
-  const res = await ctx.wire.look(key, follows);
+  const res = await ctx.wire.look(key, follows, earlyOnPurpose);
   const looked: Look = { t: ctx.clock.now(), status: res.status, headers: res.headers };
   if (looked.status === 429) {
     noteRetryAfter(ctx, key, looked.t, looked.headers, res.seq);

@@ -1,5 +1,6 @@
 // What the console shows: pure text from the run result. Colour only when asked (a terminal).
 import type { CheckResult, Report } from '../result/model.ts';
+import { politenessLapse } from '../result/politeness.ts';
 import { blocksVerdict } from '../result/verdict.ts';
 import { counted, cutText, expectedLines, failureGroups, mustFailedText } from './text.ts';
 
@@ -59,6 +60,8 @@ export function renderSummary(report: Report, files: readonly string[], style: S
   for (const w of report.warnings) lines.push(style.yellow(`Warning: ${w}`));
   const cut = cutText(report);
   if (cut) lines.push(style.yellow(cut));
+  const lapse = politenessLapse(report.politeness);
+  if (lapse) lines.push(style.red(lapse));
   lines.push(`Reports: ${files.join(', ')}`, '', verdictLine(report, style));
   return lines.join('\n');
 }

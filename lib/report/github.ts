@@ -2,6 +2,7 @@
 // `::error` workflow commands that annotate the run, one per root failure. Pure: the run result in,
 // text out; lib/cli/main.ts writes them when GITHUB_STEP_SUMMARY is set.
 import type { CheckResult, Report } from '../result/model.ts';
+import { politenessLapse } from '../result/politeness.ts';
 import { blocksVerdict } from '../result/verdict.ts';
 import { checkLabel, counted, cutText, expectedLines, failureGroups, mustFailedText, OUTCOMES, SEVERITIES } from './text.ts';
 
@@ -48,7 +49,9 @@ export function renderJobSummary(report: Report, reportDir: string): string {
       : `| ${cell(k.label, 40)} | ${cell(k.plan, 40)} | ${k.askedRate} / ${k.achievedRate} | ${k.sent} | ${k.accepted} | ${k.rejected} | ${k.latency.p95} | ${k.latency.p99} |`,
   );
   const expected = expectedLines(report.checks);
+  const lapse = politenessLapse(report.politeness);
   const tail = [
+    ...(lapse ? [`⚠️ ${cell(lapse, 600)}`, ''] : []),
     ...(expected.length > 0 ? [`### Expected failures (${expected.length}, from the --expected-failures baseline; not gated on)`, '', ...expected.map((l) => `- ${cell(l, 300)}`), ''] : []),
     ...(paced.length > 0 ? ['### Paced load', '', '| Key | Plan | Asked / achieved req/s | Sent | 2xx | 429 | p95 ms | p99 ms |', '|---|---|---|---:|---:|---:|---:|---:|', ...paced, ''] : []),
     ...(limits.length > 0 ? ['### Rate limits', '', '| Key | Plan | Limiter seen | Sent | 2xx | 429 | Sent after first 429 | p50 ms |', '|---|---|---|---:|---:|---:|---:|---:|', ...limits, ''] : []),

@@ -39,6 +39,7 @@ th, td { text-align: left; vertical-align: top; padding: 0.35rem 0.5rem; border-
 th { background: var(--panel); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.msg { overflow-wrap: anywhere; }
+td.bad { color: var(--fail); background: var(--fail-bg); }
 .badge { display: inline-block; padding: 0 0.45rem; border-radius: 999px; font-size: 0.8rem; font-weight: 600;
   border: 1px solid currentColor; white-space: nowrap; }
 .badge::before { margin-right: 0.25rem; }

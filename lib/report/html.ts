@@ -4,6 +4,7 @@ import type { CheckResult, Evidence, Exchange, Outcome, OutcomeCounts, Report, S
 import { countOutcomes } from '../result/verdict.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
 import { pacedLoadSection } from './html-paced-load.ts';
+import { politenessSection } from './html-politeness.ts';
 import { rateLimitSection } from './html-rate-limits.ts';
 import { type Html, html, trusted } from './markup.ts';
 import {
@@ -61,6 +62,7 @@ ${checksSection(report.checks, anchors)}
 ${coverageSection(report.checks)}
 ${pacedLoadSection(report)}
 ${rateLimitSection(report)}
+${politenessSection(report)}
 ${requestsSection(report)}
 <footer class="note"><p>${report.tool.name} ${report.tool.version}, report schema ${report.schemaVersion}.</p></footer>
 </main>

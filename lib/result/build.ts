@@ -30,6 +30,8 @@ export interface BuildInput {
   /** Set when the target never answered: the run ends with exit status 3 whatever the checks say. */
   unreachable?: boolean;
   rateLimits?: Report['rateLimits'];
+  /** The harness's politeness per key (lib/result/politeness.ts): left out when empty, as rateLimits. */
+  politeness?: Report['politeness'];
   pacedLoad?: Report['pacedLoad'];
   baseline?: Report['baseline'];
   segment?: Report['segment'];
@@ -66,6 +68,7 @@ export function buildReport(input: BuildInput): Report {
       : {}),
     checks: input.checks,
     ...(input.rateLimits ? { rateLimits: input.rateLimits } : {}),
+    ...(input.politeness && input.politeness.length > 0 ? { politeness: input.politeness } : {}),
     ...(input.pacedLoad ? { pacedLoad: input.pacedLoad } : {}),
     ...(input.baseline ? { baseline: input.baseline } : {}),
     ...(input.segment ? { segment: input.segment } : {}),

@@ -2,6 +2,7 @@
 // report.json is this model written out; its JSON Schema (report.schema.json) is generated from it.
 import { z } from 'zod';
 import { PacedLoadSection } from './paced-load.ts';
+import { KeyPoliteness } from './politeness.ts';
 import { RateLimitKey } from './rate-limits.ts';
 
 export const REPORT_SCHEMA_VERSION = '1.0.0';
@@ -56,7 +57,7 @@ export const Exchange = z.object({
   responseBodyTruncated: z.boolean().optional(),
   transportError: z.string().optional().describe('Code of the failure when no complete response arrived'),
   inFlightAtStop: z.boolean().optional().describe('A load request already on the wire when the load stopped at its first 429'),
-  earlyOnPurpose: z.string().optional().describe("Sent before the key's last Retry-After had passed, on purpose: why (the one request of another operation right after a 429 that rate-limit.one-quota sends)"),
+  earlyOnPurpose: z.string().optional().describe("Sent before the key's last Retry-After had passed, on purpose: why (the one request of another operation right after a 429 that rate-limit.one-quota sends; the ban probe's requests with a disposable key)"),
   followsRetryAfter: z
     .object({ seq: z.number().int(), until: z.string().describe('ISO 8601: the moment that 429 named') })
     .optional()
@@ -180,6 +181,10 @@ export const Report = z.object({
     .describe("The run's time limit, and whether it cut the run: what was judged and what could not be"),
   checks: z.array(CheckResult),
   rateLimits: z.array(RateLimitKey).optional().describe('Per key: the timeline of the rate-limit suite (for charts) and its load figures'),
+  politeness: z
+    .array(KeyPoliteness)
+    .optional()
+    .describe("The harness's own politeness, from its exchange log: per key that got a 429 in the run (any suite), its 429 periods on the harness's clock and the key's requests inside them, by why (in flight when the 429 came back, sent on purpose, or unexplained: a bug of the harness). Absent when no key got a 429"),
   pacedLoad: PacedLoadSection.optional().describe('The load suite (--suite load): each key paced at a constant rate within its quota, with its rate, gaps, latency and answers, overall and second by second'),
   baseline: z
     .object({

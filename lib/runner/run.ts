@@ -14,6 +14,7 @@ import { toolInfo } from '../paths.ts';
 import { TargetUnreachableError, UsageError } from '../errors.ts';
 import { applyBaseline, loadBaseline } from '../result/baseline.ts';
 import { buildReport } from '../result/build.ts';
+import { politenessOf } from '../result/politeness.ts';
 import { linkCauses } from '../checks/causes.ts';
 import type { CheckResult, Exchange, Report } from '../result/model.ts';
 import type { Style } from '../report/console.ts';
@@ -101,7 +102,8 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
   }
 
   const note = startedTargetNote(target, port);
-  let checks: CheckResult[] = linkCauses([...collector.checks, ...(unreachable ? [] : judgeRun(collector.exchanges()))]).map((c) => withReproduceNote(c, note));
+  const logged = collector.exchanges();
+  let checks: CheckResult[] = linkCauses([...collector.checks, ...(unreachable ? [] : judgeRun(logged))]).map((c) => withReproduceNote(c, note));
   let baselineReport: Report['baseline'];
   if (baseline) {
     const applied = applyBaseline(checks, baseline);
@@ -130,6 +132,7 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
     warnings,
     unreachable,
     ...(collector.rateLimits.length > 0 ? { rateLimits: collector.rateLimits } : {}),
+    politeness: politenessOf(logged),
     ...(collector.pacedLoad ? { pacedLoad: collector.pacedLoad } : {}),
     ...(baselineReport ? { baseline: baselineReport } : {}),
     ...(context.segment ? { segment: { index: context.segment.index, count: context.segment.count, startAt: new Date(context.segment.startAt).toISOString() } } : {}),

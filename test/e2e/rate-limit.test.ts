@@ -79,6 +79,20 @@ describe('the rate-limit suite against a conforming limiter', () => {
     const dayBursts = timelines.get('daily#1')?.dayBursts ?? [];
     expect(dayBursts.length).toBeGreaterThan(1);
     for (const b of dayBursts) expect(b.sentAfterFirst429 ?? 0).toBeLessThanOrEqual(2);
+    // The harness's own count of its politeness (report.json's politeness, from its exchange log and
+    // its own clock) agrees with the server's: what it sent inside each key's 429 periods, in flight
+    // or on purpose, bounds from above what the server saw as early, and nothing is unexplained.
+    // The main burst's in-flight requests are among them (sentAfterFirst429, the same idea).
+    const politeness = new Map(report.politeness?.map((k) => [k.label, k]));
+    for (const label of ['free#1', 'free#2', 'free#3', 'pro#1', 'daily#1']) {
+      const k = politeness.get(label);
+      const early = server.stats().byKey[label]!.earlyRetries;
+      expect({ label, unexplained: k?.inside.unexplained, bound: (k?.inside.inFlight ?? 0) + (k?.inside.onPurpose ?? 0) >= early }).toEqual({ label, unexplained: 0, bound: true });
+      expect(k!.periods).toBeGreaterThan(0);
+      expect(k!.inside.inFlight).toBeGreaterThanOrEqual(timelines.get(label)?.load?.sentAfterFirst429 ?? 0);
+    }
+    expect(politeness.get('free#2')?.inside.onPurpose).toBe(1); // the mix's one request of another operation
+    expect(politeness.get('free#3')?.inside.onPurpose).toBe(5); // the ban probe of the disposable key
     // Every request the server saw is in the report, in-flight ones included.
     expect(report.requests.total).toBe(server.stats().requests);
   });

@@ -22,6 +22,9 @@ describe('two load segments merged', () => {
     expect(run.requests.merged).toBe(run.requests.sumOfSegments);
     expect(run.requests.merged).toBe(run.requests.server);
     expect(run.merged.merged?.segments.map((s) => s.index)).toEqual([1, 2]);
+    // Each runner's politeness, by its own clock, kept apart by segment: nothing unexplained.
+    expect(run.merged.politeness?.length).toBeGreaterThan(0);
+    for (const k of run.merged.politeness ?? []) expect({ label: k.label, segment: k.segment, unexplained: k.inside.unexplained }).toEqual({ label: k.label, segment: expect.toBeOneOf([1, 2]), unexplained: 0 });
     // Judged again over both segments: the quota of every key passes (none is left to the segments).
     const quota = run.merged.checks.filter((c) => c.id === 'rate-limit.quota');
     expect(quota.map((c) => c.outcome)).toEqual(keys.map(() => 'pass'));

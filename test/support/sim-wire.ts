@@ -67,7 +67,7 @@ export function simWire(server: InProcessServer, clock: Clock, options: SimOptio
     exchanges,
     ledger,
     wire: {
-      async look(key: TargetKey, follows) {
+      async look(key: TargetKey, follows, earlyOnPurpose) {
         const startedAt = clock.now();
         const res = await send('/v1/pets?limit=1', { authorization: `Bearer ${key.key}` }, ++connections);
         const e = recorder.record({
@@ -79,6 +79,7 @@ export function simWire(server: InProcessServer, clock: Clock, options: SimOptio
           responseHeaders: res.headers,
           responseBody: res.body,
           ...(follows ? { followsRetryAfter: { seq: follows.seq, until: new Date(follows.until).toISOString() } } : {}),
+          ...(earlyOnPurpose !== undefined ? { earlyOnPurpose } : {}),
           startedAt: new Date(startedAt).toISOString(),
           durationMs: clock.now() - startedAt,
         });

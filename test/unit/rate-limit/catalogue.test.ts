@@ -4,6 +4,7 @@
 // keys, plans and short windows as the command's catalogue; milliseconds each.
 import { describe, expect, it } from 'vitest';
 import { checkById } from '../../../lib/checks/registry.ts';
+import { politenessOf } from '../../../lib/result/politeness.ts';
 import { summariseKey } from '../../../lib/result/rate-limits.ts';
 import { VARIATION_IDS, type VariationId } from '../../../targets/reference/variations.ts';
 import { driveOnClock, T0 } from '../../support/drive-on-clock.ts';
@@ -11,6 +12,9 @@ import { CAUGHT, KEYS, PLANS, WINDOWS } from '../../support/fault-catalogue.ts';
 
 const LABELS = ['free#1', 'free#2', 'pro#1', 'daily#1'];
 const ON_CLOCK = CAUGHT.filter((c) => c.by === 'clock');
+
+/** Per key, the requests the harness sent into a 429 period for no reason it has (report.json's politeness): none, whatever the server does. */
+const unexplained = (r: Awaited<ReturnType<typeof driveOnClock>>) => politenessOf(r.sim.exchanges).filter((k) => k.inside.unexplained > 0).map((k) => ({ label: k.label, inside: k.inside, examples: k.examples }));
 
 describe('faults of the limiter and its headers', () => {
   it.each(ON_CLOCK)('$fault fails $check', async ({ fault, check, strict, code }) => {
@@ -20,6 +24,7 @@ describe('faults of the limiter and its headers', () => {
     if (code) expect(LABELS.map((label) => r.findings(label).get(check)).filter((f) => f?.outcome === 'fail').map((f) => f!.code)).toContain(code);
     // A must fails the run as it is; a should only with --strict.
     expect(checkById(check)?.severity).toBe(strict ? 'should' : 'must');
+    expect(unexplained(r)).toEqual([]);
   });
 });
 
@@ -47,6 +52,7 @@ describe('legal variations pass every rate-limit check', () => {
     if (allowed.length > 0) expect(LABELS.some((label) => r.failed(label).includes(allowed[0]!))).toBe(true);
     // No key here is disposable, so none may be banned, whatever the server bans for.
     expect(r.server.stats().bans).toBe(0);
+    expect(unexplained(r)).toEqual([]);
     const behaviour = BEHAVIOUR[variation];
     if (behaviour) {
       for (const run of r.runs.values()) if (run.burst?.ended === 'first-429') expect({ key: run.label, behaviour: summariseKey(run).behaviour }).toEqual({ key: run.label, behaviour: expect.stringMatching(behaviour) });

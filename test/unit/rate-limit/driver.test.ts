@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { countWithin } from '../../../lib/rate-limit/day-count.ts';
 import { readRetryAfter } from '../../../lib/rate-limit/vocabulary.ts';
 import type { Exchange } from '../../../lib/result/model.ts';
+import { keyRequests, periodsOf } from '../../../lib/result/politeness.ts';
 import { answerOf } from '../../../lib/result/rate-limits.ts';
 import { SLOW_DAY } from '../../../targets/reference/delivery.ts';
 import { type ClockRun, driveOnClock, T0 } from '../../support/drive-on-clock.ts';
@@ -21,18 +22,16 @@ const WINDOWS = { minute: 4, day: 40 };
 
 const ofKey = (r: ClockRun, label: string) => r.sim.exchanges.filter((e) => e.auth.kind === 'key' && e.auth.label === label);
 const sentAt = (e: Exchange) => Date.parse(e.startedAt);
-const answeredAt = (e: Exchange) => sentAt(e) + e.durationMs;
+
+/** The key's requests inside its 429 periods, each with why (report.json's politeness, lib/result/politeness.ts). */
+const insidePeriods = (r: ClockRun, label: string) => periodsOf(keyRequests(r.sim.exchanges).get(label) ?? []).periods.flatMap((p) => p.inside);
 
 /**
  * The key's requests sent while a Retry-After it had been given was still running, other than
- * those already on the wire when a burst stopped and the one sent early on purpose (earlyOnPurpose):
+ * those already on the wire when a 429 came back and those sent early on purpose (earlyOnPurpose):
  * what a polite client never sends.
  */
-function sentEarly(r: ClockRun, label: string): Exchange[] {
-  const events = ofKey(r, label).sort((a, b) => sentAt(a) - sentAt(b));
-  const refusals = events.filter((e) => e.status === 429).map((e) => ({ from: answeredAt(e), until: readRetryAfter(e.responseHeaders['retry-after'], answeredAt(e), e.responseHeaders.date)?.untilMs ?? answeredAt(e) }));
-  return events.filter((e) => !e.inFlightAtStop && e.earlyOnPurpose === undefined && refusals.some((x) => sentAt(e) >= x.from && sentAt(e) < x.until));
-}
+const sentEarly = (r: ClockRun, label: string): Exchange[] => insidePeriods(r, label).filter((x) => x.why === 'unexplained').map((x) => x.exchange);
 
 /** The checks that failed for the key, with the run-level ones; must and should alike. */
 const failures = (r: ClockRun, label: string) => r.failed(label);
@@ -147,8 +146,9 @@ describe('ban after a 429 (variation ban-after-3-early: three early requests ban
     expect(spare.ban?.statuses).toEqual([429, 429, 429, 429, 429]);
     expect(r.server.stats().byKey['free#2']!.bans).toBe(1);
     expect(finding(r, 'free#2', 'rate-limit.ban-probe')).toMatchObject({ outcome: 'pass', message: 'kept sending after a 429: 429, 429, 429, 429, 429; banned: the last 429 kept the key out 8 s (Retry-After 8), beyond one minute window; 200 after waiting it out, as it said' });
-    // The probe's five were sent early on purpose; nothing else was.
-    expect(sentEarly(r, 'free#2').length).toBe(5);
+    // The probe's five were sent early on purpose, and say so; nothing else was.
+    expect(insidePeriods(r, 'free#2').filter((x) => x.why === 'on-purpose').map((x) => x.exchange.earlyOnPurpose)).toEqual([1, 2, 3, 4, 5].map((i) => expect.stringContaining(`the ban probe of a disposable key: request ${i} of 5`)));
+    expect(sentEarly(r, 'free#2')).toEqual([]);
   });
 });
 

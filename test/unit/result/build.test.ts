@@ -86,6 +86,13 @@ describe('buildReport', () => {
     });
   });
 
+  it("keeps the harness's politeness when a key got a 429, and leaves it out otherwise (as rateLimits)", () => {
+    const politeness = [{ label: 'free#1', refusals: 1, periods: 1, withoutPeriod: 0, inside: { inFlight: 1, onPurpose: 0, unexplained: 0 }, examples: [7] }];
+    expect(Report.parse(buildReport(input({ politeness }))).politeness).toEqual(politeness);
+    expect(buildReport(input({ politeness: [] }))).not.toHaveProperty('politeness');
+    expect(buildReport(input())).not.toHaveProperty('politeness');
+  });
+
   it('describes the target keys by label and plan, never by the key', () => {
     const report = buildReport(input());
     expect(report.target).toEqual({ name: 'unit', baseUrl: 'http://127.0.0.1:4010/v1', keys: [{ label: 'free#1', plan: 'free', disposable: true }] });

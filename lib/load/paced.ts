@@ -75,6 +75,7 @@ export async function paceKey(ctx: DriveContext, client: ApiClient, plan: KeyPla
   if ('unavailable' in whole) return { ...run, unavailable: whole.unavailable };
   ctx.progress(`${key.label}: pacing ${plan.count} requests at ${plan.rate.toFixed(2)} req/s (${Math.round(plan.fraction * 100)}% of ${key.plan}'s ${key.quota.perMinute} per ${ctx.target.windows.minute} s), about ${Math.round(plan.count / plan.rate)} s`);
   client.budget.reserve(plan.count);
+  let refused: string | undefined;
   const result = await pace({
     url: loadUrl(ctx.target),
     headers: { ...ctx.target.http.headers, authorization: `Bearer ${key.key}` },
@@ -83,10 +84,15 @@ export async function paceKey(ctx: DriveContext, client: ApiClient, plan: KeyPla
     dispatcher: client.transport,
     inFlight: shared.inFlight,
     timeoutMs: ctx.target.http.timeoutMs,
-    stop: () => (Date.now() >= ctx.deadline ? 'the run time limit (budget.maxSeconds) was reached' : undefined),
+    // A client that goes on at its rate after a 429 sends into the period it was told to wait out:
+    // the key's pacing ends at its first 429 (load.paced-no-429 judges that one; the requests
+    // already on the wire are answered and kept).
+    stop: () => (Date.now() >= ctx.deadline ? 'the run time limit (budget.maxSeconds) was reached' : refused),
     onAnswer: (r: PacedRequest) => {
       shared.tally.answered += 1;
-      if (r.point?.status === 429) shared.tally.rejected += 1;
+      if (r.point?.status !== 429) return;
+      shared.tally.rejected += 1;
+      refused ??= `stopped at its first 429${r.point.retryAfter !== undefined ? ` (Retry-After ${r.point.retryAfter})` : ''}: a client does not go on sending after a 429`;
     },
   });
   client.budget.refund(plan.count - result.requests.length);

@@ -38,7 +38,7 @@ export interface PacedRun {
   /** Epoch ms of the first send. */
   startedAt: number;
   durationMs: number;
-  /** Why it stopped before sending everything (the run's time limit, the target stopped answering). */
+  /** Why it stopped before sending everything (the run's time limit, the target stopped answering, its first 429). */
   stopped?: string;
   /** Why the key was not paced at all (its checks skip with this). */
   unavailable?: string;

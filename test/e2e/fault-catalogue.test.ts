@@ -156,6 +156,14 @@ describe('what the report says about a fault', () => {
     expect(measured).toBeGreaterThan(LOAD_THRESHOLDS.p95Ms);
   });
 
+  it('rate-slow-refill: the paced load stops a key at its first 429, sending nothing into the period it was told to wait out', async () => {
+    const { report } = await groupRun('rate-slow-refill');
+    const refused = report.pacedLoad!.keys.filter((k) => k.first429 !== undefined);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const k of refused) expect(k.stopped).toMatch(/^stopped at its first 429/);
+    expect(report.politeness!.map((p) => [p.label, p.inside.unexplained])).toEqual(report.politeness!.map((p) => [p.label, 0]));
+  });
+
   it('rate-no-burst: a limiter refusing far below the quota fails rate-limit.quota well within the time limit; the checks it kept from running say why, by their code', async () => {
     const { run, report } = await groupRun('rate-no-burst');
     expect(run.code).toBe(1);

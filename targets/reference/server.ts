@@ -108,6 +108,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
     extraPerMinute: faults.has('rate-one-too-many') ? 1 : 0,
     extraPerDay: faults.has('rate-day-one-too-many') || faults.has('rate-day-overrun-ban') ? 1 : 0,
     describeDay: variations.has('headers-day-window'),
+    describeMinute: variations.has('headers-minute-window'),
     enforceDay: !faults.has('rate-daily-not-enforced'),
     minuteRefill: faults.has('rate-slow-refill') ? SLOW_REFILL : undefined,
     reportWindows: faults.has('rate-headers-mixed-windows') || faults.has('rate-remaining-of-day'),

@@ -162,6 +162,13 @@ export const VARIATION_CATALOGUE = [
       'included, whose Retry-After is still when the minute lets a request through again.',
   },
   {
+    id: 'headers-minute-window',
+    allows:
+      'X-RateLimit-* give "the applicable request limit": they always describe the minute window (Limit the per-minute ' +
+      'quota, Remaining what is left of the minute, Reset its end), a 429 of the spent day included, whose Retry-After ' +
+      'is still when the day lets a request through again.',
+  },
+  {
     id: 'reset-jitter',
     allows:
       'How Reset is rounded is not shown: it is rounded from a millisecond expiry read with up to ±600 ms of noise, so ' +

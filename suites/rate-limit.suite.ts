@@ -32,7 +32,7 @@ describe('Limits', () => {
       soak: ctx.run.soak,
       deadline: ctx.run.deadline,
       progress: ctx.progress,
-      accepted: (label) => session().accepted.of(label),
+      ledger: session().accepted,
       ...(segment ? { segment: { ...segment, slots: segmentSlots(ctx.run, segment.startAt) } } : {}),
     });
     try {

@@ -1,5 +1,5 @@
 // lib/worker/ledger.ts: the accepted requests of every key over the whole run, each as the span of
-// server seconds from its sending to its answer's Date.
+// server seconds from its sending to its answer's Date; and every request sent with each key.
 // Exchanges built by hand on a fixed clock: no client, no server.
 import { describe, expect, it } from 'vitest';
 import type { AuthUsed, Exchange } from '../../../lib/result/model.ts';
@@ -88,6 +88,13 @@ describe('AcceptedLedger', () => {
 
   it('is empty for a label it never saw', () => {
     expect(new AcceptedLedger().of('free#1')).toEqual([]);
+    expect(new AcceptedLedger().sent('free#1')).toEqual([]);
+  });
+
+  it('keeps every request sent with a key, whatever its answer, as the moment its answer came (its sending without one)', () => {
+    const ledger = ledgerOf([exchange(200, { at: 0, durationMs: 10 }), exchange(429, { at: 1_000, durationMs: 5 }), exchange(401, { at: 2_000 }), exchange(500, { at: 3_000 }), exchange(undefined, { at: 4_000, durationMs: 0 }), exchange(200, { auth: { kind: 'none' }, at: 5_000 }), exchange(404, { auth: PRO_IN_QUERY, at: 6_000, durationMs: 30 })]);
+    expect(ledger.sent('free#1')).toEqual([T0 + 10, T0 + 1_005, T0 + 2_010, T0 + 3_010, T0 + 4_000]);
+    expect(ledger.sent('pro#1')).toEqual([T0 + 6_030]);
   });
 
   it('hands out a copy: changing it changes nothing in the ledger', () => {

@@ -1,7 +1,7 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { accepted, DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, answerOf, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
-import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansWithin } from '../rate-limit/day-count.ts';
+import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansMeeting, spansWithin } from '../rate-limit/day-count.ts';
 import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed, resetShape } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { oneQuota } from './one-quota.ts';
@@ -447,16 +447,30 @@ function daySpans(day: DayData): AcceptedSpan[] {
 /**
  * The requests let through for certain in the day window that ends at `reset`: its edges taken
  * from the server's Reset (`slack` seconds in from each edge when it is known only to the second
- * either way: a Retry-After counted from a Date), never over our own span (a slow server's drive may straddle two day
- * windows, and a slow answer be dated after the window it was let through in). A fixed day lets
+ * either way: a Retry-After counted from a Date), never over our own span (a slow server's drive
+ * may straddle two day windows, a slow answer be dated after the window it was let through in,
+ * and Dates of several instances disagree: the spans are widened by as much). A fixed day lets
  * exactly the quota through; a refilling one (a token bucket or a log of the day) also what it
- * gave back over the span counted.
+ * gave back over the span counted. `uncertain`: the requests that may belong to it or to the
+ * window beside it.
  */
-function countDayWindow(run: KeyRun, spans: readonly AcceptedSpan[], reset: number, slack = 0): { count: number; refill: number; seconds: number } {
+function countDayWindow(run: KeyRun, spans: readonly AcceptedSpan[], reset: number, slack = 0): { count: number; refill: number; seconds: number; uncertain: number } {
   const inWindow = spansWithin(spans, reset - run.windows.day + slack, reset - slack);
   const seconds = inWindow.length === 0 ? 0 : Math.max(...inWindow.map((s) => s.to)) - Math.min(...inWindow.map((s) => s.from)) + 1;
   const refill = dayKind(run) === 'fixed' ? 0 : Math.ceil((seconds / run.windows.day) * run.quota.perDay);
-  return { count: inWindow.length, refill, seconds };
+  const uncertain = spansMeeting(spans, reset - run.windows.day - slack, reset + slack).length - inWindow.length;
+  return { count: inWindow.length, refill, seconds, uncertain };
+}
+
+/**
+ * What the day count could not tell apart, when it mattered: more than the day allows may have
+ * been let through in the window counted, but not for certain (`counted` holds no more).
+ */
+function notToldApart(run: KeyRun, day: DayData, counted: ReturnType<typeof countDayWindow>): string {
+  if (counted.count + counted.uncertain <= run.quota.perDay + counted.refill) return '';
+  const skew = day.dateSkew ?? 0;
+  const why = skew > 0 ? `within ${skew} s of the day window's turn could belong to either window: Dates of this service differ by ${skew} s between answers` : "answered across the day window's turn could belong to either window";
+  return `; ${counted.uncertain} more requests ${why}, so more than the ${run.quota.perDay} is not certain`;
 }
 
 /**
@@ -595,7 +609,7 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   }
   const inWindow = counted;
   const after = day.ended === 'reopened' ? `; let through again at ${Math.round((followUps.at(-1)!.t - block.t) / 1000)} s, when its Retry-After said` : followUps.length > 0 ? `; ${followUps.length} request(s) after its Retry-After, refused while the day lasted` : "; its Retry-After names the day's end";
-  return pass(`day quota enforced: ${inWindow.count} accepted in the day window ending at ${minuteHeaders ? endNamed : `Reset ${dayEnd}`} (every suite's requests counted)${after}; Reset ${block.reset - now} s ahead`);
+  return pass(`day quota enforced: ${inWindow.count} accepted in the day window ending at ${minuteHeaders ? endNamed : `Reset ${dayEnd}`} (every suite's requests counted)${notToldApart(run, day, inWindow)}${after}; Reset ${block.reset - now} s ahead`);
 }
 
 /** Which window the X-RateLimit-* headers describe ("the applicable request limit": either is a reading), recorded. */

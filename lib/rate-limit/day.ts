@@ -65,6 +65,8 @@ export async function driveDay(ctx: DriveContext, key: TargetKey, run: { day?: D
   const spans = ctx.ledger.of(key.label);
   day.acceptedAt = spans.map((s) => s.to);
   day.acceptedFrom = spans.map((s) => s.from);
+  const skew = ctx.ledger.dateSkew();
+  if (skew > 0) day.dateSkew = skew;
   run.day = day;
 }
 

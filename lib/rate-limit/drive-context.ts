@@ -59,8 +59,10 @@ export interface Wire {
 
 /** What the run knows of each key's requests, whichever suite sent them. */
 export interface RunLedger {
-  /** The key's accepted requests, as spans of the server's seconds (the day is counted from them). */
+  /** The key's accepted requests, as spans of the server's seconds, widened by dateSkew (the day is counted from them). */
   of(label: string): AcceptedSpan[];
+  /** Whole seconds by which the service's Dates disagree between answers. */
+  dateSkew(): number;
   /** Our epoch ms of every request sent with the key: when its answer arrived, or when it was sent if none came (room.ts). */
   sent(label: string): number[];
 }

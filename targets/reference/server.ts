@@ -119,10 +119,11 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
   const delivery = new Delivery({
     now,
     ...(options.sleep ? { sleep: options.sleep } : {}),
-    ownDate: variations.has('clock-ahead') || variations.has('clock-behind') || variations.has('several-instances'),
+    ownDate: variations.has('clock-ahead') || variations.has('clock-behind') || variations.has('several-instances') || variations.has('instances-clock-skew'),
     slow: variations.has('slow-responses'),
     farAway: variations.has('far-away'),
     instances: variations.has('several-instances'),
+    skewedConnections: variations.has('instances-clock-skew'),
     connectionMs: variations.has('keep-alive-1s') ? KEEP_ALIVE_MS : undefined,
     latencyGrowsWithLoad: faults.has('latency-grows-with-load'),
   });

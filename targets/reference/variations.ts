@@ -191,6 +191,13 @@ export const VARIATION_CATALOGUE = [
       'clock); their Date headers are 1 s behind, right and 1 s ahead, and they add 0, 5 and 10 ms.',
   },
   {
+    id: 'instances-clock-skew',
+    allows:
+      'Deployment and clocks are not given: two instances behind one port share one store and limiter (on the true clock), ' +
+      'each serving every other connection; the second\'s clock is 1 s behind, so the Date of every even-numbered ' +
+      'connection is a second behind the others\'.',
+  },
+  {
     id: 'slow-responses',
     allows:
       'Response times are not given: every response is held 20 to 100 ms (a key\'s first 5 requests 300 ms) after the ' +

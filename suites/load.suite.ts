@@ -27,7 +27,7 @@ describe('Paced load', () => {
     if (!ctx.run.allowLoad) return;
     const { target, pace } = ctx.run;
     const stop = ctx.client.subscribe(evidence.add);
-    const drive = driveContext({ clock: systemClock, wire: clientWire(ctx.client), target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, accepted: (label) => session().accepted.of(label), sends: (label) => ctx.client.sends.of(label) });
+    const drive = driveContext({ clock: systemClock, wire: clientWire(ctx.client), target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, ledger: session().accepted });
     const plans = planPacedLoad(target, pace, ctx.client.budget.remaining);
     const paced = plans.filter((p) => !p.skip);
     const total = paced.reduce((n, p) => n + p.count, 0);

@@ -38,8 +38,7 @@ describe('Limits', () => {
       soak: ctx.run.soak,
       deadline: ctx.run.deadline,
       progress: ctx.progress,
-      accepted: (label) => session().accepted.of(label),
-      sends: (label) => ctx.client.sends.of(label),
+      ledger: session().accepted,
       ...(segment ? { segment: { ...segment, slots: segmentSlots(ctx.run, segment.startAt) } } : {}),
     });
     try {

@@ -1,7 +1,7 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
 import { accepted, DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, answerOf, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
-import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansWithin } from '../rate-limit/day-count.ts';
+import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansMeeting, spansWithin } from '../rate-limit/day-count.ts';
 import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed, resetShape } from '../rate-limit/vocabulary.ts';
 import { describeWithinQuota } from '../rate-limit/within-quota.ts';
 import { defineCheck } from './define.ts';
@@ -466,16 +466,31 @@ function daySpans(day: DayData): AcceptedSpan[] {
 
 /**
  * The requests let through for certain in the day window that ends at `reset`: its edges taken
- * from the server's Reset, never over our own span (a slow server's drive may straddle two day
- * windows, and a slow answer be dated after the window it was let through in). A fixed day lets
+ * from the server's Reset (`slack` seconds in from each edge when it is known only to the second
+ * either way: a Retry-After counted from a Date), never over our own span (a slow server's drive
+ * may straddle two day windows, a slow answer be dated after the window it was let through in,
+ * and Dates of several instances disagree: the spans are widened by as much). A fixed day lets
  * exactly the quota through; a refilling one (a token bucket or a log of the day) also what it
- * gave back over the span counted.
+ * gave back over the span counted. `uncertain`: the requests that may belong to it or to the
+ * window beside it.
  */
-function countDayWindow(run: KeyRun, spans: readonly AcceptedSpan[], reset: number): { count: number; refill: number; seconds: number } {
-  const inWindow = spansWithin(spans, reset - run.windows.day, reset);
+function countDayWindow(run: KeyRun, spans: readonly AcceptedSpan[], reset: number, slack = 0): { count: number; refill: number; seconds: number; uncertain: number } {
+  const inWindow = spansWithin(spans, reset - run.windows.day + slack, reset - slack);
   const seconds = inWindow.length === 0 ? 0 : Math.max(...inWindow.map((s) => s.to)) - Math.min(...inWindow.map((s) => s.from)) + 1;
   const refill = dayKind(run) === 'fixed' ? 0 : Math.ceil((seconds / run.windows.day) * run.quota.perDay);
-  return { count: inWindow.length, refill, seconds };
+  const uncertain = spansMeeting(spans, reset - run.windows.day - slack, reset + slack).length - inWindow.length;
+  return { count: inWindow.length, refill, seconds, uncertain };
+}
+
+/**
+ * What the day count could not tell apart, when it mattered: more than the day allows may have
+ * been let through in the window counted, but not for certain (`counted` holds no more).
+ */
+function notToldApart(run: KeyRun, day: DayData, counted: ReturnType<typeof countDayWindow>): string {
+  if (counted.count + counted.uncertain <= run.quota.perDay + counted.refill) return '';
+  const skew = day.dateSkew ?? 0;
+  const why = skew > 0 ? `within ${skew} s of the day window's turn could belong to either window: Dates of this service differ by ${skew} s between answers` : "answered across the day window's turn could belong to either window";
+  return `; ${counted.uncertain} more requests ${why}, so more than the ${run.quota.perDay} is not certain`;
 }
 
 /**
@@ -567,7 +582,13 @@ export function judgeDailyQuota(run: KeyRun): Finding {
     return overDay(run, day, "the day's 429 named no usable X-RateLimit-Reset") ?? skip(`the day's 429 came, but its Reset is not judged: ${why}; headers.rate-limit-present names it`);
   }
   if (block.reset <= now) return fail('day-reset-not-after-date', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not after its Date (${now})`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
-  if ((!namesDay && block.reset <= now + run.windows.minute) || block.reset > now + run.windows.day + 1) {
+  // Headers of the minute ("the applicable request limit") on the day's 429: Limit the minute's,
+  // Reset within the minute window; the day's end is then the moment its Retry-After names.
+  const named = retryAfterNamedSecond(block);
+  const minuteHeaders = !namesDay && block.reset <= now + run.windows.minute + CLOCK_SLACK_S && named !== undefined && named > now + run.windows.minute;
+  const dayEnd = minuteHeaders ? Math.round(named) : block.reset;
+  const endNamed = minuteHeaders ? `${dayEnd}, the day's end its Retry-After ${block.retryAfter} names (its X-RateLimit-* describe the minute)` : `X-RateLimit-Reset ${dayEnd}`;
+  if ((!namesDay && !minuteHeaders && block.reset <= now + run.windows.minute) || dayEnd > now + run.windows.day + 1) {
     return fail('day-reset-not-day-end', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not the end of the day window`, `after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
   }
   // Every 429 of the spent day names, in Retry-After, a time at or after the day's reset; a
@@ -575,39 +596,40 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   const refusals = [block, ...followUps.filter((p) => p.status === 429)];
   for (const p of refusals) {
     const named = namedMs(p);
-    if (named === undefined || named >= (block.reset - 2) * 1000) continue;
+    if (named === undefined || named >= (dayEnd - 2) * 1000) continue;
     const next = followUps.find((f) => f.t > p.t);
     if (next && next.status >= 200 && next.status < 300) continue;
     // Nothing sent then (too far to wait): a refilling day may name its next request's worth; a
     // fixed day names its end, or names a time at which the key is still refused.
     if (!next && dayKind(run) === 'refilling') continue;
-    const early = Math.round(block.reset - named / 1000);
+    const early = Math.round(dayEnd - named / 1000);
     const what = next
       ? `the request sent then was refused again (${next.status}${next.retryAfter !== undefined ? `, Retry-After ${next.retryAfter}` : ''})`
       : `no request was sent then (the harness waits at most two minute windows, and sends at most ${DAY_FOLLOW_UPS} after the day's 429), so nothing showed the key let through before the day's reset`;
     return fail(
       'retry-after-before-day-end',
-      `${run.label}: a 429 of the spent day says Retry-After ${p.retryAfter}, ${early} s before the day's reset at ${block.reset}: ${what}`,
-      `Retry-After naming ${block.reset} (the day's reset) or later, or a time at which the key is let through`,
+      `${run.label}: a 429 of the spent day says Retry-After ${p.retryAfter}, ${early} s before the day's reset at ${dayEnd}: ${what}`,
+      `Retry-After naming ${dayEnd} (the day's reset) or later, or a time at which the key is let through`,
       `Retry-After ${p.retryAfter} (until ${Math.round(named / 1000)})`,
     );
   }
-  // Counted per day window, its edges taken from the server's Reset, never over our own span (a
-  // slow server's drive may straddle two day windows); every suite's accepted requests count. A
-  // fixed day lets exactly the quota through; a refilling one (a token bucket or a log of the
-  // day) also what it gave back over the span counted.
-  const counted = countDayWindow(run, daySpans(day), block.reset);
+  // Counted per day window, its edges taken from the server's Reset (or, under headers of the
+  // minute, its Retry-After), never over our own span (a slow server's drive may straddle two day
+  // windows); every suite's accepted requests count. A fixed day lets exactly the quota through; a
+  // refilling one (a token bucket or a log of the day) also what it gave back over the span counted.
+  // A Retry-After counted from a Date names the day's end to a second either way.
+  const counted = countDayWindow(run, daySpans(day), dayEnd, minuteHeaders ? 1 : 0);
   if (counted.count > run.quota.perDay + counted.refill) {
     return fail(
       'over-day-quota',
-      `${run.label}: ${counted.count} requests accepted in the day window that ends at X-RateLimit-Reset ${block.reset}, more than the ${run.quota.perDay} a day${counted.refill ? ` (plus ${counted.refill} a refilling day gives back over their ${counted.seconds} s)` : ''}`,
+      `${run.label}: ${counted.count} requests accepted in the day window that ends at ${endNamed}, more than the ${run.quota.perDay} a day${counted.refill ? ` (plus ${counted.refill} a refilling day gives back over their ${counted.seconds} s)` : ''}`,
       `at most ${run.quota.perDay + counted.refill}`,
       `${counted.count}`,
     );
   }
   const inWindow = counted;
   const after = day.ended === 'reopened' ? `; let through again at ${Math.round((followUps.at(-1)!.t - block.t) / 1000)} s, when its Retry-After said` : followUps.length > 0 ? `; ${followUps.length} request(s) after its Retry-After, refused while the day lasted` : "; its Retry-After names the day's end";
-  return pass(`day quota enforced: ${inWindow.count} accepted in the day window ending at Reset ${block.reset} (every suite's requests counted)${after}; Reset ${block.reset - now} s ahead`);
+  return pass(`day quota enforced: ${inWindow.count} accepted in the day window ending at ${minuteHeaders ? endNamed : `Reset ${dayEnd}`} (every suite's requests counted)${notToldApart(run, day, inWindow)}${after}; Reset ${block.reset - now} s ahead`);
 }
 
 /** Which window the X-RateLimit-* headers describe ("the applicable request limit": either is a reading), recorded. */

@@ -158,7 +158,7 @@ export class ApiClient {
    */
   record(exchange: Omit<Exchange, 'seq' | 'suite'>): Exchange {
     const label = keyLabelOf(exchange.auth);
-    if (label !== undefined) this.sends.note(label, Date.parse(exchange.startedAt));
+    if (label !== undefined) this.sends.note(label)(Date.parse(exchange.startedAt) + exchange.durationMs);
     const full: Exchange = this.redactor.scrubDeep({ ...exchange, seq: this.seq++, suite: this.suite });
     this.emit(full);
     return full;
@@ -264,7 +264,7 @@ export class ApiClient {
     const auth = this.authorise(req.auth, headers);
     const started = Date.now();
     const label = keyLabelOf(auth);
-    if (label !== undefined) this.sends.note(label, started);
+    const answered = label === undefined ? () => {} : this.sends.note(label);
     const base: Omit<Exchange, 'responseHeaders' | 'durationMs'> = {
       seq,
       suite: this.suite,
@@ -293,6 +293,7 @@ export class ApiClient {
       const responseHeaders = flattenHeaders(res.headers);
       const recorded = Buffer.byteLength(text) > RECORDED_BODY_BYTES;
       const answeredAt = Date.now();
+      answered(answeredAt);
       const early = this.earlyRefusal(req.auth, started, answeredAt, res.statusCode, responseHeaders);
       const exchange: Exchange = {
         ...base,
@@ -320,7 +321,7 @@ export class ApiClient {
   private earlyRefusal(auth: Auth, sentAt: number, answeredAt: number, status: number, headers: Record<string, string>) {
     if (status !== 429 || !('key' in auth) || this.options.windows === undefined) return undefined;
     const { key } = auth;
-    return refusedWithinQuota(this.sends.of(key.label), { sentAt, answer: rateAnswerOf(answeredAt, status, headers) }, { quota: key.quota, windows: this.options.windows });
+    return refusedWithinQuota(this.sends.counted(key.label), { sentAt, answer: rateAnswerOf(answeredAt, status, headers) }, { quota: key.quota, windows: this.options.windows });
   }
 
   private url(req: ApiRequest): string {

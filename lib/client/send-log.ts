@@ -1,7 +1,8 @@
-// Every request the harness sent with each configured key, by when it was sent, and the 429s among
-// them that came within the plan's minute quota (lib/rate-limit/within-quota.ts). The client notes
-// a request as it goes out, so that requests still in flight are counted; a load's requests,
-// recorded after the fact, are noted as they are recorded. Numbers only: a run's worth is small.
+// Every request the client sent with each configured key, and when its answer came, and the 429s
+// among them that came within the plan's minute quota (lib/rate-limit/within-quota.ts). The client
+// notes a request as it goes out, so that a 429 is judged with the requests still in flight beside
+// it (the run's ledger, lib/worker/ledger.ts, learns of a request only once it is recorded); a
+// load's requests, recorded after the fact, are noted as they are recorded. Numbers only.
 import type { WithinQuota } from '../rate-limit/within-quota.ts';
 import type { AuthUsed, Exchange } from '../result/model.ts';
 
@@ -21,19 +22,23 @@ export interface EarlyRefusal extends WithinQuota {
 }
 
 export class SendLog {
-  private readonly sends = new Map<string, number[]>();
+  private readonly sends = new Map<string, { answeredAt?: number }[]>();
   private readonly early = new Map<string, EarlyRefusal[]>();
 
-  /** A request carrying the key labelled `label` went out at `at` (epoch ms). */
-  note(label: string, at: number): void {
+  /** A request carrying the key labelled `label` goes out; call the function returned when its answer (or its lack of one) comes at `at`. */
+  note(label: string): (at: number) => void {
+    const entry: { answeredAt?: number } = {};
     const list = this.sends.get(label);
-    if (list) list.push(at);
-    else this.sends.set(label, [at]);
+    if (list) list.push(entry);
+    else this.sends.set(label, [entry]);
+    return (at) => {
+      entry.answeredAt = at;
+    };
   }
 
-  /** When every request of the key went out, in the order they were noted. */
-  of(label: string): readonly number[] {
-    return this.sends.get(label) ?? [];
+  /** For every request of the key so far, the latest moment a limiter may have counted it: its answer's arrival, or (still in flight) later than any. */
+  counted(label: string): number[] {
+    return (this.sends.get(label) ?? []).map((e) => e.answeredAt ?? Number.POSITIVE_INFINITY);
   }
 
   refused(label: string, refusal: EarlyRefusal): void {

@@ -1,13 +1,14 @@
 // A burst that approaches a quota fast and crosses it carefully. Requests already on the wire when
 // the first 429 comes back still reach the server, and a server that bans keys for requests sent
 // during a 429 period counts them. So the load runs on several connections (autocannon) only while
-// the server says plenty is left, then on one connection, one request at a time (careful.ts), so
-// that nothing is in flight when the first 429 arrives: at most the fast part's last requests if
-// the server refuses earlier than its Remaining said. When the server says there is room again (a
-// refilling limiter), the fast part takes over once more.
+// plenty is left, then on one connection, one request at a time (careful.ts), so that nothing is
+// in flight when the first 429 arrives: at most the fast part's last requests if the server
+// refuses earlier than it said. What is left is the least over the plan's windows: the Remaining
+// of the window the headers describe, and for the other the plan's quota less the harness's own
+// count (room.ts), so the careful part is reached before any window can refuse. When there is room
+// again (a refilling limiter, old requests out of a window's length), the fast part takes over.
 import { accepted, type LatencyHistogram, mergeHistograms, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
-import { windowDescribed } from '../rate-limit/vocabulary.ts';
-import type { PlanQuota } from '../plans.ts';
+import { type OwnCount, roomLeft } from '../rate-limit/room.ts';
 import type { BurstOptions, BurstResult } from './burst.ts';
 import type { BoundaryPair, CarefulOptions } from './careful.ts';
 import type { Clock } from './clock.ts';
@@ -15,7 +16,7 @@ import type { Clock } from './clock.ts';
 export interface ApproachOptions extends Omit<BurstOptions, 'connections' | 'maxRequests'> {
   /** Connections of the fast phase. */
   connections: number;
-  /** What the server said was left when the burst started (or the plan's quota, when it said nothing). */
+  /** What was left when the burst started (room.ts's roomLeft, or the plan's quota when nothing is known). */
   remaining: number;
   /** Hard cap on requests sent, all phases together. */
   maxRequests: number;
@@ -25,8 +26,12 @@ export interface ApproachOptions extends Omit<BurstOptions, 'connections' | 'max
    * at a time, so that no more requests are in flight at the crossing than one runner would have.
    */
   share?: { of: number; crosses: boolean };
-  /** The key's plan: answers whose headers describe the day are counted down, their Remaining (the day's) not followed. */
-  quota?: PlanQuota;
+  /**
+   * The key's plan and the requests sent with it before the burst: what is left is then the least
+   * over the plan's windows, the one the headers do not describe counted by the harness (every
+   * request of the burst counts). Without it, the answers' Remaining, else a count down.
+   */
+  own?: OwnCount;
 }
 
 export interface ApproachResult extends BurstResult {
@@ -45,12 +50,12 @@ export function carefulMargin(connections: number): number {
 
 
 /**
- * Requests left after a phase: the lowest Remaining an accepted response showed, else a count
- * down. Answers whose headers describe the day are counted down: the day's Remaining says nothing
- * of the minute's room.
+ * Requests left after a phase at `now`: with the key's own count, the least over its plan's windows
+ * (roomLeft); without it, the lowest Remaining an accepted response showed, else a count down.
  */
-function leftAfter(points: readonly TimelinePoint[], before: number, quota?: ApproachOptions['quota']): number {
-  const remainings = points.filter((p) => accepted(p) && !(quota !== undefined && windowDescribed(quota, p) === 'day')).map((p) => p.remaining).filter((r): r is number => r !== undefined);
+function leftAfter(points: readonly TimelinePoint[], before: number, own: OwnCount | undefined, now: number): number {
+  if (own) return roomLeft(own, points, now);
+  const remainings = points.filter(accepted).map((p) => p.remaining).filter((r): r is number => r !== undefined);
   return remainings.length > 0 ? Math.min(...remainings) : before - points.filter(accepted).length;
 }
 
@@ -79,6 +84,8 @@ export async function approach(options: ApproachOptions, phases: Phases, clock: 
   let inFlightAtFirst429 = 0;
   let pair: BoundaryPair | undefined;
   let opened = 0;
+  // Every request of the key, the burst's own as they are answered (or not).
+  const own = options.own && { ...options.own, sent: [...options.own.sent] };
   while (sent < options.maxRequests) {
     const timeLeft = options.maxDurationMs - (clock.now() - startedAt);
     if (timeLeft <= 0) {
@@ -97,7 +104,7 @@ export async function approach(options: ApproachOptions, phases: Phases, clock: 
     const r: BurstResult & { pair?: BoundaryPair } = fast
       ? await phases.fast({ ...common, maxRequests: Math.min(common.maxRequests, left - (holdsBack ? 2 * margin : margin)) })
       : // The segment that crosses does so alone, one request at a time: at the whole rate.
-        await phases.careful({ ...common, rate: options.rate * of, roomAbove: 4 * margin * of, pairAtLastOne: options.connections >= 2 && !pair });
+        await phases.careful({ ...common, rate: options.rate * of, roomAbove: 4 * margin * of, pairAtLastOne: options.connections >= 2 && !pair, ...(own ? { own } : {}) });
     pair ??= r.pair;
     // Each part opens its own connections: numbered on from the parts before.
     const base = opened;
@@ -116,7 +123,8 @@ export async function approach(options: ApproachOptions, phases: Phases, clock: 
       ended = r.ended;
       break;
     }
-    left = Math.floor(leftAfter(r.points, left * of, options.quota) / of);
+    if (own) own.sent.push(...r.points.map((p) => p.t), ...Array.from({ length: r.sent - r.points.length }, () => clock.now()));
+    left = Math.floor(leftAfter(r.points, left * of, own, clock.now()) / of);
   }
   const histogram = mergeHistograms(histograms);
   return { points, sent, startedAt, durationMs: clock.now() - startedAt, latency: percentilesOf(histogram), histogram, errors, timeouts, ended, inFlightAtFirst429, phases: done, ...(pair ? { pair } : {}) };

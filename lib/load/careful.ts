@@ -1,15 +1,15 @@
 // The careful part of a burst: one request at a time, so that nothing is in flight when the first
 // 429 comes back. No start-up cost between requests (autocannon has one per run), so a refilling
-// limiter cannot refill faster than this part spends. It hands back to the fast part as soon as the
-// server says there is plenty of room again.
+// limiter cannot refill faster than this part spends. It hands back to the fast part as soon as
+// there is plenty of room again (approach.ts: the least over the plan's windows).
 //
 // At the last request of the quota (an accepted response says Remaining 1), two requests go out
 // together on two connections already open: a limiter that checks, then counts, lets both through.
 // That is the one moment two requests are in flight; at most one of them can get a 429.
 import { Client } from 'undici';
 import { burstPoint, histogramOf, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { type OwnCount, roomLeft } from '../rate-limit/room.ts';
 import { windowDescribed } from '../rate-limit/vocabulary.ts';
-import type { PlanQuota } from '../plans.ts';
 import type { BurstOptions, BurstResult } from './burst.ts';
 import type { Clock } from './clock.ts';
 
@@ -19,10 +19,11 @@ export interface CarefulOptions extends Omit<BurstOptions, 'connections'> {
   /** Send the two requests together at Remaining 1 (needs two connections). */
   pairAtLastOne?: boolean;
   /**
-   * The key's plan: answers whose headers describe the day count the day, and their Remaining
-   * says nothing of the minute's room (neither the pair nor the hand-back follow it).
+   * The key's plan and its requests so far (approach.ts): the hand-back follows the least room over
+   * the plan's windows, and the pair goes out only at the minute's Remaining 1 with the day's room
+   * not spent by the harness's own count. Without it, the answers' Remaining.
    */
-  quota?: PlanQuota;
+  own?: OwnCount;
 }
 
 /** One keep-alive connection to the target: a GET on it, and its close. */
@@ -60,9 +61,6 @@ export interface BoundaryPair {
   together: TimelinePoint[];
 }
 
-/** An answer whose headers describe the day: its Remaining says nothing of the minute's room. */
-const countsDay = (p: TimelinePoint, quota: CarefulOptions['quota']) => quota !== undefined && windowDescribed(quota, p) === 'day';
-
 /** Requests in a row without a response after which the burst ends. */
 const GIVE_UP_AFTER = 5;
 
@@ -82,6 +80,9 @@ export async function careful(options: CarefulOptions, io: { clock: Clock; conne
   let ended: BurstResult['ended'] = 'max-requests';
   let room = false;
   let failuresInARow = 0;
+  const own = options.own && { ...options.own, sent: [...options.own.sent] };
+  /** What is left after an answer, at the moment it came. */
+  const roomAfter = (p: TimelinePoint): number | undefined => (own ? roomLeft(own, [p], clock.now()) : p.remaining);
   try {
     while (sent < options.maxRequests) {
       if (clock.now() - startedAt >= options.maxDurationMs || failuresInARow >= GIVE_UP_AFTER) {
@@ -90,7 +91,9 @@ export async function careful(options: CarefulOptions, io: { clock: Clock; conne
       }
       await clock.sleep(startedAt + sent * gapMs - clock.now());
       const last = points.at(-1);
-      const together = options.pairAtLastOne && !pair && last !== undefined && !countsDay(last, options.quota) && last.remaining === 1 && last.status < 300 && sent + 2 <= options.maxRequests;
+      // The pair at the minute's last request (the day's is not raced), unless the day may be spent.
+      const atLastOne = last !== undefined && last.status < 300 && last.remaining === 1 && (!own || windowDescribed(own.quota, last) === 'minute') && roomAfter(last) === 1;
+      const together = options.pairAtLastOne && !pair && atLastOne && sent + 2 <= options.maxRequests;
       const batch = together ? clients : [clients[sent % clients.length]!];
       sent += batch.length;
       const answers = await Promise.all(batch.map((client) => send(client, clients.indexOf(client) + 1)));
@@ -102,12 +105,14 @@ export async function careful(options: CarefulOptions, io: { clock: Clock; conne
         failuresInARow += 1;
       } else failuresInARow = 0;
       points.push(...got);
+      own?.sent.push(...got.map((p) => p.t), ...Array.from({ length: answers.length - got.length }, () => clock.now()));
       if (got.some((p) => p.status === 429)) {
         ended = 'first-429';
         break;
       }
       const point = got.at(-1);
-      if (point?.remaining !== undefined && !countsDay(point, options.quota) && point.remaining > options.roomAbove && point.status < 300) {
+      const left = point && roomAfter(point);
+      if (point && left !== undefined && left > options.roomAbove && point.status < 300) {
         room = true;
         break;
       }

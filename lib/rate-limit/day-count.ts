@@ -2,7 +2,9 @@
 // accepted request is known only to have been let through somewhere between the second it was
 // sent and the second its answer was dated (the server's clock): a slow answer dated after a day
 // window turned may have been counted in the window before. A request counts in a window only when
-// that whole span lies in it, so that requests of two day windows are never counted as one. Pure.
+// that whole span lies in it, so that requests of two day windows are never counted as one. Where
+// the service's Dates disagree (several instances, a clock a second off), each span is widened by
+// as much: a request is placed in a window only where it lies in it under any such skew. Pure.
 import type { PlanQuota } from '../plans.ts';
 import { serverOffsetMs, serverSecond, windowDescribed } from './vocabulary.ts';
 
@@ -31,6 +33,16 @@ export function withinDayWindow(span: AcceptedSpan, quota: PlanQuota, daySeconds
   if (windowDescribed(quota, headers) !== 'day') return span;
   const narrowed = { from: Math.max(span.from, headers.reset - daySeconds), to: Math.min(span.to, headers.reset - 1) };
   return narrowed.from <= narrowed.to ? narrowed : span;
+}
+
+/** A span widened by `seconds` either way: where a request lies when its Date may be that far off the limiter's clock. */
+export function widened(span: AcceptedSpan, seconds: number): AcceptedSpan {
+  return seconds === 0 ? span : { from: span.from - seconds, to: span.to + seconds };
+}
+
+/** The requests that may have been let through within [start, end): their span meets it. */
+export function spansMeeting(spans: readonly AcceptedSpan[], start: number, end: number): AcceptedSpan[] {
+  return spans.filter((s) => s.to >= start && s.from < end);
 }
 
 /** The requests let through within [start, end) for certain: their whole span in it. */

@@ -62,9 +62,11 @@ export async function driveDay(ctx: DriveContext, key: TargetKey, run: { day?: D
   }
   day.elapsedMs = ctx.clock.now() - started;
   // Every accepted request of the key in the run counts in its day window, not the day test's alone.
-  const spans = ctx.accepted(key.label);
+  const spans = ctx.ledger.of(key.label);
   day.acceptedAt = spans.map((s) => s.to);
   day.acceptedFrom = spans.map((s) => s.from);
+  const skew = ctx.ledger.dateSkew();
+  if (skew > 0) day.dateSkew = skew;
   run.day = day;
 }
 
@@ -89,9 +91,9 @@ async function spend(ctx: DriveContext, key: TargetKey, day: DayData, state: Ext
   if (isAccepted(obs.status)) {
     refusedInARow = 0;
     day.accepted += 1;
-    // Each burst starts from what the server says is left (the day's remainder may be the
-    // smaller), so that it crosses the limit carefully.
-    data = await runBurst(ctx, key, lookPoint.remaining ?? quota.perMinute);
+    // Each burst starts from what is left (the day's remainder may be the smaller, shown or
+    // counted), so that it crosses the limit carefully.
+    data = await runBurst(ctx, key, lookPoint);
     day.requests! += data.sent;
     const accepted = data.points.filter((p) => !p.afterStop && isAccepted(p.status));
     day.accepted += accepted.length;
@@ -130,7 +132,7 @@ async function spend(ctx: DriveContext, key: TargetKey, day: DayData, state: Ext
   }
   // More let through within one day window's length than any day limiter allows: counted per day
   // window from every accepted request of the key, however slow the answers.
-  if (beyondAnyDay(ctx.accepted(key.label), quota.perDay, windows.day)) return end('over-quota')();
+  if (beyondAnyDay(ctx.ledger.of(key.label), quota.perDay, windows.day)) return end('over-quota')();
   if (!block) return { at: 'spending', refusedInARow };
   return waitOrEnd(ctx, key, block, { marginMs: data ? inFlightMargin(data) : 0 }, { at: 'spending', waitedOut: block, refusedInARow }, skipped);
 }

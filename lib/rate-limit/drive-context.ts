@@ -1,6 +1,6 @@
 // What driving keys through their limits works with: the clock, the wire (the looks, the parts of
 // a burst, the exchange log and the request budget), the target, what each key was told to wait
-// for, and the run's accepted requests. The harness's wire is the API client, autocannon and
+// for, and the run's ledger of each key's requests. The harness's wire is the API client, autocannon and
 // undici (clientWire); tests give a virtual clock and a wire to a reference server in the same
 // process, so that every piece of the driver runs in milliseconds.
 import type { ApiClient } from '../client/client.ts';
@@ -60,6 +60,16 @@ export interface Wire {
   budget: Pick<Budget, 'reserve' | 'refund'>;
 }
 
+/** What the run knows of each key's requests, whichever suite sent them. */
+export interface RunLedger {
+  /** The key's accepted requests, as spans of the server's seconds, widened by dateSkew (the day is counted from them). */
+  of(label: string): AcceptedSpan[];
+  /** Whole seconds by which the service's Dates disagree between answers. */
+  dateSkew(): number;
+  /** Our epoch ms of every request sent with the key: when its answer arrived, or when it was sent if none came (room.ts). */
+  sent(label: string): number[];
+}
+
 export interface DriveContext {
   clock: Clock;
   wire: Wire;
@@ -77,10 +87,8 @@ export interface DriveContext {
    * the key after that moment is its evidence.
    */
   obeying: Map<string, FollowsRetryAfter>;
-  /** The key's accepted requests in the whole run, every suite's, as spans of the server's seconds (the day is counted from them). */
-  accepted: (label: string) => AcceptedSpan[];
-  /** When every request of the key went out in the whole run, every suite's (a 429 within the plan's quota is told by them). */
-  sends: (label: string) => readonly number[];
+  /** Every key's requests in the whole run, every suite's (lib/worker/ledger.ts). */
+  ledger: RunLedger;
   /** A load segment (runner I of N): its share, and when each key is driven (epoch ms, the same for every runner). */
   segment?: Segment & { slots: ReadonlyMap<string, number> };
 }

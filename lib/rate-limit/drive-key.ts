@@ -6,6 +6,7 @@ import { HarnessError } from '../errors.ts';
 import { approach } from '../load/approach.ts';
 import { lateByMs, type Segment } from '../load/segment.ts';
 import { type BurstData, headersOf, type KeyRun, type Look, answerOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { type OwnCount, roomLeft } from './room.ts';
 import { resetAtMs } from './vocabulary.ts';
 import { refusedWithinQuota } from './within-quota.ts';
 import { type DriveContext, loadRecorder, loadUrl } from './drive-context.ts';
@@ -43,17 +44,24 @@ function sameWindow(before: Look, after: Look): boolean {
   return after.status !== 429 && a.reset !== undefined && a.reset === b.reset && a.remaining !== undefined && b.remaining !== undefined && a.remaining < b.remaining;
 }
 
+/** What the harness knows of the key's room without its headers: its plan and every request it sent with it (room.ts). */
+export function ownCount(ctx: DriveContext, key: TargetKey, runners = 1): OwnCount {
+  return { quota: key.quota, windows: ctx.target.windows, sent: ctx.ledger.sent(key.label), ...(runners > 1 ? { runners } : {}) };
+}
+
 /**
- * A burst with the key from Remaining `expected`: fast while plenty is left, careful at the limit.
- * Its answers become exchanges; the last 429 is what the key waits for next.
+ * A burst with the key from the accepted answer `start`: fast while plenty is left, careful at the
+ * limit. What is left is the least over the plan's windows: the Remaining of the one the headers
+ * describe, the plan's quota less the harness's own count for the other (a minute under headers
+ * of the day, a day under headers of the minute). Its answers become exchanges; the last 429 is
+ * what the key waits for next.
  */
-export async function runBurst(ctx: DriveContext, key: TargetKey, expected: number, segment?: Segment): Promise<BurstData> {
+export async function runBurst(ctx: DriveContext, key: TargetKey, start: TimelinePoint, segment?: Segment): Promise<BurstData> {
   const { wire, target, clock } = ctx;
   const of = segment?.count ?? 1;
   const windowMs = target.windows.minute * 1000;
-  // Headers that describe the day state the day's Remaining: the minute binds first, from a count
-  // they do not show, at most the plan's per-minute quota.
-  expected = Math.min(expected, key.quota.perMinute);
+  const own = ownCount(ctx, key, of);
+  const expected = roomLeft(own, [start], clock.now());
   // Room for a limiter that lets a whole plan's quota through, bounded either way.
   const cap = Math.max(expected, key.quota.perMinute) + key.quota.perMinute + CONNECTIONS;
   wire.budget.reserve(cap);
@@ -69,7 +77,7 @@ export async function runBurst(ctx: DriveContext, key: TargetKey, expected: numb
       // Two windows: answers too slow to spend the quota before the window turns go on to the 429 of the next.
       maxDurationMs: Math.max(1, Math.min(2 * windowMs, ctx.deadline - clock.now())),
       timeoutS: Math.ceil(target.http.timeoutMs / 1000),
-      quota: key.quota,
+      own,
       ...(segment ? { share: { of, crosses: segment.index === 1 } } : {}),
     },
     wire.phases,
@@ -145,12 +153,12 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
   const aligned = await alignToWindow(ctx, key, obs, slot);
   if ('tooLong' in aligned) return banned(aligned.tooLong, obs);
   run.start = aligned.look;
-  const remaining = answerOf(aligned.look).remaining ?? key.quota.perMinute;
-  ctx.progress(`${key.label}: bursting above ${key.plan}'s rate from Remaining ${remaining}`);
-  run.burst = await runBurst(ctx, key, remaining, ctx.segment);
+  const start = answerOf(aligned.look);
+  ctx.progress(`${key.label}: bursting above ${key.plan}'s rate from Remaining ${start.remaining ?? 'not stated'}`);
+  run.burst = await runBurst(ctx, key, start, ctx.segment);
   // The burst's first 429, against every request the run sent with the key (the burst's own recorded by now).
   const refused = run.burst.points.find((p) => p.status === 429);
-  const early = refused && refusedWithinQuota(ctx.sends(key.label), { sentAt: refused.sentAt ?? refused.t, answer: refused }, { quota: key.quota, windows: ctx.target.windows });
+  const early = refused && refusedWithinQuota(ctx.ledger.sent(key.label), { sentAt: refused.sentAt ?? refused.t, answer: refused }, { quota: key.quota, windows: ctx.target.windows });
   if (early) run.refusedWithinQuota = [...(run.refusedWithinQuota ?? []), { suite: 'rate-limit', at: refused!.t, ...early }];
   return { run, first };
 }

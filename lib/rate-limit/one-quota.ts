@@ -8,10 +8,11 @@
 import type { TargetKey } from '../config/schema.ts';
 import { stringifyJson } from '../json.ts';
 import { MISSING_PET_ID } from '../models.ts';
-import { answerOf, type KeyRun, type Look, type MixData, type MixOperation, type MixPoint } from '../result/rate-limits.ts';
+import { answerOf, type KeyRun, type Look, type MixData, type MixOperation, type MixPoint, type TimelinePoint } from '../result/rate-limits.ts';
 import { readRateAnswer } from './vocabulary.ts';
 import type { DriveContext, WireRequest } from './drive-context.ts';
-import { alignToWindow, burstConnections } from './drive-key.ts';
+import { alignToWindow, burstConnections, ownCount } from './drive-key.ts';
+import { roomLeft } from './room.ts';
 import { look, noteRetryAfter } from './look.ts';
 import { waitOut } from './wait.ts';
 
@@ -88,16 +89,17 @@ export async function driveMix(ctx: DriveContext, key: TargetKey, run: KeyRun): 
     if (answer.status === 429) noteRetryAfter(ctx, key, answer.t, answer.headers, answer.seq);
     return point;
   };
+  let answers: TimelinePoint[] = [answerOf(start)];
   while (ended === undefined) {
-    const acceptedSoFar = points.filter((p) => p.status !== 429).length;
-    const last = points.at(-1);
-    // Near the limit (by the headers, or by the count when they describe the day), one at a time.
-    const left = Math.min(last?.remaining ?? expected, expected - acceptedSoFar);
-    const wave = left > burstConnections(ctx.target) ? burstConnections(ctx.target) : 1;
-    const ops = Array.from({ length: wave }, () => PATTERN[n++ % PATTERN.length]!);
-    const answers = await Promise.all(ops.map((op) => send(op)));
-    points.push(...answers);
-    if (answers.some((p) => p.status === 429)) ended = 'first-429';
+    // Near the limit, one at a time: by the last wave's Remaining of the window the headers
+    // describe, and by the harness's own count of every request of the key for the other.
+    const left = roomLeft(ownCount(ctx, key), answers, ctx.clock.now());
+    const size = left > burstConnections(ctx.target) ? burstConnections(ctx.target) : 1;
+    const ops = Array.from({ length: size }, () => PATTERN[n++ % PATTERN.length]!);
+    const wave = await Promise.all(ops.map((op) => send(op)));
+    points.push(...wave);
+    answers = wave;
+    if (wave.some((p) => p.status === 429)) ended = 'first-429';
     else if (points.length >= cap) ended = 'over-quota';
     else if (ctx.clock.now() >= endBy) ended = 'time';
   }

@@ -54,6 +54,39 @@ export function serverOffsetMs(receivedAt: number, date: string | undefined, lea
 }
 
 /**
+ * What the Dates of a service say of its clocks against ours: every answer bounds the offset of
+ * the clock that wrote its Date (server minus ours, ms) to [lo, hi], since Date is that clock's
+ * second at some moment between the sending and the arrival. Kept as the meeting of all of them:
+ * the greatest lo and the least hi.
+ */
+export interface DateOffsets {
+  lo: number;
+  hi: number;
+}
+
+/** The offsets an answer's Date allows, met with those of the answers before (`met`); `met` unchanged without a readable Date. */
+export function meetDateOffsets(met: DateOffsets | undefined, sentAt: number, receivedAt: number, date: string | undefined): DateOffsets | undefined {
+  const at = readDate(date, receivedAt);
+  if (at === undefined) return met;
+  const [lo, hi] = [at - receivedAt, at + 1000 - sentAt];
+  return met === undefined ? { lo, hi } : { lo: Math.max(met.lo, lo), hi: Math.min(met.hi, hi) };
+}
+
+/** Milliseconds of measuring (times kept to the millisecond) within which Dates still agree. */
+const DATE_ROUNDING_MS = 5;
+
+/**
+ * Whole seconds by which a service's Dates disagree: 0 when one clock agrees with every answer's
+ * Date (their bounds meet); otherwise the least spread between its clocks that the Dates allow,
+ * rounded up (any spread may put a Date in the second before or after), at most CLOCK_SLACK_S.
+ * Several instances behind one address, or a Date cached a second stale, show here.
+ */
+export function dateSkewSeconds(met: DateOffsets | undefined): number {
+  const spread = met === undefined ? 0 : met.lo - met.hi;
+  return spread <= DATE_ROUNDING_MS ? 0 : Math.min(CLOCK_SLACK_S, Math.ceil(spread / 1000));
+}
+
+/**
  * An X-RateLimit-Reset (the server's Unix seconds) as our epoch ms: the best guess, or with
  * `latest` the latest moment it can mean (to wait for a reset that must have happened).
  */

@@ -25,19 +25,20 @@ export interface WithinQuota {
 
 /**
  * Whether the 429 answered at `answer.t` to a request sent at `sentAt` came within the plan's
- * minute quota, counting `sends` (epoch ms: every request the harness sent with the key, whatever
- * its answer) in the minute window's length before it. Undefined when it did not, or cannot be told.
+ * minute quota. `counted` has, for every request the harness had sent with the key by then
+ * (whatever its answer, the refused one included), the latest moment the limiter may have counted
+ * it: its answer's arrival (our epoch ms), or later for one still in flight. Undefined when the
+ * 429 did not come within the quota, or that cannot be told.
  */
-export function refusedWithinQuota(sends: readonly number[], refusal: { sentAt: number; answer: RateAnswer }, ctx: { quota: PlanQuota; windows: { minute: number; day: number } }): WithinQuota | undefined {
+export function refusedWithinQuota(counted: readonly number[], refusal: { sentAt: number; answer: RateAnswer }, ctx: { quota: PlanQuota; windows: { minute: number; day: number } }): WithinQuota | undefined {
   const { answer } = refusal;
   if (answer.status !== 429 || classifyRefusal(ctx, answer) !== 'minute') return undefined;
   if (windowDescribed(ctx.quota, answer) === 'minute' && answer.remaining !== undefined && answer.remaining > 0) return undefined;
   const seconds = ctx.windows.minute;
-  // The limiter decided somewhere between the sending and the answer: what it held then was sent
-  // within a window's length before that moment, so within a window's length before the sending at
-  // the earliest, and before the answer at the latest.
+  // The limiter decided at the sending at the earliest: what it held then it had counted within a
+  // window's length before, so after `from` (each request counted by its answer at the latest).
   const from = refusal.sentAt - seconds * 1000;
-  const sent = sends.filter((at) => at > from && at <= answer.t).length;
+  const sent = counted.filter((at) => at > from).length;
   return sent <= ctx.quota.perMinute ? { sent, quota: ctx.quota.perMinute, seconds } : undefined;
 }
 

@@ -111,6 +111,8 @@ const DayData = z.object({
   acceptedAt: z.array(z.number()),
   /** The server's second each of them was sent in (same order): a slow answer is dated after it was let through. */
   acceptedFrom: z.array(z.number()).optional(),
+  /** Seconds by which the service's Dates disagreed between answers (instances' clocks): acceptedFrom and acceptedAt are widened by as much. */
+  dateSkew: z.number().int().optional(),
   /** The 429 that blocked for the day, if one came. */
   block: TimelinePoint.optional(),
   /** Each burst of the loop (one per minute window). */

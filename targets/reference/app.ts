@@ -180,11 +180,11 @@ export function createApp(deps: AppDeps): RequestListener {
       const allowed = limiter.wouldAllow(client.label, quota, takeOptions);
       return sleep(CHECK_THEN_COUNT_GAP_MS).then(() => {
         const rate = limiter.take(client.label, quota, { ...takeOptions, enforce: takeOptions.enforce && !allowed });
-        return decided({ req, method, url, route, client, authError, rate, plan: deliveryPlan(client, quota, auth.ok) });
+        return decided({ req, method, url, route, client, authError, rate, plan: deliveryPlan(req, client, quota, auth.ok) });
       });
     }
     const rate = limiter.take(client.label, quota, takeOptions);
-    const outcome = decided({ req, method, url, route, client, authError, rate, plan: deliveryPlan(client, quota, auth.ok) });
+    const outcome = decided({ req, method, url, route, client, authError, rate, plan: deliveryPlan(req, client, quota, auth.ok) });
     if (!countsOnlySuccess || !auth.ok || !rate.allowed) return outcome;
     // Fault rate-counts-only-success: a request answered 4xx is given back once answered.
     const giveBackFailed = (o: Outcome) => {
@@ -194,10 +194,10 @@ export function createApp(deps: AppDeps): RequestListener {
     return outcome instanceof Promise ? outcome.then(giveBackFailed) : giveBackFailed(outcome);
   }
 
-  /** How the reply is delivered: variation slow-day answers a key past half its day slowly. */
-  function deliveryPlan(client: Client, quota: PlanQuota, known: boolean): DeliveryPlan {
+  /** How the reply is delivered (on the request's connection): variation slow-day answers a key past half its day slowly. */
+  function deliveryPlan(req: IncomingMessage, client: Client, quota: PlanQuota, known: boolean): DeliveryPlan {
     const late = slowDay && known && limiter.dayShare(client.label, quota) >= SLOW_DAY.share;
-    return delivery.plan(client.label, late ? SLOW_DAY.delayMs : 0);
+    return delivery.plan(client.label, late ? SLOW_DAY.delayMs : 0, req.socket);
   }
 
   function decided(x: Exchange): Outcome | Promise<Outcome> {

@@ -1,5 +1,6 @@
 // How a finished reply reaches the client: after what delay (variations slow-responses, far-away and
-// several-instances, fault latency-grows-with-load), with which Date (clock-ahead, clock-behind, several-instances), and whether
+// several-instances, fault latency-grows-with-load), with which Date (clock-ahead, clock-behind,
+// several-instances, instances-clock-skew), and whether
 // the connection stays open (keep-alive-1s). The request has been decided and counted before; only
 // the write waits, on a timer. Without these variations a reply is written at once and node:http
 // writes the Date from the real clock.
@@ -32,6 +33,9 @@ export const INSTANCES = [
   { dateOffsetMs: 1000, latencyMs: 10 },
 ] as const;
 
+/** instances-clock-skew: the Date offset of every other connection (the even-numbered ones, each served by the instance whose clock is behind). */
+export const SKEWED_CONNECTION_DATE_MS = -1000;
+
 const SLOW_SALT = 0x510e;
 
 /** The slow-responses delay of the server's `n`-th request (from 0), the key's `nOfKey`-th. */
@@ -51,6 +55,8 @@ export interface DeliveryOptions {
   /** Variation far-away. */
   farAway?: boolean;
   instances?: boolean;
+  /** Variation instances-clock-skew: every other connection's Date is SKEWED_CONNECTION_DATE_MS off. */
+  skewedConnections?: boolean;
   /** keep-alive-1s: idle keep-alive timeout, and the age from which a response closes its connection. */
   connectionMs?: number;
   /** Fault latency-grows-with-load. */
@@ -69,11 +75,14 @@ export class Delivery {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private requests = 0;
+  private connectionsSeen = 0;
   private readonly requestsByKey = new Map<string, number>();
   /** latency-grows-with-load: when the requests of the last second were decided, oldest first. */
   private readonly lastSecond: number[] = [];
   private readonly openedAt = new WeakMap<Socket, number>();
   private readonly idle = new WeakMap<Socket, { inFlight: number; timer?: NodeJS.Timeout }>();
+  /** instances-clock-skew: each connection's number, in the order they were first seen. */
+  private readonly connections = new WeakMap<object, number>();
 
   constructor(private readonly options: DeliveryOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -99,8 +108,8 @@ export class Delivery {
     });
   }
 
-  /** The delivery of the reply to the request just decided, of `keyLabel`, held `extraMs` more (variation slow-day). */
-  plan(keyLabel: string, extraMs = 0): DeliveryPlan {
+  /** The delivery of the reply to the request just decided, of `keyLabel`, on `socket`, held `extraMs` more (variation slow-day). */
+  plan(keyLabel: string, extraMs = 0, socket?: object | null): DeliveryPlan {
     const { slow, instances } = this.options;
     const n = this.requests++;
     let delayMs = extraMs + (this.options.farAway ? FAR_AWAY_MS : 0);
@@ -116,7 +125,14 @@ export class Delivery {
       this.lastSecond.push(at);
     }
     const instance = instances ? INSTANCES[n % INSTANCES.length]! : undefined;
-    return { delayMs: delayMs + (instance?.latencyMs ?? 0), dateOffsetMs: instance?.dateOffsetMs ?? 0 };
+    const skewed = this.options.skewedConnections && socket ? this.connectionOf(socket) % 2 === 0 : false;
+    return { delayMs: delayMs + (instance?.latencyMs ?? 0), dateOffsetMs: (instance?.dateOffsetMs ?? 0) + (skewed ? SKEWED_CONNECTION_DATE_MS : 0) };
+  }
+
+  private connectionOf(socket: object): number {
+    let n = this.connections.get(socket);
+    if (n === undefined) this.connections.set(socket, (n = this.connectionsSeen++ + 1));
+    return n;
   }
 
   /** The Date header of a reply written now under `plan`; undefined when node:http writes it. */

@@ -105,6 +105,8 @@ export interface RateLimiterOptions {
   extraPerDay?: number;
   /** Variation headers-day-window: the headers always describe the day window (a refusal by the minute included). */
   describeDay?: boolean;
+  /** Variation headers-minute-window: the headers always describe the minute window (a refusal by the day included). */
+  describeMinute?: boolean;
   /** Fault rate-daily-not-enforced (false): the day window is neither counted, enforced nor reported. */
   enforceDay?: boolean;
   /** Fault rate-slow-refill: the minute limit is a token bucket refilled at this fraction of the plan's rate. */
@@ -239,8 +241,9 @@ export class RateLimiter {
       client.retryNotBefore = at + retryAfter * 1000;
       client.refusedInARow++;
       const minute = views[0]!;
-      // headers-day-window: the day window is described even when the minute refuses (Retry-After still the minute's).
-      const described = this.options.describeDay && views[1] ? views[1] : blocker;
+      // headers-day-window: the day window is described even when the minute refuses (Retry-After
+      // still the minute's); headers-minute-window the other way round.
+      const described = this.options.describeDay && views[1] ? views[1] : this.options.describeMinute ? minute : blocker;
       return {
         at,
         earlyRetry,
@@ -266,7 +269,7 @@ export class RateLimiter {
       const minute = views[0]!;
       return { at, earlyRetry, banned: false, banStarted: false, allowed: true, limit: minute.quota, remaining: 0, reset: Math.ceil((at + (minute.seconds * 1000) / minute.quota) / 1000), windowSeconds: minute.seconds, refusedInARow: 0 };
     }
-    const described = this.options.describeDay && views[1] ? views[1] : binding(views, at);
+    const described = this.options.describeDay && views[1] ? views[1] : this.options.describeMinute ? views[0]! : binding(views, at);
     return {
       at,
       earlyRetry,

@@ -108,6 +108,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
     extraPerMinute: faults.has('rate-one-too-many') ? 1 : 0,
     extraPerDay: faults.has('rate-day-one-too-many') || faults.has('rate-day-overrun-ban') ? 1 : 0,
     describeDay: variations.has('headers-day-window'),
+    describeMinute: variations.has('headers-minute-window'),
     enforceDay: !faults.has('rate-daily-not-enforced'),
     minuteRefill: faults.has('rate-slow-refill') ? SLOW_REFILL : undefined,
     noBurst: faults.has('rate-no-burst'),
@@ -119,10 +120,11 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
   const delivery = new Delivery({
     now,
     ...(options.sleep ? { sleep: options.sleep } : {}),
-    ownDate: variations.has('clock-ahead') || variations.has('clock-behind') || variations.has('several-instances'),
+    ownDate: variations.has('clock-ahead') || variations.has('clock-behind') || variations.has('several-instances') || variations.has('instances-clock-skew'),
     slow: variations.has('slow-responses'),
     farAway: variations.has('far-away'),
     instances: variations.has('several-instances'),
+    skewedConnections: variations.has('instances-clock-skew'),
     connectionMs: variations.has('keep-alive-1s') ? KEEP_ALIVE_MS : undefined,
     latencyGrowsWithLoad: faults.has('latency-grows-with-load'),
   });

@@ -162,6 +162,13 @@ export const VARIATION_CATALOGUE = [
       'included, whose Retry-After is still when the minute lets a request through again.',
   },
   {
+    id: 'headers-minute-window',
+    allows:
+      'X-RateLimit-* give "the applicable request limit": they always describe the minute window (Limit the per-minute ' +
+      'quota, Remaining what is left of the minute, Reset its end), a 429 of the spent day included, whose Retry-After ' +
+      'is still when the day lets a request through again.',
+  },
+  {
     id: 'reset-jitter',
     allows:
       'How Reset is rounded is not shown: it is rounded from a millisecond expiry read with up to ±600 ms of noise, so ' +
@@ -182,6 +189,13 @@ export const VARIATION_CATALOGUE = [
     allows:
       'Deployment is not given: three instances behind one port, round-robin, share one store and limiter (on the true ' +
       'clock); their Date headers are 1 s behind, right and 1 s ahead, and they add 0, 5 and 10 ms.',
+  },
+  {
+    id: 'instances-clock-skew',
+    allows:
+      'Deployment and clocks are not given: two instances behind one port share one store and limiter (on the true clock), ' +
+      'each serving every other connection; the second\'s clock is 1 s behind, so the Date of every even-numbered ' +
+      'connection is a second behind the others\'.',
   },
   {
     id: 'slow-responses',

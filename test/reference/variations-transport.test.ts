@@ -3,8 +3,9 @@
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { INSTANCES, SLOW, slowDelayMs } from '../../targets/reference/delivery.ts';
+import { INSTANCES, SKEWED_CONNECTION_DATE_MS, SLOW, slowDelayMs } from '../../targets/reference/delivery.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import type { RunningServer } from '../../targets/reference/server.ts';
 import type { VariationId } from '../../targets/reference/variations.ts';
@@ -161,6 +162,28 @@ describe('several-instances', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('50');
     expect((await tiny(s)).headers['retry-after']).toBe('50');
+  });
+});
+
+describe('instances-clock-skew', () => {
+  it("dates every other connection's answers a second behind, from one limiter on the true clock", async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['instances-clock-skew'], clock);
+    // Three keep-alive connections, numbered in the order they are first seen: the second is served by the instance behind.
+    const connections = [new Client(s.origin), new Client(s.origin), new Client(s.origin)];
+    try {
+      const seen: { date: string | undefined; reset: number | undefined }[] = [];
+      for (const c of [0, 1, 2, 0, 1, 2]) {
+        const res = await connections[c]!.request({ method: 'GET', path: '/v1/pets', headers: { authorization: `Bearer ${KEYS.bulk}` } });
+        await res.body.dump();
+        seen.push({ date: res.headers.date as string | undefined, reset: Number(res.headers['x-ratelimit-reset']) });
+      }
+      expect(seen.map((r) => r.date)).toEqual([10_250, 9_250, 10_250, 10_250, 9_250, 10_250].map((ms) => date(T0 + ms)));
+      expect(new Set(seen.map((r) => r.reset))).toEqual(new Set([T0_S + 60]));
+      expect(SKEWED_CONNECTION_DATE_MS).toBe(-1000);
+    } finally {
+      await Promise.all(connections.map((c) => c.close()));
+    }
   });
 });
 

@@ -1,7 +1,6 @@
 // The rate-limit suite's work, in this process, on a virtual clock: the reference server (with the
 // faults and variations asked for) answers through a simulated wire, the driver drives every key,
 // and every rate-limit check judges what it recorded, as the suite would. Milliseconds of real time.
-import { keyLabelOf } from '../../lib/client/send-log.ts';
 import { RATE_LIMIT_CHECKS } from '../../lib/checks/rate-limit.ts';
 import { RUN_CHECKS } from '../../lib/checks/run.ts';
 import type { Finding } from '../../lib/checks/types.ts';
@@ -31,6 +30,11 @@ export interface ClockRunOptions {
   /** Network time each way (default 1 ms). */
   latencyMs?: number;
   soak?: boolean;
+  /**
+   * Requests of other suites before the rate-limit suite: per key label, this many looks sent one
+   * after another on the clock, recorded in the run's log and ledger like any other request.
+   */
+  earlier?: Record<string, number>;
 }
 
 export interface ClockRun {
@@ -55,7 +59,7 @@ function setUp(o: ClockRunOptions) {
   /** A wire of its own (connections, log, ledger) and a context to drive keys with it. */
   const runner = (segment?: DriveContext['segment']) => {
     const sim = simWire(server, clock, o.latencyMs === undefined ? {} : { latencyMs: o.latencyMs }, dayOfTarget(target));
-    const ctx = driveContext({ clock, wire: sim.wire, target, soak: o.soak ?? false, deadline: startedAt + 7 * 86_400_000, progress: () => {}, accepted: (label) => sim.ledger.of(label), sends: (label) => sim.exchanges.filter((e) => keyLabelOf(e.auth) === label).map((e) => Date.parse(e.startedAt)), ...(segment ? { segment } : {}) });
+    const ctx = driveContext({ clock, wire: sim.wire, target, soak: o.soak ?? false, deadline: startedAt + 7 * 86_400_000, progress: () => {}, ledger: sim.ledger, ...(segment ? { segment } : {}) });
     return { sim, ctx };
   };
   return { startedAt, clock, server, target, runner };
@@ -65,7 +69,13 @@ export async function driveOnClock(o: ClockRunOptions): Promise<ClockRun> {
   const { startedAt, clock, server, target, runner } = setUp(o);
   const { sim, ctx } = runner();
   const runs = new Map<string, KeyRun>();
-  await clock.run(() => driveKeys(ctx, runs));
+  await clock.run(async () => {
+    for (const [label, n] of Object.entries(o.earlier ?? {})) {
+      const key = target.keys.find((k) => k.label === label)!;
+      for (let i = 0; i < n; i++) await sim.wire.look(key);
+    }
+    await driveKeys(ctx, runs);
+  });
   const findings = (label: string) => {
     const run = runs.get(label);
     const judged = new Map<string, Finding>(run ? RATE_LIMIT_CHECKS.map((c) => [c.id, c.judge(run)] as const) : []);

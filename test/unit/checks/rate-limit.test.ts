@@ -449,7 +449,27 @@ describe('judgeDailyQuota', () => {
     // Its Retry-After names the same moment: one that named an earlier one fails (see 'judgeDailyQuota: the spent day').
     { title: 'a day block with Reset one day window ahead passes', run: dayRun({ block: block({ reset: S0 + 86_400, retryAfter: '86400' }) }), outcome: 'pass' },
     { title: 'a day block with Reset just beyond the minute window passes', run: dayRun({ block: block({ reset: S0 + 61 }) }), outcome: 'pass' },
-    { title: 'a block naming the minute limit with Reset only the minute window ahead fails', run: dayRun({ block: block({ reset: S0 + 60, limit: QUOTA.perMinute }) }), outcome: 'fail', code: 'day-reset-not-day-end', mentions: [`X-RateLimit-Reset ${S0 + 60}`, 'not the end of the day window'] },
+    { title: 'a block naming the minute limit with Reset and Retry-After only the minute window ahead fails', run: dayRun({ block: block({ reset: S0 + 60, limit: QUOTA.perMinute, retryAfter: '60' }) }), outcome: 'fail', code: 'day-reset-not-day-end', mentions: [`X-RateLimit-Reset ${S0 + 60}`, 'not the end of the day window'] },
+    // Headers of the minute ("the applicable request limit", variation headers-minute-window): the day's end is what Retry-After names.
+    {
+      title: "headers of the minute on the day's block (Reset the minute's end): the day window ends where its Retry-After says, and passes",
+      run: dayRun({ block: block({ reset: S0 + 60, limit: QUOTA.perMinute, remaining: 12 }) }),
+      outcome: 'pass',
+      mentions: [`${S0 + 3600}, the day's end its Retry-After 3600 names (its X-RateLimit-* describe the minute)`, '940 accepted'],
+    },
+    {
+      title: 'headers of the minute: more than the quota in the day window its Retry-After names fails',
+      run: dayRun({ accepted: 1001, acceptedAt: Array(1001).fill(S0 - 60), block: block({ reset: S0 + 60, limit: QUOTA.perMinute, remaining: 12 }) }),
+      outcome: 'fail',
+      code: 'over-day-quota',
+      mentions: ['1001 requests accepted in the day window that ends at', "the day's end its Retry-After 3600 names"],
+    },
+    {
+      title: 'headers of the minute: requests within a second of the day window its Retry-After names are not counted in it (Retry-After is counted from a whole-second Date)',
+      run: dayRun({ accepted: 1001, acceptedAt: [...Array(1000).fill(S0 - 60), S0 + 3600 - 86_400], block: block({ reset: S0 + 60, limit: QUOTA.perMinute, remaining: 12 }) }),
+      outcome: 'pass',
+      mentions: ['1000 accepted'],
+    },
     // A refilling day (token bucket) names its next token, which may be seconds away.
     { title: "a block naming the day's limit with Reset a second ahead passes", run: dayRun({ block: block({ reset: S0 + 1 }) }), outcome: 'pass' },
     { title: 'a block whose Reset is beyond the day window fails', run: dayRun({ block: block({ reset: S0 + 86_402 }) }), outcome: 'fail', code: 'day-reset-not-day-end' },

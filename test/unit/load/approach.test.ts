@@ -162,6 +162,8 @@ describe('approach: headers that describe the day (the plan\'s quota given)', ()
   const PER_MINUTE = 60;
   const PER_DAY = 1_000;
   const QUOTA = { perMinute: PER_MINUTE, perDay: PER_DAY };
+  /** The plan, real windows, and nothing sent with the key before the burst. */
+  const OWN = { quota: QUOTA, windows: { minute: 60, day: 86_400 }, sent: [] };
   type Window = 'minute' | 'day';
 
   /**
@@ -187,7 +189,7 @@ describe('approach: headers that describe the day (the plan\'s quota given)', ()
     const phases: Phases = {
       fast: fastPhase(answer, o.inFlight),
       careful: async (options) => {
-        carefulAsked.push({ maxRequests: options.maxRequests, ...(options.quota !== undefined ? { quota: options.quota } : {}) });
+        carefulAsked.push({ maxRequests: options.maxRequests, ...(options.own !== undefined ? { quota: options.own.quota } : {}) });
         const points: TimelinePoint[] = [];
         for (let i = 0; i < options.maxRequests; i++) {
           const p = answer();
@@ -202,7 +204,7 @@ describe('approach: headers that describe the day (the plan\'s quota given)', ()
 
   it("counts down answers that carry the day's Limit: the fast part does not go on by the day's Remaining", async () => {
     const { phases, carefulAsked } = twoWindows();
-    const r = await approach({ ...options, remaining: PER_MINUTE, maxRequests: 200, quota: QUOTA }, phases, systemClock);
+    const r = await approach({ ...options, remaining: PER_MINUTE, maxRequests: 200, own: OWN }, phases, systemClock);
     // 52 accepted, the day's Remaining then 848: counted down, 8 of the minute are left, below the margin.
     expect(r.phases).toEqual([`fast ${PER_MINUTE - carefulMargin(4)}`, `careful ${carefulMargin(4) + 1}`]);
     expect(r.ended).toBe('first-429');
@@ -225,7 +227,7 @@ describe('approach: headers that describe the day (the plan\'s quota given)', ()
   it('still follows the Remaining of answers that state the minute', async () => {
     // The last answer of the first fast part (its 32nd) states the minute; the ones before it, the day.
     const { phases } = twoWindows({ describe: (n) => (n === 31 ? 'minute' : 'day') });
-    const r = await approach({ ...options, remaining: 40, maxRequests: 500, quota: QUOTA }, phases, systemClock);
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500, own: OWN }, phases, systemClock);
     // Told 40 were left: the fast part's 32 would leave 8 counted down, but its last answer says
     // the minute has 28 left (the quota is 60), so the fast part goes on.
     expect(r.phases).toEqual(['fast 32', 'fast 20', 'careful 9']);
@@ -236,14 +238,14 @@ describe('approach: headers that describe the day (the plan\'s quota given)', ()
   it("takes the lowest Remaining of the minute's answers, whatever the day's say", async () => {
     // The first ten answers state the minute (Remaining 59 … 50), the rest the day (899 … 868).
     const { phases } = twoWindows({ describe: (n) => (n < 10 ? 'minute' : 'day') });
-    const r = await approach({ ...options, remaining: 40, maxRequests: 500, quota: QUOTA }, phases, systemClock);
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500, own: OWN }, phases, systemClock);
     // Lowest minute Remaining 50: fast again for 42, which the minute refuses at 28.
     expect(r.phases).toEqual(['fast 32', 'fast 32']);
     expect(r.ended).toBe('first-429');
   });
 
   it('follows answers that carry no X-RateLimit-Limit when the day is given', async () => {
-    const r = await approach({ ...options, remaining: 40, maxRequests: 500, quota: QUOTA }, model(40, { refill: 100 }), systemClock);
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500, own: OWN }, model(40, { refill: 100 }), systemClock);
     expect(r.phases).toEqual(['fast 32', 'careful 1', 'fast 99', 'careful 9']);
   });
 
@@ -253,9 +255,26 @@ describe('approach: headers that describe the day (the plan\'s quota given)', ()
     expect(r.phases).toEqual(['fast 32', 'careful 1', 'fast 99', 'careful 9']);
   });
 
+  it("headers of the minute only: the day's room is the plan's quota less the harness's own count, crossed carefully", async () => {
+    // 980 of the day's 1,000 sent within the last day by the harness; the headers say the minute has 60.
+    const sent = Array<number>(980).fill(Date.now() - 3_600_000);
+    const { phases } = twoWindows({ dayLeft: 20, describe: () => 'minute' });
+    const r = await approach({ ...options, remaining: 20, maxRequests: 500, own: { ...OWN, sent } }, phases, systemClock);
+    // Fast while the day's counted room is above the margin (12 of 20), then one at a time: the
+    // minute's Remaining (48) is not followed into the day's 429.
+    expect(r.phases).toEqual(['fast 12', 'careful 9']);
+    expect(r.ended).toBe('first-429');
+    expect(r.inFlightAtFirst429).toBe(0);
+    // Without the count the minute's Remaining is followed, and the day refuses with requests in flight.
+    const { phases: blind } = twoWindows({ dayLeft: 20, describe: () => 'minute' });
+    const without = await approach({ ...options, remaining: 20, maxRequests: 500 }, blind, systemClock);
+    expect(without.phases).toEqual(['fast 12', 'fast 12']);
+    expect(without.inFlightAtFirst429).toBe(3);
+  });
+
   it('follows minute answers with the day given, as it does without it', async () => {
     const { phases } = twoWindows({ describe: () => 'minute' });
-    const r = await approach({ ...options, remaining: 40, maxRequests: 500, quota: QUOTA }, phases, systemClock);
+    const r = await approach({ ...options, remaining: 40, maxRequests: 500, own: OWN }, phases, systemClock);
     // A stated 40 (lower than the minute's 60): the fast part's 32 leave Remaining 28, so fast again.
     expect(r.phases).toEqual(['fast 32', 'fast 20', 'careful 9']);
     expect(r.ended).toBe('first-429');

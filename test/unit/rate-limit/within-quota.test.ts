@@ -7,7 +7,7 @@ import type { RateAnswer } from '../../../lib/rate-limit/vocabulary.ts';
 const T = 1_800_000_000_000;
 const FREE = { quota: { perMinute: 60, perDay: 1000 }, windows: { minute: 60, day: 86_400 } };
 const refusal = (over: Partial<RateAnswer> = {}, sentAt = T - 5): { sentAt: number; answer: RateAnswer } => ({ sentAt, answer: { t: T, status: 429, limit: 60, remaining: 0, retryAfter: '1', ...over } });
-/** `n` requests a second apart, the last one the refused request itself. */
+/** The latest moments `n` requests a second apart were counted (their answers), the last the refused request itself. */
 const sends = (n: number, lastAt = T - 5) => Array.from({ length: n }, (_, i) => lastAt - (n - 1 - i) * 1000);
 
 describe('refusedWithinQuota', () => {
@@ -16,7 +16,8 @@ describe('refusedWithinQuota', () => {
     { title: 'the 60th: the quota itself', sent: sends(60, T - 5).map((t, i) => T - 5 - (59 - i) * 900), over: {}, within: { sent: 60, quota: 60, seconds: 60 } },
     { title: 'the 61st: over the quota', sent: sends(61).map((t, i) => T - 5 - (60 - i) * 900), over: {}, within: undefined },
     { title: 'requests older than a window do not count', sent: [T - 61_000, T - 70_000, ...sends(2)], over: {}, within: { sent: 2, quota: 60, seconds: 60 } },
-    { title: 'a request still in flight, answered later, counts', sent: [...sends(2), T - 1], over: {}, within: { sent: 3, quota: 60, seconds: 60 } },
+    { title: 'a request still in flight beside it counts', sent: [...sends(2), Number.POSITIVE_INFINITY], over: {}, within: { sent: 3, quota: 60, seconds: 60 } },
+    { title: 'a request sent before the window but answered in it counts', sent: [T - 5 - 59_999, ...sends(2)], over: {}, within: { sent: 3, quota: 60, seconds: 60 } },
     { title: 'headers of the day with room: the minute refused', sent: sends(3), over: { limit: 1000, remaining: 900 }, within: { sent: 3, quota: 60, seconds: 60 } },
     { title: 'no X-RateLimit-* at all', sent: sends(3), over: { limit: undefined, remaining: undefined }, within: { sent: 3, quota: 60, seconds: 60 } },
   ])('$title', ({ sent, over, within }) => {

@@ -1,5 +1,5 @@
 // lib/worker/ledger.ts: the accepted requests of every key over the whole run, each as the span of
-// server seconds from its sending to its answer's Date.
+// server seconds from its sending to its answer's Date; and every request sent with each key.
 // Exchanges built by hand on a fixed clock: no client, no server.
 import { describe, expect, it } from 'vitest';
 import type { AuthUsed, Exchange } from '../../../lib/result/model.ts';
@@ -81,6 +81,45 @@ describe('AcceptedLedger', () => {
     expect(ledger.of('free#1')).toEqual([span(0, 1), span(0), span(1, 2)]);
   });
 
+  // A Date bounds the clock that wrote it only to a second: answers sent just before a second's
+  // end and answered just after its start pin it to a few ms.
+  /** An answer sent `at` ms after T0, 10 ms on the wire, dated by a clock `offset` ms off ours. */
+  const dated = (at: number, offset: number, o: { auth?: AuthUsed; status?: number; headers?: Record<string, string> } = {}) =>
+    exchange(o.status ?? 200, { at, durationMs: 10, date: new Date(T0 + at + 5 + offset).toUTCString(), ...(o.auth ? { auth: o.auth } : {}), ...(o.headers ? { headers: o.headers } : {}) });
+
+  it("widens every span by the seconds the service's Dates disagree: two clocks a second apart", () => {
+    // Answers of the instance on our clock, then of one a second behind, each sent at .990 and at .000.
+    const ledger = ledgerOf([dated(990, 0), dated(3_000, 0), dated(5_990, -1_000), dated(8_000, -1_000)]);
+    expect(ledger.dateSkew()).toBe(1);
+    expect(ledger.of('free#1')).toEqual([span(-1, 1), span(2, 4), span(3, 5), span(6, 8)]);
+  });
+
+  it('keeps the spans as they were when one clock agrees with every Date, however far off ours, or within a few ms of rounding', () => {
+    const offBy3s = ledgerOf([dated(990, -3_000), dated(3_000, -3_000), dated(5_990, -3_000)]);
+    expect(offBy3s.dateSkew()).toBe(0);
+    // A clock no more than 10 ms behind ours wrote the first; one at least 13 ms ahead, the second: 3 ms apart, rounding.
+    const rounding = ledgerOf([dated(990, 0), dated(2_977, 20)]);
+    expect(rounding.dateSkew()).toBe(0);
+    expect(rounding.of('free#1')).toEqual([span(0), span(2, 3)]);
+  });
+
+  it('takes the skew from every answer of the service, whatever its key, and caps it at CLOCK_SLACK_S', () => {
+    const ledger = ledgerOf([dated(990, 0), dated(3_000, 0), dated(5_990, -3_000, { auth: { kind: 'none' }, status: 401 }), dated(8_000, -3_000, { auth: { kind: 'none' }, status: 401 })]);
+    expect(ledger.dateSkew()).toBe(2);
+    expect(ledger.of('free#1')).toEqual([span(-2, 2), span(1, 5)]);
+  });
+
+  it('narrows a widened span to the day window that headers of the day named', () => {
+    const dayOf = () => ({ quota: { perMinute: 40, perDay: 100 }, daySeconds: 40 });
+    const ledger = new AcceptedLedger(dayOf);
+    for (const e of [dated(990, 0), dated(3_000, 0), dated(5_990, -1_000), dated(8_000, -1_000)]) ledger.add({ ...e, auth: { kind: 'none' } });
+    // Let through in the limiter's second 40, the first of its day window: dated 39 by the instance a second behind.
+    ledger.add(dated(40_000, -1_000, { headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': String(S0 + 80) } }));
+    ledger.add(dated(40_000, -1_000));
+    expect(ledger.dateSkew()).toBe(1);
+    expect(ledger.of('free#1')).toEqual([span(40), span(38, 40)]);
+  });
+
   it('keeps the spans in the order the exchanges came, repeats included', () => {
     const ledger = ledgerOf([exchange(200, { at: 3_000 }), exchange(200, { at: 1_000 }), exchange(200, { at: 1_200 })]);
     expect(ledger.of('free#1')).toEqual([span(3), span(1), span(1)]);
@@ -88,6 +127,13 @@ describe('AcceptedLedger', () => {
 
   it('is empty for a label it never saw', () => {
     expect(new AcceptedLedger().of('free#1')).toEqual([]);
+    expect(new AcceptedLedger().sent('free#1')).toEqual([]);
+  });
+
+  it('keeps every request sent with a key, whatever its answer, as the moment its answer came (its sending without one)', () => {
+    const ledger = ledgerOf([exchange(200, { at: 0, durationMs: 10 }), exchange(429, { at: 1_000, durationMs: 5 }), exchange(401, { at: 2_000 }), exchange(500, { at: 3_000 }), exchange(undefined, { at: 4_000, durationMs: 0 }), exchange(200, { auth: { kind: 'none' }, at: 5_000 }), exchange(404, { auth: PRO_IN_QUERY, at: 6_000, durationMs: 30 })]);
+    expect(ledger.sent('free#1')).toEqual([T0 + 10, T0 + 1_005, T0 + 2_010, T0 + 3_010, T0 + 4_000]);
+    expect(ledger.sent('pro#1')).toEqual([T0 + 6_030]);
   });
 
   it('hands out a copy: changing it changes nothing in the ledger', () => {

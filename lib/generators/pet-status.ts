@@ -55,7 +55,8 @@ export function unknownPetStatus(): fc.Arbitrary<string> {
 
 export type NotAPetStatusCase = {
   value: string;
-  reason: 'a PetStatus in another case' | 'not a PetStatus in any case';
+  /** How it misses; the empty string and blanks are named by the suite, never generated. */
+  reason: 'a PetStatus in another case' | 'not a PetStatus in any case' | 'empty or whitespace only';
 };
 
 /** A string that is not a PetStatus, labelled by how it misses: its case, or altogether. */

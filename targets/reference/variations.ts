@@ -85,6 +85,29 @@ export const VARIATION_CATALOGUE = [
       'than application/json gets 415 with an Error body (a body without Content-Type still gets 400).',
   },
   {
+    id: 'any-body-as-json',
+    allows:
+      'createPet takes a NewPet "as application/json" and says nothing of other media types: every body is read as JSON ' +
+      'whatever its Content-Type (a NewPet\'s JSON as text/plain is created; a form, being no JSON, gets 400).',
+  },
+  {
+    id: 'lenient-values',
+    allows:
+      'The interface says nothing of other spellings of a value: categoryId as a string of digits is that integer, a status ' +
+      'is matched ignoring case and whitespace at its ends, a null status is none, a number for name is its text; the ' +
+      'listPets status filter is matched ignoring case.',
+  },
+  {
+    id: 'lenient-bearer',
+    allows:
+      'The interface says nothing of other spellings of the credential: the key is the first word after the scheme ' +
+      '(`Bearer <key> <key>`, `Bearer <key> other` are served as the key); still 401 without a configured key.',
+  },
+  {
+    id: 'unknown-filter-ignored',
+    allows: 'listPets lists no 400 and says nothing of a status filter outside the enumeration: such a filter is ignored (every animal).',
+  },
+  {
     id: 'deprecation-date-form',
     allows: 'Deprecation uses the RFC 9745 form `@1735689600` (when it took effect) instead of `true`.',
     rewrite: (reply) =>

@@ -60,6 +60,8 @@ export function judgePersisted(createdPet: Pet, seen: Seen): Finding {
 export interface InvalidCase {
   /** e.g. "categoryId is a numeric string". */
   reason: string;
+  /** The Content-Type sent; absent: none was sent. */
+  contentType?: string;
   readings?: readonly NewPet[];
 }
 
@@ -74,25 +76,28 @@ const isAccepted = (status: number) => status >= 200 && status < 300;
  * An invalid NewPet gets 400 with an Error body. A 2xx that created what the body describes to a
  * lenient reader (one of its readings) passes: accepting another spelling is no statement of the
  * interface broken, and create-pet.lenient-input (`should`) judges it. Any other 2xx created an
- * animal the body does not describe (or did not say what it created). Codes: server-error (5xx),
- * accepted (2xx), not-400 (another status). A 400's Error body is errors.error-body's (statusAsAsked).
+ * animal the body does not describe (or did not say what it created). A request sent without
+ * Content-Type may also get 415, the usual HTTP answer to a body of no media type (Spring's and
+ * ASP.NET Core's for a body they would bind), said in the pass. Codes: server-error (5xx), accepted
+ * (2xx), not-400 (another status). A refusal's Error body is errors.error-body's (statusAsAsked).
  */
 export function judgeInvalidRejected(c: InvalidCase, seen: Seen): Finding {
   const { reason } = c;
-  const expected = `400 with an Error body (${reason})${c.readings ? `; a 2xx only for the NewPet a lenient reader takes it for (${c.readings.map(describeNewPet).join(' or ')})` : ''}`;
+  const legal = c.contentType === undefined ? [400, 415] : [400];
+  const expected = `${legal.join(' or ')} with an Error body (${reason})${c.readings ? `; a 2xx only for the NewPet a lenient reader takes it for (${c.readings.map(describeNewPet).join(' or ')})` : ''}`;
   if (isAccepted(seen.status)) {
     const pet = readPet(seen).value;
     const reading = pet && readingCreated(c, pet);
     if (pet && reading) return pass(`${reason}: ${seen.status}, read leniently as ${describeNewPet(reading)} (pet ${pet.id}); create-pet.lenient-input's to judge`);
     const what = pet ? `created ${describePet(pet)}${c.readings ? ', which is not what the body spells' : ''}` : 'no Pet came back to say what was created';
-    return fail('accepted', `${reason}: got ${seen.status} (accepted), not 400: ${what}`, expected, describeSeen(seen));
+    return fail('accepted', `${reason}: got ${seen.status} (accepted), not ${legal.join(' or ')}: ${what}`, expected, describeSeen(seen));
   }
-  if (seen.status !== 400) {
+  if (!legal.includes(seen.status)) {
     const code = seen.status >= 500 ? 'server-error' : 'not-400';
     const kind = seen.status >= 500 ? 'a server error' : `${seen.status}`;
-    return serverError(seen, findingOf(code, [`${reason}: got ${seen.status} (${kind}), not 400`], expected, describeSeen(seen)));
+    return serverError(seen, findingOf(code, [`${reason}: got ${seen.status} (${kind}), not ${legal.join(' or ')}`], expected, describeSeen(seen)));
   }
-  return statusAsAsked(`${reason}: 400`, seen);
+  return statusAsAsked(`${reason}: ${seen.status}${seen.status === 415 ? ' (sent without Content-Type: the usual answer to a body of no media type, legal beside the 400 createPet lists)' : ''}`, seen);
 }
 
 /** An invalid NewPet with readings, as sent (`body`), and what it got. */

@@ -81,8 +81,8 @@ export const VARIATION_CATALOGUE = [
   {
     id: 'media-type-415',
     allows:
-      'createPet lists 400 for invalid requests; 415 is the usual HTTP answer to another media type: a body labelled other ' +
-      'than application/json gets 415 with an Error body (a body without Content-Type still gets 400).',
+      'createPet lists 400 for invalid requests; 415 is the usual HTTP answer to another media type: a request labelled other ' +
+      'than application/json, or not labelled at all, gets 415 with an Error body (as Spring and ASP.NET Core answer).',
   },
   {
     id: 'any-body-as-json',

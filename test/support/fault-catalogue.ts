@@ -55,7 +55,7 @@ export const CAUGHT: Caught[] = [
   { fault: 'auth-key-prefix-accepted', check: 'auth.near-miss-key', code: 'not-401', group: 'auth-a', by: ['auth'] },
   { fault: 'auth-key-case-insensitive', check: 'auth.near-miss-key', code: 'not-401', group: 'list-b', by: ['auth'] },
   // The whole key spelled otherwise and served: another spelling of the credential (a should).
-  { fault: 'auth-credential-list', check: 'auth.credential-syntax', code: 'credential-accepted', group: 'auth-c', by: ['auth'], strict: true },
+  { fault: 'auth-credential-list', check: 'auth.credential-syntax', code: 'credential-accepted', group: 'list-b', by: ['auth'], strict: true },
   { fault: 'auth-api-key-header-accepted', check: 'auth.other-carrier', code: 'header-key-accepted', group: 'auth-a', by: ['auth'] },
   { fault: 'auth-basic-key-accepted', check: 'auth.other-carrier', code: 'scheme-key-accepted', group: 'list-b', by: ['auth'] },
   { fault: 'auth-session-cookie', check: 'auth.cookie-not-credential', code: 'set-cookie-accepted', group: 'auth-c', by: ['auth'] },

@@ -1,12 +1,13 @@
-// Authentication on every operation: each way of not presenting a valid bearer key (near misses of a
-// configured key included) gets 401 with an Error body; authentication comes before validation and
-// lookup; the scheme is case-insensitive. GET /store/orders is an operation too ("Every operation
-// requires bearer authentication"); its payloads are not shown, so only its 401s are judged, and
-// that a valid key is not refused.
+// Authentication on every operation: each way of not presenting a valid bearer key (keys close to a
+// configured key included) gets 401 with an Error body; the configured key spelled otherwise in the
+// header gets 401 or 400 (a should); authentication comes before validation and lookup; the scheme
+// is case-insensitive. GET /store/orders is an operation too ("Every operation requires bearer
+// authentication"); its payloads are not shown, so only its 401s are judged, and that a valid key
+// is not refused.
 import { describe } from 'vitest';
 import * as auth from '../lib/checks/auth.ts';
 import type { Auth, ApiRequest } from '../lib/client/client.ts';
-import { nearMissKeys } from '../lib/generators/near-miss-key.ts';
+import { type NearMissKey, nearMissKeys } from '../lib/generators/near-miss-key.ts';
 import { stringifyJson } from '../lib/json.ts';
 import { type CheckContext, check, sendEach } from '../lib/worker/vitest-adapter.ts';
 import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
@@ -46,7 +47,9 @@ const CASES: [(typeof auth.UNAUTHORIZED_CHECKS)[number], (ctx: CheckContext) => 
     (ctx) => {
       const { key } = ctx.auth();
       const otherKeys = ctx.run.target.keys.map((k) => k.key);
-      return nearMissKeys(key.key, { otherKeys }).map((nearMiss) => ({ nearMissOf: key, nearMiss }));
+      return nearMissKeys(key.key, { otherKeys })
+        .filter((nearMiss) => !nearMiss.wholeKey)
+        .map((nearMiss) => ({ nearMissOf: key, nearMiss }));
     },
   ],
 ];
@@ -58,6 +61,17 @@ describe('Authentication', () => {
         def.judge(await sendEach(credentials(ctx), (credential) => ctx.client.send({ ...op.request, auth: credential }), def.judge)),
       );
     }
+  }
+
+  // The whole key spelled otherwise in the header: refused (401 or 400) is the interface's reading.
+  for (const op of OPERATIONS) {
+    check(auth.credentialSyntax, { subject: op.name, ...(op.writes ? { requires: 'writes' as const } : {}) }, async (ctx) => {
+      const { key } = ctx.auth();
+      const otherKeys = ctx.run.target.keys.map((k) => k.key);
+      const spellings = nearMissKeys(key.key, { otherKeys }).filter((nearMiss) => nearMiss.wholeKey);
+      const send = async (nearMiss: NearMissKey) => ({ shape: nearMiss.shape, seen: await ctx.client.send({ ...op.request, auth: { nearMissOf: key, nearMiss } }) });
+      return auth.credentialSyntax.judge(await sendEach(spellings, send, auth.credentialSyntax.judge));
+    });
   }
 
   // An invalid body: a server that validates first answers 400, and nothing is created either way;

@@ -1,19 +1,20 @@
 // createPet: valid NewPets across Unicode and the whole int64 range (every edge on every run) are
-// created and echoed exactly, get new ids and persist; invalid ones get 400 with an Error body;
-// NewPets at the edges of name and categoryId are created exactly or refused where the interface
-// leaves room; a body id changes nothing.
+// created and echoed exactly, get new ids and persist; invalid ones get 400 with an Error body (the
+// boundary ones on every run), never an animal they do not describe, and other spellings of a
+// NewPet are judged apart; NewPets at the edges of name and categoryId are created exactly or
+// refused where the interface leaves room; a body id changes nothing.
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import * as create from '../lib/checks/create-pet.ts';
 import { readPets } from '../lib/checks/pets.ts';
 import type { ApiResponse } from '../lib/client/client.ts';
 import { boundaryNewPet } from '../lib/generators/boundary-new-pet.ts';
-import { invalidNewPet } from '../lib/generators/invalid-new-pet.ts';
+import { type InvalidNewPetCase, invalidNewPet, invalidNewPetBoundaries } from '../lib/generators/invalid-new-pet.ts';
 import { newPetWithExtraFields } from '../lib/generators/new-pet-with-extra-fields.ts';
 import { newPetWithId } from '../lib/generators/new-pet-with-id.ts';
 import { validNewPet, validNewPetEdges } from '../lib/generators/valid-new-pet.ts';
 import { stringifyJson } from '../lib/json.ts';
-import type { Pet } from '../lib/models.ts';
+import type { NewPet, Pet } from '../lib/models.ts';
 import { type CheckContext, check, prepare, sendEach } from '../lib/worker/vitest-adapter.ts';
 import { property } from '../lib/worker/property-engine.ts';
 import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
@@ -24,12 +25,31 @@ const valid = validNewPet({ namePrefix: CREATED_NAME_PREFIX });
 /** Every int64 edge of categoryId, tried first on every run by created and echo. */
 const edges = validNewPetEdges({ namePrefix: CREATED_NAME_PREFIX });
 
+/** Invalid NewPets that real faults sit on: tried first by invalid-rejected on every run. */
+const invalidBoundaries = invalidNewPetBoundaries({ namePrefix: CREATED_NAME_PREFIX });
+
+/** A case as the suite sent it: its answer is an ApiResponse, whose exchange is evidence. */
+type Sent<C> = C & { seen: ApiResponse };
+
 /** Ids of every animal seen in this suite: a created id must be none of them. */
 const idsSeen = new Set<bigint>();
+
+/** What invalid-rejected got for invalid NewPets that still spell one: create-pet.lenient-input judges them (no request more). */
+const spelled = new Map<string, Sent<create.LenientCase>>();
+
+/** What one-new-pet got for each shape: create-pet.media-type judges those under another media type (no request more). */
+let shapesSeen: Sent<create.ShapeCase>[] | undefined;
 
 function post(ctx: CheckContext, body: string | undefined, contentType?: string): Promise<ApiResponse> {
   const type = contentType ?? (body !== undefined ? 'application/json' : undefined);
   return ctx.client.send({ method: 'POST', path: '/pets', auth: ctx.auth(), ...(body !== undefined ? { body } : {}), headers: type ? { 'content-type': type } : {} });
+}
+
+/** Sends an invalid NewPet; one that still spells a NewPet is kept, with its answer, for create-pet.lenient-input. */
+async function postInvalid(ctx: CheckContext, c: InvalidNewPetCase): Promise<ApiResponse> {
+  const seen = await post(ctx, c.body, c.contentType);
+  if (c.readings) spelled.set(`${c.reason}\n${c.body}`, { ...c, seen });
+  return seen;
 }
 
 async function createOne(ctx: CheckContext, body: string): Promise<{ res: ApiResponse; pet?: Pet }> {
@@ -74,8 +94,18 @@ describe('createPet', () => {
   property(create.invalidRejected, {
     ...writes,
     arbitrary: invalidNewPet({ namePrefix: CREATED_NAME_PREFIX }),
+    examples: invalidBoundaries,
     coverEach: (c) => c.reason,
-    predicate: async (c, ctx) => create.invalidRejected.judge(c.reason, await post(ctx, c.body, c.contentType)),
+    predicate: async (c, ctx) => create.invalidRejected.judge(c, await postInvalid(ctx, c)),
+  });
+
+  // The answers invalid-rejected got for spellings that still describe a NewPet (the boundary ones
+  // are sent only when this check runs alone): read as that NewPet is a `should`.
+  check(create.lenientInput, writes, async (ctx) => {
+    if (spelled.size === 0) for (const c of invalidBoundaries.filter((b) => b.readings)) await postInvalid(ctx, c);
+    const cases = [...spelled.values()];
+    const finding = create.lenientInput.judge(cases);
+    return finding.outcome === 'fail' ? { ...finding, exchanges: cases.filter((c) => create.lenientInput.judge([c]).outcome === 'fail').map((c) => c.seen.exchange) } : finding;
   });
 
   // One case of each edge, no more: the edges are the cases.
@@ -105,19 +135,33 @@ describe('createPet', () => {
     return create.extraFields.judge(Object.keys(sample!.extra), await post(ctx, sample!.body));
   });
 
-  // One NewPet per request, as one JSON object: arrays, envelopes and other media types are refused.
+  // One NewPet per request, as one JSON object: arrays and envelopes are refused; another media type
+  // is refused or read as the NewPet it describes (sent first, so that media-type has them to judge).
   check(create.oneNewPet, writes, async (ctx) => {
     const pet = (what: string) => ({ name: `${CREATED_NAME_PREFIX}one new pet: ${what}`, categoryId: 11n });
-    const shapes: { shape: string; kind: create.BodyShape; body: string; contentType?: string }[] = [
+    const form = pet('form-encoded');
+    const text = pet('as text/plain');
+    const shapes: { shape: string; kind: create.BodyShape; body: string; mediaType?: string; describes?: NewPet }[] = [
+      { shape: 'a NewPet form-encoded', kind: 'form', body: new URLSearchParams({ name: form.name, categoryId: String(form.categoryId) }).toString(), mediaType: 'application/x-www-form-urlencoded', describes: form },
+      { shape: 'a NewPet as text/plain', kind: 'text', body: stringifyJson(text), mediaType: 'text/plain', describes: text },
       { shape: 'an array of one NewPet', kind: 'array', body: stringifyJson([pet('array of one')]) },
       { shape: 'an array of two NewPets', kind: 'array', body: stringifyJson([pet('array of two, first'), pet('array of two, second')]) },
       { shape: 'a NewPet wrapped in {"pet": …}', kind: 'wrapper', body: stringifyJson({ pet: pet('wrapped in pet') }) },
       { shape: 'a NewPet wrapped in {"data": …}', kind: 'wrapper', body: stringifyJson({ data: pet('wrapped in data') }) },
-      { shape: 'a NewPet form-encoded', kind: 'form', body: new URLSearchParams({ name: pet('form-encoded').name, categoryId: '11' }).toString(), contentType: 'application/x-www-form-urlencoded' },
-      { shape: 'a NewPet as text/plain', kind: 'text', body: stringifyJson(pet('as text/plain')), contentType: 'text/plain' },
     ];
-    const send = async (s: (typeof shapes)[number]) => ({ shape: s.shape, kind: s.kind, seen: await post(ctx, s.body, s.contentType) });
-    return create.oneNewPet.judge(await sendEach(shapes, send, create.oneNewPet.judge));
+    const send = async ({ body, ...s }: (typeof shapes)[number]): Promise<Sent<create.ShapeCase>> => ({ ...s, seen: await post(ctx, body, s.mediaType) });
+    shapesSeen = await sendEach(shapes, send, create.oneNewPet.judge);
+    return create.oneNewPet.judge(shapesSeen);
+  });
+
+  // The answers one-new-pet got under another media type (sent only when this check runs alone).
+  check(create.mediaType, writes, async (ctx) => {
+    if (!shapesSeen) {
+      const pet = { name: `${CREATED_NAME_PREFIX}media type: text/plain`, categoryId: 11n };
+      shapesSeen = [{ shape: 'a NewPet as text/plain', kind: 'text', mediaType: 'text/plain', describes: pet, seen: await post(ctx, stringifyJson(pet), 'text/plain') }];
+    }
+    const finding = create.mediaType.judge(shapesSeen);
+    return finding.outcome === 'fail' ? { ...finding, exchanges: shapesSeen.filter((c) => c.seen.status >= 200 && c.seen.status < 300).map((c) => c.seen.exchange) } : finding;
   });
 
   check(create.statusDefault, writes, async (ctx) => create.statusDefault.judge(await post(ctx, stringifyJson({ name: `${CREATED_NAME_PREFIX}no status`, categoryId: 3n }))));

@@ -1,6 +1,7 @@
 // listPets: limits 1..100 (both ends on every run) and the default 20, no duplicates, the status
 // filter, animals created in the run visible under their status, status filters that are no
-// PetStatus, and out-of-range limits handled without harm.
+// PetStatus (the empty string, a blank and two in another case on every run), and out-of-range
+// limits handled without harm.
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import * as list from '../lib/checks/list-pets.ts';
@@ -32,15 +33,20 @@ const NAMED_LIMITS: OutOfRangeLimitCase[] = [
   { raw: '9223372036854775808', reason: 'beyond int64' },
 ];
 
-/** Status filters that are no PetStatus, tried on every run: two in another case, one unknown word. */
+/** Status filters that are no PetStatus, tried on every run: two in another case, one unknown word, the empty string and a blank. */
 const NAMED_STATUSES: NotAPetStatusCase[] = [
   { value: 'Available', reason: 'a PetStatus in another case' },
   { value: 'SOLD', reason: 'a PetStatus in another case' },
   { value: 'adopted', reason: 'not a PetStatus in any case' },
+  { value: '', reason: 'empty or whitespace only' },
+  { value: ' ', reason: 'empty or whitespace only' },
 ];
 
-/** What list-pets.status-filter-invalid got for statuses in another case: list-pets.status-case judges them. */
-const inAnotherCase: { value: string; seen: ApiResponse }[] = [];
+/**
+ * What list-pets.status-filter-invalid got for each status that is no PetStatus: list-pets.status-case
+ * judges those in another case, list-pets.unknown-status all of them.
+ */
+const lookups = new Map<string, NotAPetStatusCase & { seen: ApiResponse }>();
 
 function get(ctx: CheckContext, query: Record<string, string | number>) {
   return ctx.client.send({ method: 'GET', path: '/pets', query, auth: ctx.auth() });
@@ -84,19 +90,26 @@ describe('listPets', () => {
     coverEach: (c) => c.reason,
     predicate: async (c, ctx) => {
       const seen = await get(ctx, { status: c.value });
-      if (c.reason === 'a PetStatus in another case') inAnotherCase.push({ value: c.value, seen });
+      lookups.set(c.value, { ...c, seen });
       return list.statusFilterInvalid.judge(c.value, c.reason, seen);
     },
   });
 
-  // The answers to statuses in another case that status-filter-invalid got (no request more; the
-  // two named ones are sent only when this check runs alone): read ignoring case is a `should`.
+  // The answers status-filter-invalid got (no request more; the named ones are sent only when
+  // these checks run alone): read ignoring case, and ignored, are each a `should`.
+  const judged = async (ctx: CheckContext, which: (c: NotAPetStatusCase) => boolean) => {
+    if (lookups.size === 0) for (const c of NAMED_STATUSES) lookups.set(c.value, { ...c, seen: await get(ctx, { status: c.value }) });
+    return [...lookups.values()].filter(which);
+  };
   check(list.statusCase, { subject }, async (ctx) => {
-    if (inAnotherCase.length === 0) {
-      for (const { value } of NAMED_STATUSES.filter((c) => c.reason === 'a PetStatus in another case')) inAnotherCase.push({ value, seen: await get(ctx, { status: value }) });
-    }
-    const finding = list.statusCase.judge(inAnotherCase);
-    return finding.outcome === 'fail' ? { ...finding, exchanges: inAnotherCase.map((l) => l.seen.exchange) } : finding;
+    const seen = await judged(ctx, (c) => c.reason === 'a PetStatus in another case');
+    const finding = list.statusCase.judge(seen);
+    return finding.outcome === 'fail' ? { ...finding, exchanges: seen.map((l) => l.seen.exchange) } : finding;
+  });
+  check(list.unknownStatus, { subject }, async (ctx) => {
+    const seen = await judged(ctx, () => true);
+    const finding = list.unknownStatus.judge(seen);
+    return finding.outcome === 'fail' ? { ...finding, exchanges: seen.filter((l) => list.unknownStatus.judge([l]).outcome === 'fail').map((l) => l.seen.exchange) } : finding;
   });
 
   property(list.outOfRange, {

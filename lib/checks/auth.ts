@@ -1,7 +1,7 @@
 // Authentication: "When the key is missing or invalid, the response is 401 with an Error body."
 import { statusAsAsked } from './bodies.ts';
 import { defineCheck } from './define.ts';
-import { describeSeen, eachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen } from './types.ts';
+import { describeSeen, type EachCase, eachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
 
 const clause = 'Authentication';
 const suite = 'auth';
@@ -34,7 +34,55 @@ export const wrongScheme = unauthorized('auth.wrong-scheme', 'A configured key u
 export const emptyToken = unauthorized('auth.empty-token', 'Bearer with an empty token gets 401 with an Error body');
 export const keyWithoutScheme = unauthorized('auth.key-without-scheme', 'A configured key without the Bearer scheme gets 401 with an Error body');
 export const keyInQuery = unauthorized('auth.key-in-query', 'A configured key in the query string only (api_key, access_token, key) gets 401');
-export const nearMissKey = unauthorized('auth.near-miss-key', 'A credential close to a configured key (a prefix, a suffix, another case, trailing characters, two tokens, no space after Bearer) gets 401 with an Error body');
+export const nearMissKey = unauthorized('auth.near-miss-key', 'A key close to a configured key (without its last character, with one more, in another case) gets 401 with an Error body');
+
+/** A configured key spelled otherwise in the Authorization header, and what it got. */
+export interface CredentialSpelling {
+  /** What was sent, with `<key>` for the key: "Bearer <key>;x". */
+  shape: string;
+  seen: Seen;
+}
+
+/**
+ * The whole configured key with something around it (`Bearer <key>;x`, `Bearer <key> <key>`,
+ * `Bearer<key>`): no key of another client, but another spelling of the credential, which the
+ * interface does not describe. 401 is its reading ("missing or invalid"), 400 RFC 6750's
+ * (§3.1 invalid_request, a malformed credential): both pass, the reading said. A 2xx read the key
+ * out of it, as a server that takes the first token after the scheme (`header.split(' ')[1]`) or
+ * strips "Bearer" does while refusing every request without the key: a `should`. Codes:
+ * credential-accepted (2xx), not-401 (any other status).
+ */
+export function judgeCredentialSpelling(c: CredentialSpelling): Finding {
+  const { status } = c.seen;
+  const expected = '401 with an Error body (or 400, RFC 6750 invalid_request): the credential is "Bearer <API_KEY>"';
+  if (status >= 200 && status < 300) return fail('credential-accepted', `"${c.shape}" got ${status}: the key was read out of another spelling of the credential`, expected, describeSeen(c.seen));
+  if (status === 400) return statusAsAsked(`"${c.shape}": 400 (a malformed credential, RFC 6750 §3.1)`, c.seen);
+  if (status !== 401) return fail('not-401', `"${c.shape}" got ${status}, not 401 (or 400)`, expected, describeSeen(c.seen));
+  return statusAsAsked(`"${c.shape}": 401`, c.seen);
+}
+
+/** Every spelling refused; the pass says which got 400, the second reading. */
+function judgeCredentialSyntax(cases: readonly CredentialSpelling[]): Finding {
+  if (cases.length === 0) return skip('nothing was sent to judge');
+  for (const c of cases) {
+    const finding = judgeCredentialSpelling(c);
+    if (finding.outcome !== 'pass') return finding;
+  }
+  const with400 = cases.filter((c) => c.seen.status === 400).map((c) => `"${c.shape}"`);
+  return pass(`${cases.length} spellings refused: ${with400.length === 0 ? 'each with 401' : `400 for ${with400.join(', ')} (RFC 6750's invalid_request), 401 for the rest`}`);
+}
+
+const credentialSyntaxJudge: EachCase<CredentialSpelling> = Object.assign(judgeCredentialSyntax, { one: judgeCredentialSpelling });
+
+export const credentialSyntax = defineCheck({
+  id: 'auth.credential-syntax',
+  explainedBy: ['auth.missing-key'],
+  clause,
+  suite,
+  title: 'A configured key spelled otherwise in the header (followed by ";x" or ",x", twice, followed by another word, glued to "Bearer") gets 401 (400 also legal), not served',
+  severity: 'should',
+  judge: credentialSyntaxJudge,
+});
 
 export const beforeValidation = defineCheck({
   id: 'auth.before-validation', explainedBy: ['auth.missing-key'],
@@ -71,4 +119,4 @@ export const schemeCaseInsensitive = defineCheck({
 /** The checks that each way of not presenting a valid key gets 401 with an Error body. */
 export const UNAUTHORIZED_CHECKS = [missingKey, invalidKey, wrongScheme, emptyToken, keyWithoutScheme, keyInQuery, nearMissKey] as const;
 
-export const AUTH_CHECKS = [...UNAUTHORIZED_CHECKS, beforeValidation, beforeLookup, schemeCaseInsensitive] as const;
+export const AUTH_CHECKS = [...UNAUTHORIZED_CHECKS, credentialSyntax, beforeValidation, beforeLookup, schemeCaseInsensitive] as const;

@@ -53,17 +53,93 @@ export function judgePersisted(createdPet: Pet, seen: Seen): Finding {
 }
 
 /**
- * An invalid NewPet gets 400 with an Error body. Codes: server-error (5xx), accepted (2xx), not-400
- * (another status). A 400's Error body is errors.error-body's (statusAsAsked).
+ * An invalid NewPet as the checks need it: the rule it breaks, and the NewPets a lenient reader
+ * takes it for when it still describes one (see invalidNewPet: "12" for 12, "Available" for
+ * available, a NewPet in single quotes).
  */
-export function judgeInvalidRejected(reason: string, seen: Seen): Finding {
-  const expected = `400 with an Error body (${reason})`;
-  if (seen.status !== 400) {
-    const code = seen.status >= 500 ? 'server-error' : seen.status < 300 ? 'accepted' : 'not-400';
-    const kind = seen.status >= 500 ? 'a server error' : seen.status < 300 ? 'accepted' : `${seen.status}`;
-    return serverError(seen, findingOf(code, [`${reason}: got ${seen.status} (${kind}), not 400`], expected, describeSeen(seen)));
+export interface InvalidCase {
+  /** e.g. "categoryId is a numeric string". */
+  reason: string;
+  /** The Content-Type sent; absent: none was sent. */
+  contentType?: string;
+  readings?: readonly NewPet[];
+}
+
+/** The reading of an invalid NewPet that the created Pet is (name, categoryId and any status as read), if any. */
+export function readingCreated(c: InvalidCase, pet: Pet): NewPet | undefined {
+  return c.readings?.find((reading) => echoProblems(reading, pet).length === 0);
+}
+
+const isAccepted = (status: number) => status >= 200 && status < 300;
+
+/**
+ * An invalid NewPet gets 400 with an Error body. A 2xx that created what the body describes to a
+ * lenient reader (one of its readings) passes: accepting another spelling is no statement of the
+ * interface broken, and create-pet.lenient-input (`should`) judges it. Any other 2xx created an
+ * animal the body does not describe (or did not say what it created). A request sent without
+ * Content-Type may also get 415, the usual HTTP answer to a body of no media type (Spring's and
+ * ASP.NET Core's for a body they would bind), said in the pass. Codes: server-error (5xx), accepted
+ * (2xx), not-400 (another status). A refusal's Error body is errors.error-body's (statusAsAsked).
+ */
+export function judgeInvalidRejected(c: InvalidCase, seen: Seen): Finding {
+  const { reason } = c;
+  const legal = c.contentType === undefined ? [400, 415] : [400];
+  const expected = `${legal.join(' or ')} with an Error body (${reason})${c.readings ? `; a 2xx only for the NewPet a lenient reader takes it for (${c.readings.map(describeNewPet).join(' or ')})` : ''}`;
+  if (isAccepted(seen.status)) {
+    const pet = readPet(seen).value;
+    const reading = pet && readingCreated(c, pet);
+    if (pet && reading) return pass(`${reason}: ${seen.status}, read leniently as ${describeNewPet(reading)} (pet ${pet.id}); create-pet.lenient-input's to judge`);
+    const what = pet ? `created ${describePet(pet)}${c.readings ? ', which is not what the body spells' : ''}` : 'no Pet came back to say what was created';
+    return fail('accepted', `${reason}: got ${seen.status} (accepted), not ${legal.join(' or ')}: ${what}`, expected, describeSeen(seen));
   }
-  return statusAsAsked(`${reason}: 400`, seen);
+  if (!legal.includes(seen.status)) {
+    const code = seen.status >= 500 ? 'server-error' : 'not-400';
+    const kind = seen.status >= 500 ? 'a server error' : `${seen.status}`;
+    return serverError(seen, findingOf(code, [`${reason}: got ${seen.status} (${kind}), not ${legal.join(' or ')}`], expected, describeSeen(seen)));
+  }
+  return statusAsAsked(`${reason}: ${seen.status}${seen.status === 415 ? ' (sent without Content-Type: the usual answer to a body of no media type, legal beside the 400 createPet lists)' : ''}`, seen);
+}
+
+/** An invalid NewPet with readings, as sent (`body`), and what it got. */
+export interface LenientCase extends InvalidCase {
+  body: string | undefined;
+  seen: Seen;
+}
+
+/** A body quoted short, for a message. */
+const quoted = (body: string | undefined) => (body === undefined ? 'no body' : JSON.stringify(body.length > 70 ? `${body.slice(0, 70)}…` : body));
+
+/**
+ * Spellings the interface does not describe that still describe a NewPet ("12" for a categoryId,
+ * "Available", a null status, JSON5): refused is the interface's reading, created as the NewPet
+ * they spell is a lenient one (type coercion in validators, JSON5 parsers), legal beside it but not
+ * what the interface describes: a `should`. Code: read-leniently. Any other 2xx is
+ * create-pet.invalid-rejected's (an animal the body does not describe).
+ */
+export function judgeLenientInput(cases: readonly LenientCase[]): Finding {
+  const judged = cases.filter((c) => c.readings && c.readings.length > 0);
+  if (judged.length === 0) return skip('no invalid NewPet that a lenient reader takes for one was sent');
+  const lenient = judged.flatMap((c) => {
+    const pet = isAccepted(c.seen.status) ? readPet(c.seen).value : undefined;
+    const reading = pet && readingCreated(c, pet);
+    return pet && reading ? [{ c, pet, reading }] : [];
+  });
+  const expected = '400 with an Error body for each: a NewPet is JSON with name a string, categoryId an integer and status one of the PetStatus values as written';
+  if (lenient.length > 0) {
+    const named = lenient.slice(0, 5).map(({ c, pet }) => `${c.reason} (${quoted(c.body)}) as pet ${pet.id}`);
+    const more = lenient.length > named.length ? `, and ${lenient.length - named.length} more` : '';
+    return fail(
+      'read-leniently',
+      `${lenient.length} of ${judged.length} spellings the interface does not describe were accepted as the NewPet they spell: ${named.join('; ')}${more}`,
+      expected,
+      lenient.slice(0, 5).map(({ c, reading }) => `${c.seen.status} ${describeNewPet(reading)}`).join('; '),
+    );
+  }
+  const byStatus = new Map<number, number>();
+  for (const c of judged) byStatus.set(c.seen.status, (byStatus.get(c.seen.status) ?? 0) + 1);
+  const statuses = [...byStatus].map(([status, n]) => `${status} ×${n}`).join(', ');
+  const other = judged.filter((c) => isAccepted(c.seen.status)).length;
+  return pass(`${judged.length} spellings that still describe a NewPet, none created as it: ${statuses}${other > 0 ? ` (${other} accepted as another animal: create-pet.invalid-rejected's)` : ''}`);
 }
 
 /** What a NewPet at an edge of its fields is, as the checks need it (see boundaryNewPet). */
@@ -154,7 +230,6 @@ export function describeStatusDefault(seen: Seen): Finding {
 /**
  * What a body that is not one NewPet as a JSON object holds: an array of NewPets, a NewPet wrapped
  * in an object ({"pet": …}, {"data": …}), a NewPet form-encoded, a NewPet's JSON labelled text/plain.
- * Each kind is the code of its failure when it is accepted.
  */
 export type BodyShape = 'array' | 'wrapper' | 'form' | 'text';
 
@@ -162,6 +237,9 @@ export interface ShapeCase {
   /** What was sent, e.g. "an array of one NewPet". */
   shape: string;
   kind: BodyShape;
+  /** Under another media type (form, text): its Content-Type, and the NewPet the body describes read as that type. */
+  mediaType?: string;
+  describes?: NewPet;
   seen: Seen;
 }
 
@@ -178,37 +256,77 @@ function createdAs(seen: Seen): string {
 
 /**
  * "A body that is not one JSON object" gets 400 with an Error body (415 also legal for another
- * Content-Type); nothing is created. Codes: array-accepted, wrapper-accepted, form-accepted,
- * text-accepted (a 2xx); server-error; not-400. A refusal's Error body is errors.error-body's (statusAsAsked).
+ * Content-Type). A JSON body that is not one NewPet (an array, a wrapper) creates nothing: accepted,
+ * the animal created is no NewPet the body is. A NewPet under another media type that is accepted
+ * passes when the animal created is the NewPet the body describes (its JSON as text/plain; its
+ * fields as a form, categoryId read from decimal digits): reading another media type is no statement
+ * broken, and create-pet.media-type (`should`) judges it; another animal fails. Codes:
+ * array-accepted, wrapper-accepted (a 2xx), other-media-type-misread; server-error; not-400. A
+ * refusal's Error body is errors.error-body's (statusAsAsked).
  */
 export function judgeOneNewPetCase(c: ShapeCase): Finding {
   const legal = OTHER_MEDIA_TYPE.has(c.kind) ? [400, 415] : [400];
-  const expected = `${legal.join(' or ')} with an Error body: ${c.shape} is not one NewPet as a JSON object, and nothing is created`;
+  const expected = OTHER_MEDIA_TYPE.has(c.kind)
+    ? `${legal.join(' or ')} with an Error body, or the NewPet it describes created${c.describes ? ` (${describeNewPet(c.describes)})` : ''}: ${c.shape} is not a NewPet as application/json`
+    : `${legal.join(' or ')} with an Error body: ${c.shape} is not one NewPet as a JSON object, and nothing is created`;
   const { status } = c.seen;
-  if (status >= 200 && status < 300) return fail(`${c.kind}-accepted`, `${c.shape} was accepted${createdAs(c.seen)} (${status})`, expected, describeSeen(c.seen));
+  if (isAccepted(status)) {
+    if (!OTHER_MEDIA_TYPE.has(c.kind)) return fail(`${c.kind}-accepted`, `${c.shape} was accepted${createdAs(c.seen)} (${status})`, expected, describeSeen(c.seen));
+    const pet = readPet(c.seen).value;
+    if (pet && c.describes && echoProblems(c.describes, pet).length > 0) {
+      return fail('other-media-type-misread', `${c.shape} was accepted as ${describePet(pet)} (${status}), not the NewPet it describes, ${describeNewPet(c.describes)}`, expected, describeSeen(c.seen));
+    }
+    return pass(`${c.shape} was accepted${pet ? ` as pet ${pet.id}, the NewPet it describes` : ', no Pet in the answer to compare'} (${status}): create-pet.media-type judges the media type`);
+  }
   if (status >= 500) return serverError(c.seen, fail('server-error', `${c.shape} got ${status} (a server error), not ${legal.join(' or ')}`, expected, describeSeen(c.seen)));
   if (!legal.includes(status)) return fail('not-400', `${c.shape} got ${status}, not ${legal.join(' or ')}`, expected, describeSeen(c.seen));
   return statusAsAsked(`${c.shape}: ${status}`, c.seen);
 }
 
-/** Every shape refused; the pass says which answered 415, the second reading. */
+/** Every shape refused, or read as what it describes; the pass says which answered 415, the second reading, and which were accepted. */
 function judgeOneNewPet(cases: readonly ShapeCase[]): Finding {
   if (cases.length === 0) return skip('nothing was sent to judge');
   for (const c of cases) {
     const finding = judgeOneNewPetCase(c);
     if (finding.outcome !== 'pass') return finding;
   }
-  const with415 = cases.filter((c) => c.seen.status === 415).map((c) => c.shape);
-  return pass(`${cases.length} bodies refused, none created: ${with415.length === 0 ? 'each with 400' : `415 seen for ${with415.join(', ')} (the usual answer to another Content-Type, legal beside the 400 createPet lists); 400 for the rest`}`);
+  const accepted = cases.filter((c) => isAccepted(c.seen.status));
+  const refused = cases.filter((c) => !isAccepted(c.seen.status));
+  const with415 = refused.filter((c) => c.seen.status === 415).map((c) => c.shape);
+  const refusals = `${refused.length} bodies refused, none created: ${with415.length === 0 ? 'each with 400' : `415 seen for ${with415.join(', ')} (the usual answer to another Content-Type, legal beside the 400 createPet lists); 400 for the rest`}`;
+  return pass(accepted.length === 0 ? refusals : `${refusals}; ${accepted.map((c) => `${c.shape} created${createdAs(c.seen)}`).join(', ')}, the NewPet it describes (create-pet.media-type judges the media type)`);
 }
 
 const oneNewPetJudge: EachCase<ShapeCase> = Object.assign(judgeOneNewPet, { one: judgeOneNewPetCase });
+
+/**
+ * createPet takes a NewPet "as application/json": a NewPet under another media type (form
+ * encoding, text/plain) accepted is a reading the interface does not describe, though it breaks no
+ * statement when the animal is the one the body describes (create-pet.one-new-pet judges that): a
+ * `should`. It judges the answers create-pet.one-new-pet got. Code: other-media-type-accepted.
+ */
+export function judgeMediaType(cases: readonly ShapeCase[]): Finding {
+  const judged = cases.filter((c) => OTHER_MEDIA_TYPE.has(c.kind));
+  if (judged.length === 0) return skip('no NewPet was sent under another media type (create-pet.one-new-pet sends them first, unless writes are not allowed)');
+  const typeOf = (c: ShapeCase) => c.mediaType ?? c.shape;
+  const accepted = judged.filter((c) => isAccepted(c.seen.status));
+  if (accepted.length > 0) {
+    const named = accepted.map((c) => {
+      const pet = readPet(c.seen).value;
+      return `${typeOf(c)} (${pet ? `pet ${pet.id}` : `${c.seen.status}, no Pet in the answer`})`;
+    });
+    const finding = fail('other-media-type-accepted', `a NewPet under another media type than application/json was accepted: ${named.join(', ')}`, '400 or 415 with an Error body: createPet takes a NewPet "as application/json"', accepted.map((c) => `${typeOf(c)}: ${describeSeen(c.seen)}`).join('; '));
+    // Read as another animal: create-pet.one-new-pet's must failure, shown as the root.
+    return accepted.some((c) => judgeOneNewPetCase(c).outcome === 'fail') ? explainedBy(finding, 'create-pet.one-new-pet') : finding;
+  }
+  return pass(`refused: ${judged.map((c) => `${typeOf(c)} ${c.seen.status}`).join(', ')}`);
+}
 
 export const created = defineCheck({ id: 'create-pet.created', clause, suite, title: 'A valid NewPet gets 201 and the created Pet, with an int64 id', severity: 'must', judge: (seen: Seen) => judgeCreated(seen).finding });
 export const echo = defineCheck({ id: 'create-pet.echo', explainedBy: ['create-pet.created'], clause, suite, title: 'The created Pet repeats name, categoryId and status exactly as sent', severity: 'must', judge: judgeEcho });
 export const newId = defineCheck({ id: 'create-pet.new-id', explainedBy: ['create-pet.created'], clause: petClause, suite, title: 'Each created animal gets an id no animal seen before has', severity: 'must', judge: judgeNewId });
 export const persisted = defineCheck({ id: 'create-pet.persisted', explainedBy: ['create-pet.created'], clause, suite, title: 'A created animal is returned unchanged by getPet', severity: 'must', judge: judgePersisted });
-export const invalidRejected = defineCheck({ id: 'create-pet.invalid-rejected', clause, suite, title: 'An invalid NewPet gets 400 with an Error body (never 2xx, never 5xx)', severity: 'must', judge: judgeInvalidRejected });
+export const invalidRejected = defineCheck({ id: 'create-pet.invalid-rejected', clause, suite, title: 'An invalid NewPet gets 400 with an Error body, never a 5xx, and never creates an animal the body does not describe (one it spells to a lenient reader is create-pet.lenient-input\'s)', severity: 'must', judge: judgeInvalidRejected });
 export const bodyIdIgnored = defineCheck({ id: 'create-pet.body-id-ignored', explainedBy: ['create-pet.created', 'create-pet.persisted'], clause: petClause, suite, title: 'An id in the NewPet neither chooses the id nor overwrites an existing animal', severity: 'must', judge: judgeBodyId });
 export const extraFields = defineCheck({ id: 'create-pet.extra-fields', clause, suite, title: 'Unknown extra fields in a NewPet: ignored or rejected (both legal), recorded', severity: 'info', judge: describeExtraFields });
 export const boundaries = defineCheck({
@@ -224,10 +342,26 @@ export const oneNewPet = defineCheck({
   id: 'create-pet.one-new-pet',
   clause,
   suite,
-  title: 'A body that is not one NewPet as a JSON object (an array of NewPets, a NewPet wrapped in {"pet": …} or {"data": …}, form encoding, a NewPet as text/plain) gets 400 with an Error body (415 also legal for another Content-Type); nothing is created',
+  title: 'A body that is not one NewPet as a JSON object (an array of NewPets, a NewPet wrapped in {"pet": …} or {"data": …}) gets 400 with an Error body and creates nothing; a NewPet under another media type (form encoding, text/plain) is refused (400 or 415) or creates the NewPet it describes, never another animal',
   severity: 'must',
   judge: oneNewPetJudge,
 });
+export const mediaType = defineCheck({
+  id: 'create-pet.media-type',
+  clause,
+  suite,
+  title: 'A NewPet under another media type than application/json (form encoding, text/plain) is refused with 400 or 415, not read as a NewPet',
+  severity: 'should',
+  judge: judgeMediaType,
+});
+export const lenientInput = defineCheck({
+  id: 'create-pet.lenient-input',
+  clause: 'Resources and their fields / NewPet',
+  suite,
+  title: 'Other spellings of a NewPet\'s values or JSON ("12" for a categoryId, "Available" or " available" for a status, a null status, a number for a name, JSON5) are refused with 400, not read as the NewPet they spell',
+  severity: 'should',
+  judge: judgeLenientInput,
+});
 export const statusDefault = defineCheck({ id: 'create-pet.status-default', explainedBy: ['create-pet.created'], clause: 'States and transitions', suite, title: 'The status of an animal created without one ("not shown"), recorded', severity: 'info', judge: describeStatusDefault });
 
-export const CREATE_PET_CHECKS = [created, echo, newId, persisted, invalidRejected, boundaries, bodyIdIgnored, extraFields, oneNewPet, statusDefault] as const;
+export const CREATE_PET_CHECKS = [created, echo, newId, persisted, invalidRejected, lenientInput, boundaries, bodyIdIgnored, extraFields, oneNewPet, mediaType, statusDefault] as const;

@@ -1,4 +1,5 @@
 // listPets: `GET /pets` returns Pets: at most `limit` animals (1..100, default 20), filtered by status.
+import { petStatusIgnoringCase } from '../generators/pet-status.ts';
 import { PAGE_SIZE, type Pet, type PetStatus } from '../models.ts';
 import { duplicateIds, type Page, readPage, readPet } from './pets.ts';
 import { findingOfProblems, judgeNo5xx, problem, saidOf, serverError, statusAsAsked } from './bodies.ts';
@@ -87,16 +88,19 @@ export function judgeStatusFilter(status: PetStatus, requested: number, seen: Se
   return noted(findingOfProblems(problems, `only animals with status ${status}`, summarisePage(seen)), page);
 }
 
+/** The distinct statuses of a page's items ("no status" for an item without one). */
+const statusesListed = (items: readonly unknown[]): string[] => [...new Set(items.map((item) => String(statusOf(item) ?? 'no status')))];
+
 /**
- * A status filter that is no PetStatus ("Available", "SOLD", "adopted"). The interface lists no
+ * A status filter that is no PetStatus ("Available", "SOLD", "adopted", ""). The interface lists no
  * 400 for listPets, so two answers are legal: 400 with an Error body, or 200 listing only animals
- * whose status is exactly the value given, which no Pet has, so an empty page. Animals of every
- * status, or of another value, mean the filter was misread. Animals of the status it matches
- * ignoring case ("AVAILABLE" read as available) are a reading the interface leaves open: passed
- * here, judged by list-pets.status-case (`should`).
- * Codes: filter-ignored, filter-matched-other-value; server-error and
- * unexpected-status (neither 400 nor 200); for a 200, judgePage's. A 400's Error body is
- * errors.error-body's (statusAsAsked).
+ * whose status is exactly the value given, which no Pet has, so an empty page. Animals of one other
+ * status mean the filter was misread as another value. Two readings the interface leaves open pass
+ * here, each judged by a `should`: animals of the status the value matches ignoring case
+ * ("AVAILABLE" read as available: list-pets.status-case), and animals of several statuses, the
+ * filter ignored as unknown (list-pets.unknown-status). Codes: filter-matched-other-value;
+ * server-error and unexpected-status (neither 400 nor 200); for a 200, judgePage's. A 400's Error
+ * body is errors.error-body's (statusAsAsked).
  */
 export function judgeStatusFilterInvalid(value: string, reason: string, seen: Seen): Finding {
   const what = `status=${JSON.stringify(value)} (${reason})`;
@@ -110,25 +114,21 @@ export function judgeStatusFilterInvalid(value: string, reason: string, seen: Se
   if (!page) return finding;
   const wrong = page.items.filter((item) => statusOf(item) !== value);
   if (wrong.length === 0) return noted(pass(`${what}: 200 with ${page.items.length === 0 ? 'no animal' : `${page.items.length} animals of exactly that status`}`), page);
-  const listed = [...new Set(wrong.map((item) => String(statusOf(item) ?? 'no status')))];
+  const listed = statusesListed(wrong);
   // Read ignoring case: the animals of the PetStatus it spells, a reading the interface leaves open.
-  if (listed.every((s) => foldedStatus(s) === foldedStatus(value))) {
-    return noted(pass(`${what}: 200 with ${wrong.length} animal(s) of status ${listed.join(', ')}: read ignoring case, which the interface leaves open (list-pets.status-case judges it)`), page);
+  if (listed.length === 1 && listed[0] === petStatusIgnoringCase(value)) {
+    return noted(pass(`${what}: 200 with ${wrong.length} animal(s) of status ${listed[0]}: read ignoring case, which the interface leaves open (list-pets.status-case judges it)`), page);
   }
-  const [code, how] = listed.length > 1
-      ? ['filter-ignored', 'the filter was ignored']
-      : ['filter-matched-other-value', 'the filter matched another value'];
+  // Ignored: the unfiltered store, a reading the interface leaves open for a value it does not describe.
+  if (listed.length > 1) return noted(pass(`${what}: 200 with animals of ${listed.join(', ')}: the filter was ignored, which the interface leaves open (list-pets.unknown-status judges it)`), page);
   return noted(
-    findingOf(code, [`${what} listed ${wrong.length} animal(s) of status ${listed.join(', ')}, e.g. id ${idOf(wrong[0])}: ${how}`], expected, summarisePage(seen)),
+    findingOf('filter-matched-other-value', [`${what} listed ${wrong.length} animal(s) of status ${listed[0]}, e.g. id ${idOf(wrong[0])}: the filter matched another value`], expected, summarisePage(seen)),
     page,
   );
 }
 
-/** A status as case-insensitive matching sees it (full Unicode: "ſold" upper-cases to SOLD). */
-const foldedStatus = (text: string) => text.toUpperCase().toLowerCase();
-
-/** One status filter that is a PetStatus in another case, and what it got. */
-export interface StatusCaseLookup {
+/** One status filter that is no PetStatus, and what it got. */
+export interface StatusLookup {
   value: string;
   seen: Seen;
 }
@@ -138,24 +138,50 @@ export interface StatusCaseLookup {
  * "SOLD") gets 400 or no animal, not the animals of the value it matches ignoring case. The
  * interface lists the values in lower case and says nothing of other cases; case-insensitive
  * matching in validators reads them as the value: a `should`. Code: filter-ignores-case. Animals
- * of another value, or of every status, are list-pets.status-filter-invalid's.
+ * of another value are list-pets.status-filter-invalid's, of several statuses (the filter ignored)
+ * list-pets.unknown-status's.
  */
-export function judgeStatusCase(lookups: readonly StatusCaseLookup[]): Finding {
+export function judgeStatusCase(lookups: readonly StatusLookup[]): Finding {
   if (lookups.length === 0) return skip('no status filter in another case was sent');
   for (const { value, seen } of lookups) {
     if (seen.status !== 200) continue;
-    const { page } = readPage(seen);
-    const folded = (page?.items ?? []).filter((item) => statusOf(item) !== value && foldedStatus(String(statusOf(item) ?? '')) === foldedStatus(value));
-    if (folded.length === 0) continue;
-    const listed = [...new Set(folded.map((item) => String(statusOf(item))))];
+    const folded = petStatusIgnoringCase(value);
+    const wrong = (readPage(seen).page?.items ?? []).filter((item) => statusOf(item) !== value);
+    if (folded === undefined || wrong.length === 0 || wrong.some((item) => statusOf(item) !== folded)) continue;
     return fail(
       'filter-ignores-case',
-      `status=${JSON.stringify(value)} listed ${folded.length} animal(s) of status ${listed.join(', ')}, e.g. id ${idOf(folded[0])}: the filter ignores case; a status is one of ${listed.map((s) => JSON.stringify(s)).join(', ')} as written`,
+      `status=${JSON.stringify(value)} listed ${wrong.length} animal(s) of status ${folded}, e.g. id ${idOf(wrong[0])}: the filter ignores case; a status is ${JSON.stringify(folded)} as written`,
       `400, or 200 with no animal (no Pet has status ${JSON.stringify(value)})`,
       summarisePage(seen),
     );
   }
   return pass(`no status in another case was read ignoring case: ${lookups.map(({ value, seen }) => `status=${JSON.stringify(value)} ${seen.status}`).join(', ')}`);
+}
+
+/**
+ * A status filter that is no PetStatus (an unknown word, the empty string, a blank, another case)
+ * answered with the unfiltered store, animals of several statuses: the filter ignored. The
+ * interface lists no 400 for listPets and says nothing of a value outside the enumeration, and
+ * frameworks that apply a filter only when it is known ignore the rest: a `should`. Code:
+ * filter-ignored. One other status is list-pets.status-filter-invalid's (a must).
+ */
+export function judgeUnknownStatus(lookups: readonly StatusLookup[]): Finding {
+  if (lookups.length === 0) return skip('no status filter that is no PetStatus was sent');
+  const ignored = lookups.flatMap(({ value, seen }) => {
+    const items = seen.status === 200 ? (readPage(seen).page?.items ?? []) : [];
+    const listed = statusesListed(items.filter((item) => statusOf(item) !== value));
+    return listed.length > 1 ? [{ value, seen, listed, n: items.length }] : [];
+  });
+  const [first] = ignored;
+  if (first) {
+    return fail(
+      'filter-ignored',
+      `${ignored.map(({ value, listed, n }) => `status=${JSON.stringify(value)} listed ${n} animals of ${listed.join(', ')}`).join('; ')}: the filter was ignored, not refused nor matched as written`,
+      '400 with an Error body, or 200 with no animal (no Pet has the status)',
+      summarisePage(first.seen),
+    );
+  }
+  return pass(`no status filter was ignored: ${lookups.map(({ value, seen }) => `status=${JSON.stringify(value)} ${seen.status}`).join(', ')}`);
 }
 
 /** Codes: created-not-listed, and judgePage's. */
@@ -216,10 +242,11 @@ export const noDuplicates = defineCheck({ id: 'list-pets.no-duplicates', explain
 export const defaultLimit = defineCheck({ id: 'list-pets.default-limit', explainedBy: ['list-pets.pet-shape', 'list-pets.limit'], clause: pageSize, suite, title: 'Without limit, exactly 20 animals when the store holds more', severity: 'must', judge: judgeDefaultLimit });
 export const statusFilter = defineCheck({ id: 'list-pets.status-filter', explainedBy: ['list-pets.pet-shape', 'list-pets.limit'], clause, suite, title: 'With status, every animal listed has that status', severity: 'must', judge: judgeStatusFilter });
 export const statusCase = defineCheck({ id: 'list-pets.status-case', explainedBy: ['list-pets.pet-shape'], clause, suite, title: 'A status filter is a PetStatus as written: one in another case ("Available", "SOLD") gets 400 or no animal, not the animals of the value it matches ignoring case', severity: 'should', judge: judgeStatusCase });
-export const statusFilterInvalid = defineCheck({ id: 'list-pets.status-filter-invalid', explainedBy: ['list-pets.pet-shape', 'list-pets.status-filter'], clause, suite, title: 'A status that is not a PetStatus (an unknown word; another case such as "Available") gets 400 or no animal, or the animals of the value it matches ignoring case; never ignored, never another value, never a 5xx', severity: 'must', judge: judgeStatusFilterInvalid });
+export const statusFilterInvalid = defineCheck({ id: 'list-pets.status-filter-invalid', explainedBy: ['list-pets.pet-shape', 'list-pets.status-filter'], clause, suite, title: 'A status that is not a PetStatus (an unknown word, the empty string, a blank, another case such as "Available") never lists the animals of another status, never gets a 5xx (400, no animal, the value matched ignoring case and the filter ignored all pass)', severity: 'must', judge: judgeStatusFilterInvalid });
+export const unknownStatus = defineCheck({ id: 'list-pets.unknown-status', explainedBy: ['list-pets.pet-shape'], clause, suite, title: 'A status filter that is no PetStatus (an unknown word, the empty string, a blank, another case) is not ignored: 400 or no animal, not the unfiltered store', severity: 'should', judge: judgeUnknownStatus });
 export const createdVisible = defineCheck({ id: 'list-pets.created-visible', explainedBy: ['list-pets.pet-shape', 'list-pets.status-filter', 'list-pets.limit'], clause, suite, title: 'Animals created in the run are listed under their status when the page can hold them', severity: 'must', judge: eachCase(judgeCreatedCase) });
 export const outOfRange = defineCheck({ id: 'list-pets.limit-out-of-range', explainedBy: ['list-pets.limit'], clause: pageSize, suite, title: 'An out-of-range limit never returns more than 100 animals (400 and clamping both legal)', severity: 'must', judge: judgeOutOfRange });
 export const outOfRangeNo5xx = defineCheck({ id: 'list-pets.limit-out-of-range-no-5xx', explainedBy: ['responses.no-5xx'], clause: pageSize, suite, title: 'An out-of-range or malformed limit never gets a 5xx', severity: 'should', judge: judgeNo5xx });
 export const outOfRangeBehaviour = defineCheck({ id: 'list-pets.limit-out-of-range-behaviour', clause: pageSize, suite, title: 'What the server does with limit 0, 101 and 500 (reject or clamp), recorded', severity: 'info', judge: describeOutOfRange });
 
-export const LIST_PETS_CHECKS = [smoke, limit, noDuplicates, defaultLimit, statusFilter, createdVisible, statusFilterInvalid, statusCase, outOfRange, outOfRangeNo5xx, outOfRangeBehaviour] as const;
+export const LIST_PETS_CHECKS = [smoke, limit, noDuplicates, defaultLimit, statusFilter, createdVisible, statusFilterInvalid, statusCase, unknownStatus, outOfRange, outOfRangeNo5xx, outOfRangeBehaviour] as const;

@@ -1,7 +1,11 @@
-// Credentials close to a configured key, each of which is not that key and must get 401
-// ("Authentication": the header `Authorization: Bearer <API_KEY>`; a missing or invalid key gets
-// 401 with an Error body). Each one catches a way of comparing keys loosely: by prefix, up to the
-// shorter length, ignoring case, up to a separator, by the first token, or by stripping "Bearer".
+// Credentials close to a configured key ("Authentication": the header `Authorization: Bearer
+// <API_KEY>`; a missing or invalid key gets 401 with an Error body). Two kinds. Other keys (the key
+// without its last character, with one more, in another case) must get 401: each catches a way of
+// comparing keys loosely (by prefix, up to the shorter length, ignoring case), which lets in a key
+// that is not configured. The whole key with something around it (followed by ";x" or ",x", twice,
+// followed by another word, glued to "Bearer") is another spelling of the credential: a server that
+// takes the first token after the scheme or strips "Bearer" reads the key out of some of them while
+// refusing every request without it, so those are judged apart (auth.credential-syntax, a should).
 //
 // Every header here is made from a real key, so it is a secret like the key: the client records it
 // through the Redactor (which scrubs the key and its prefix in any case), and reproductions rebuild
@@ -21,6 +25,13 @@ export type NearMissName =
 export interface NearMissKey {
   /** Short and stable: tests and callers name a case by it. */
   name: NearMissName;
+  /** What is sent, with `<key>` for the key, e.g. "Bearer <key>;x". Never the key itself. */
+  shape: string;
+  /**
+   * The whole configured key with something around it: another spelling of the credential, not
+   * another key (see the top of this file).
+   */
+  wholeKey: boolean;
   /** The Authorization header value to send. Secret: never print it. */
   header: string;
   /**
@@ -60,20 +71,20 @@ export function nearMissKeys(key: string, options: NearMissOptions = {}): NearMi
   const extra = extraCharacter(key);
   const v = (variable: string) => `\${${variable}}`;
   /** A near miss and the token it sends after "Bearer " (no-space has none: it is never a key). */
-  const bearer = (name: NearMissName, token: string, shellToken: (variable: string) => string): [NearMissKey, string] => [
-    { name, header: `Bearer ${token}`, shell: (variable) => `Bearer ${shellToken(variable)}` },
+  const bearer = (name: NearMissName, shape: string, token: string, shellToken: (variable: string) => string, wholeKey = true): [NearMissKey, string] => [
+    { name, shape: `Bearer ${shape}`, wholeKey, header: `Bearer ${token}`, shell: (variable) => `Bearer ${shellToken(variable)}` },
     token,
   ];
   const cases: [NearMissKey, string | undefined][] = [
-    ...(chars.length > 1 ? [bearer('prefix', chars.slice(0, -1).join(''), (x) => `\${${x}%?}`)] : []),
-    bearer('suffix', `${key}${extra}`, (x) => `${v(x)}${dq(extra)}`),
-    ...(asciiUpper(key) !== key ? [bearer('upper-case', asciiUpper(key), (x) => `$(printf %s "$${x}" | tr a-z A-Z)`)] : []),
-    ...(asciiLower(key) !== key ? [bearer('lower-case', asciiLower(key), (x) => `$(printf %s "$${x}" | tr A-Z a-z)`)] : []),
-    bearer('trailing-semicolon', `${key};x`, (x) => `${v(x)};x`),
-    bearer('trailing-comma', `${key},x`, (x) => `${v(x)},x`),
-    bearer('two-tokens', `${key} ${key}`, (x) => `${v(x)} ${v(x)}`),
-    bearer('two-tokens-other', `${key} other`, (x) => `${v(x)} other`),
-    [{ name: 'no-space', header: `Bearer${key}`, shell: (x) => `Bearer${v(x)}` }, undefined],
+    ...(chars.length > 1 ? [bearer('prefix', '<key without its last character>', chars.slice(0, -1).join(''), (x) => `\${${x}%?}`, false)] : []),
+    bearer('suffix', `<key>${extra}`, `${key}${extra}`, (x) => `${v(x)}${dq(extra)}`, false),
+    ...(asciiUpper(key) !== key ? [bearer('upper-case', '<key in upper case>', asciiUpper(key), (x) => `$(printf %s "$${x}" | tr a-z A-Z)`, false)] : []),
+    ...(asciiLower(key) !== key ? [bearer('lower-case', '<key in lower case>', asciiLower(key), (x) => `$(printf %s "$${x}" | tr A-Z a-z)`, false)] : []),
+    bearer('trailing-semicolon', '<key>;x', `${key};x`, (x) => `${v(x)};x`),
+    bearer('trailing-comma', '<key>,x', `${key},x`, (x) => `${v(x)},x`),
+    bearer('two-tokens', '<key> <key>', `${key} ${key}`, (x) => `${v(x)} ${v(x)}`),
+    bearer('two-tokens-other', '<key> other', `${key} other`, (x) => `${v(x)} other`),
+    [{ name: 'no-space', shape: 'Bearer<key>', wholeKey: true, header: `Bearer${key}`, shell: (x) => `Bearer${v(x)}` }, undefined],
   ];
   const others = new Set(options.otherKeys ?? []);
   return cases.filter(([, token]) => token === undefined || !others.has(token)).map(([c]) => c);

@@ -11,12 +11,16 @@ export function petStatus(): fc.Arbitrary<PetStatus> {
 }
 
 /**
- * Whether a string is a PetStatus once case is ignored, by full Unicode case folding as well as
- * by ASCII ("ſold" upper-cases to "SOLD").
+ * The PetStatus a string is once case is ignored, by full Unicode case folding as well as by ASCII
+ * ("ſold" upper-cases to "SOLD"), or undefined. What a reader that ignores case takes it for.
  */
+export function petStatusIgnoringCase(value: string): PetStatus | undefined {
+  return PET_STATUSES.find((status) => status === value.toLowerCase() || status === value.toUpperCase().toLowerCase());
+}
+
+/** Whether a string is a PetStatus once case is ignored (see petStatusIgnoringCase). */
 export function isPetStatusIgnoringCase(value: string): boolean {
-  const statuses: readonly string[] = PET_STATUSES;
-  return statuses.includes(value.toLowerCase()) || statuses.includes(value.toUpperCase().toLowerCase());
+  return petStatusIgnoringCase(value) !== undefined;
 }
 
 const isPetStatus = (value: string): boolean => (PET_STATUSES as readonly string[]).includes(value);
@@ -51,7 +55,8 @@ export function unknownPetStatus(): fc.Arbitrary<string> {
 
 export type NotAPetStatusCase = {
   value: string;
-  reason: 'a PetStatus in another case' | 'not a PetStatus in any case';
+  /** How it misses; the empty string and blanks are named by the suite, never generated. */
+  reason: 'a PetStatus in another case' | 'not a PetStatus in any case' | 'empty or whitespace only';
 };
 
 /** A string that is not a PetStatus, labelled by how it misses: its case, or altogether. */
@@ -60,4 +65,18 @@ export function notAPetStatus(): fc.Arbitrary<NotAPetStatusCase> {
     petStatusInAnotherCase().map((value): NotAPetStatusCase => ({ value, reason: 'a PetStatus in another case' })),
     unknownPetStatus().map((value): NotAPetStatusCase => ({ value, reason: 'not a PetStatus in any case' })),
   );
+}
+
+/** Whitespace a padded status may carry at its ends (what a trimming reader removes). */
+const PADDING = [' ', '  ', '\t', '\n', ' \t'] as const;
+
+/**
+ * A PetStatus as written with whitespace before it, after it or both (" available", "sold "): no
+ * PetStatus, but one to a reader that trims.
+ */
+export function petStatusWithWhitespace(): fc.Arbitrary<string> {
+  return fc
+    .tuple(petStatus(), fc.constantFrom('', ...PADDING), fc.constantFrom('', ...PADDING))
+    .filter(([, before, after]) => before !== '' || after !== '')
+    .map(([status, before, after]) => `${before}${status}${after}`);
 }

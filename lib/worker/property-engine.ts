@@ -36,7 +36,11 @@ export interface PropertyOptions<T> extends CheckOptions {
 /** How many samples coverEach draws to find one case of each kind. */
 const COVERAGE_SAMPLES = 1_000;
 
-function examplesFor<T>(options: PropertyOptions<T>, seed: number): [T][] {
+/**
+ * The cases a property tries first, on every run whatever the seed: its examples, then (with
+ * coverEach) one case of each kind, drawn with the seed.
+ */
+export function examplesFor<T>(options: Pick<PropertyOptions<T>, 'arbitrary' | 'examples' | 'coverEach'>, seed: number): [T][] {
   const examples: T[] = [...(options.examples ?? [])];
   if (options.coverEach) {
     const kinds = new Set<string>();

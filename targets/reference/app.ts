@@ -106,6 +106,8 @@ export function createApp(deps: AppDeps): RequestListener {
     emptyTokenAsFirstKey: faults.has('auth-empty-bearer-accepted'),
     keyPrefixAccepted: faults.has('auth-key-prefix-accepted'),
     keyCaseInsensitive: faults.has('auth-key-case-insensitive'),
+    listOfCredentials: faults.has('auth-credential-list'),
+    firstWord: variations.has('lenient-bearer'),
   };
   const authDisabled = faults.has('auth-disabled');
   const queryKeyAccepted = faults.has('auth-query-key-accepted');

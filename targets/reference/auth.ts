@@ -84,7 +84,10 @@ export class KeyRing {
    */
   authenticate(header: string | undefined, options: AuthOptions = {}): AuthResult {
     if (header === undefined || header.trim() === '') return { ok: false, message: 'missing Authorization header' };
-    const parts = /^\s*(\S+)(?:[ \t]+(\S+))?\s*$/.exec(header);
+    // Fault auth-credential-list: the value is read as a list, cut at its first separator.
+    const value = options.listOfCredentials ? header.split(/[,;]/)[0]! : header;
+    // Variation lenient-bearer: the first word after the scheme, whatever follows it.
+    const parts = (options.firstWord ? /^\s*(\S+)(?:[ \t]+(\S+))?(?:[ \t].*)?$/ : /^\s*(\S+)(?:[ \t]+(\S+))?\s*$/).exec(value);
     if (!parts) return { ok: false, message: 'Authorization must be "Bearer <API key>"' };
     const [, scheme = '', token] = parts;
     const isBearer = options.caseSensitiveScheme ? scheme === 'Bearer' : scheme.toLowerCase() === 'bearer';
@@ -108,6 +111,10 @@ export interface AuthOptions {
   keyPrefixAccepted?: boolean;
   /** Fault auth-key-case-insensitive. */
   keyCaseInsensitive?: boolean;
+  /** Fault auth-credential-list. */
+  listOfCredentials?: boolean;
+  /** Variation lenient-bearer. */
+  firstWord?: boolean;
 }
 
 /** How loosely `find` compares: both false (the conforming comparison) unless a fault is on. */

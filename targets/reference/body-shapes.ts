@@ -11,16 +11,18 @@ export const FORM_TYPE = 'application/x-www-form-urlencoded';
 export type BodyFormat = { format: 'json' | 'form' } | { refuse: Reply };
 
 /**
- * application/json is read as JSON; fault create-accepts-form reads a form too. Anything else is
- * refused: 400 (the interface lists no 415), or with variation media-type-415, 415 for a
- * Content-Type that is given and is not JSON.
+ * application/json is read as JSON; fault create-accepts-form reads a form too, variation
+ * any-body-as-json reads any body as JSON whatever its Content-Type (as a handler that parses the
+ * body itself does). Anything else is refused: 400 (the interface lists no 415), or with variation
+ * media-type-415, 415 for a Content-Type that is not JSON or is missing.
  */
 export function bodyFormat(contentType: string | undefined, faults: Faults, variations: Variations): BodyFormat {
   const type = mediaType(contentType);
   if (type === JSON_TYPE) return { format: 'json' };
   if (type === FORM_TYPE && faults.has('create-accepts-form')) return { format: 'form' };
-  if (type !== undefined && variations.has('media-type-415')) {
-    return { refuse: errorReply(415, 'unsupported_media_type', `Content-Type ${type} is not supported: send the NewPet as application/json`) };
+  if (variations.has('any-body-as-json')) return { format: 'json' };
+  if (variations.has('media-type-415')) {
+    return { refuse: errorReply(415, 'unsupported_media_type', `${type === undefined ? 'a request without Content-Type' : `Content-Type ${type}`} is not supported: send the NewPet as application/json`) };
   }
   return { refuse: errorReply(400, 'invalid_request', 'Content-Type must be application/json') };
 }

@@ -59,7 +59,11 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
     max: faults.has('list-accepts-limit-over-100') ? 1000 : faults.has('list-rejects-limit-100') ? PAGE_SIZE.max - 1 : PAGE_SIZE.max,
     clamp: variations.has('limit-clamp'),
   };
-  const statusOptions = { ignoreCase: faults.has('list-status-case-insensitive') };
+  const statusOptions = {
+    ignoreCase: faults.has('list-status-case-insensitive') || variations.has('lenient-values'),
+    ignoreUnknown: variations.has('unknown-filter-ignored'),
+    ignoreEmpty: faults.has('list-empty-status-ignored'),
+  };
   const list = {
     failOnBadLimit: faults.has('list-500-on-bad-limit'),
     ignoresLimit: faults.has('list-ignores-limit'),
@@ -118,6 +122,8 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
         truncateFractions: faults.has('create-accepts-fraction'),
         numericStrings: faults.has('create-accepts-string-category'),
         coerceFields: faults.has('create-accepts-many-invalid'),
+        emptyStatusAbsent: faults.has('create-accepts-empty-status'),
+        lenientValues: variations.has('lenient-values'),
         rejectUnknownFields: variations.has('extra-fields-rejected'),
       });
       if (!pet.ok) {

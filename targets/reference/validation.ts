@@ -46,16 +46,21 @@ export function checkLimit(query: URLSearchParams, options: LimitOptions): Check
 }
 
 export interface StatusFilterOptions {
-  /** Fault list-status-case-insensitive: the value is lower-cased before it is matched. */
+  /** Fault list-status-case-insensitive, variation lenient-values: the value is lower-cased before it is matched. */
   ignoreCase?: boolean;
+  /** Variation unknown-filter-ignored: a value that is no status is no filter. */
+  ignoreUnknown?: boolean;
+  /** Fault list-empty-status-ignored: the empty value is no filter, as `if (query.status)` has it. */
+  ignoreEmpty?: boolean;
 }
 
 export function checkStatusFilter(query: URLSearchParams, options: StatusFilterOptions = {}): Checked<PetStatus | undefined> {
   const raw = single(query, 'status');
   if (!raw.ok) return raw;
-  if (raw.value === undefined) return ok(undefined);
+  if (raw.value === undefined || (options.ignoreEmpty && raw.value === '')) return ok(undefined);
   const status = PetStatus.safeParse(options.ignoreCase ? raw.value.toLowerCase() : raw.value);
-  return status.success ? ok(status.data) : fail(`status: must be one of ${STATUS_LIST}`);
+  if (status.success) return ok(status.data);
+  return options.ignoreUnknown ? ok(undefined) : fail(`status: must be one of ${STATUS_LIST}`);
 }
 
 /** A path petId: optional minus, decimal digits, within int64. */
@@ -91,6 +96,14 @@ export interface NewPetOptions {
   numericStrings?: boolean;
   /** Fault create-accepts-many-invalid: any JSON object is taken, each field coerced or defaulted. */
   coerceFields?: boolean;
+  /** Fault create-accepts-empty-status: a status of "" is taken for none. */
+  emptyStatusAbsent?: boolean;
+  /**
+   * Variation lenient-values: a string of decimal digits for categoryId is that integer, a status is
+   * matched ignoring case and whitespace at its ends, a null status is none, a number for name is
+   * its text.
+   */
+  lenientValues?: boolean;
   /** Variation extra-fields-rejected. */
   rejectUnknownFields?: boolean;
 }
@@ -114,7 +127,8 @@ export function checkNewPet(body: unknown, options: NewPetOptions = {}): Checked
     if (unknown !== undefined) return fail(`${unknown}: unknown field (NewPet has name, categoryId, status)`);
   }
   if (options.coerceFields) return ok(coercedNewPet(body));
-  const name = field(body, 'name');
+  const rawName = field(body, 'name');
+  const name = options.lenientValues && (typeof rawName === 'number' || typeof rawName === 'bigint') ? String(rawName) : rawName;
   if (name === undefined && !options.nameOptional) return fail('name: required');
   if (name !== undefined && typeof name !== 'string') return fail('name: must be a string');
 
@@ -123,7 +137,7 @@ export function checkNewPet(body: unknown, options: NewPetOptions = {}): Checked
   const categoryId = Int64.safeParse(lenientCategoryId(rawCategoryId, options));
   if (!categoryId.success) return fail(`categoryId: must be ${INT64_TEXT}`);
 
-  const rawStatus = field(body, 'status');
+  const rawStatus = lenientStatus(field(body, 'status'), options);
   const status = rawStatus === undefined ? undefined : PetStatus.safeParse(rawStatus);
   if (status !== undefined && !status.success) return fail(`status: must be one of ${STATUS_LIST}`);
 
@@ -138,8 +152,16 @@ function lenientCategoryId(value: unknown, options: NewPetOptions): unknown {
   if (options.truncateFractions && typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < 2 ** 63) {
     return BigInt(Math.trunc(value));
   }
-  if (options.numericStrings && typeof value === 'string' && /^-?[0-9]+$/.test(value)) return BigInt(value);
+  if ((options.numericStrings || options.lenientValues) && typeof value === 'string' && /^-?[0-9]+$/.test(value)) return BigInt(value);
   return value;
+}
+
+/** The status as the options read it: undefined is none. */
+function lenientStatus(value: unknown, options: NewPetOptions): unknown {
+  if (options.emptyStatusAbsent && value === '') return undefined;
+  if (!options.lenientValues) return value;
+  if (value === null) return undefined;
+  return typeof value === 'string' ? value.trim().toLowerCase() : value;
 }
 
 /**

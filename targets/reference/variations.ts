@@ -81,8 +81,31 @@ export const VARIATION_CATALOGUE = [
   {
     id: 'media-type-415',
     allows:
-      'createPet lists 400 for invalid requests; 415 is the usual HTTP answer to another media type: a body labelled other ' +
-      'than application/json gets 415 with an Error body (a body without Content-Type still gets 400).',
+      'createPet lists 400 for invalid requests; 415 is the usual HTTP answer to another media type: a request labelled other ' +
+      'than application/json, or not labelled at all, gets 415 with an Error body (as Spring and ASP.NET Core answer).',
+  },
+  {
+    id: 'any-body-as-json',
+    allows:
+      'createPet takes a NewPet "as application/json" and says nothing of other media types: every body is read as JSON ' +
+      'whatever its Content-Type (a NewPet\'s JSON as text/plain is created; a form, being no JSON, gets 400).',
+  },
+  {
+    id: 'lenient-values',
+    allows:
+      'The interface says nothing of other spellings of a value: categoryId as a string of digits is that integer, a status ' +
+      'is matched ignoring case and whitespace at its ends, a null status is none, a number for name is its text; the ' +
+      'listPets status filter is matched ignoring case.',
+  },
+  {
+    id: 'lenient-bearer',
+    allows:
+      'The interface says nothing of other spellings of the credential: the key is the first word after the scheme ' +
+      '(`Bearer <key> <key>`, `Bearer <key> other` are served as the key); still 401 without a configured key.',
+  },
+  {
+    id: 'unknown-filter-ignored',
+    allows: 'listPets lists no 400 and says nothing of a status filter outside the enumeration: such a filter is ignored (every animal).',
   },
   {
     id: 'deprecation-date-form',

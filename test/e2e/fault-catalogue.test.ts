@@ -178,6 +178,24 @@ describe('what the report says about a fault', () => {
     expect(new Set(errors.map((c) => c.code))).toEqual(new Set(['HARNESS_REFUSED_WITHIN_QUOTA']));
   });
 
+  it.concurrent('create-accepts-empty-status: fails create-pet.invalid-rejected (accepted) on every seed, through the empty status sent on every run', async () => {
+    const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: ['create-accepts-empty-status'] });
+    try {
+      const seeds = ['1', '2', '3'];
+      const runs = await Promise.all(seeds.map((seed) => runAgainst(`create-accepts-empty-status-seed-${seed}`, server, ['--suite', 'create-pet', '--seed', seed])));
+      runs.forEach(({ run, report }, i) => {
+        const seed = seeds[i];
+        const failed = report.checks.filter((c) => c.outcome === 'fail');
+        expect({ seed, failed: failed.map((c) => `${c.id}:${c.code}`) }).toEqual({ seed, failed: ['create-pet.invalid-rejected:accepted'] });
+        const kinds = [failed[0]!.message, ...(failed[0]!.evidence?.failures ?? []).map((f) => f.message)];
+        expect({ seed, kinds }).toEqual({ seed, kinds: [expect.stringMatching(/^status is the empty string: got 201 \(accepted\), not 400: created \{ id: \d+, name: "conformance-harness invalid status", categoryId: 12 \}/)] });
+        expect(run.code).toBe(1);
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('auth-no-error-body: one failure, errors.error-body over every 401; the auth checks, whose status is right, pass saying so', async () => {
     const report = await reportOf('auth-no-error-body');
     const failed = report.checks.filter((c) => c.outcome === 'fail');
@@ -207,6 +225,17 @@ const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' |
   },
 ];
 
+/**
+ * Legal variations that read input the interface does not describe (another media type, another
+ * spelling of a value or of the credential, a filter it does not know): the run passes WITHOUT
+ * --strict, no must fails, and exactly the should checks that say so fail, each on its own reading.
+ */
+const LENIENT = {
+  variations: ['any-body-as-json', 'lenient-values', 'lenient-bearer', 'unknown-filter-ignored'] as VariationId[],
+  suites: ['create-pet', 'list-pets', 'auth'],
+  shouldFail: ['auth.credential-syntax', 'create-pet.lenient-input', 'create-pet.media-type', 'list-pets.status-case', 'list-pets.unknown-status'],
+};
+
 /** Every suite, the paced load (named, as it runs only then) among them. */
 const EVERY_SUITE = ['--suite', listSuites().join(',')];
 /** The suites that judge what responses look like: neither the rate-limit suite nor the paced load. */
@@ -214,7 +243,7 @@ const FUNCTIONAL = ['--suite', listSuites().filter((s) => s !== 'rate-limit' && 
 
 describe('legal variations pass every check', () => {
   it('every variation is in a group here, or changes only what the virtual clock meets', () => {
-    const grouped = GROUPS.flatMap((g) => g.variations);
+    const grouped = [...GROUPS.flatMap((g) => g.variations), ...LENIENT.variations];
     expect(new Set(grouped).size).toBe(grouped.length);
     // The rest change only the limiter: the virtual clock's catalogue meets each of them alone.
     // slow-responses and far-away only slow every request: on the virtual clock they cost no time.
@@ -232,6 +261,27 @@ describe('legal variations pass every check', () => {
       expect(run.code).toBe(0);
       // No key here is disposable, so none may be banned, whatever the server bans for.
       expect(server.stats().bans).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('legal variations that read leniently pass without --strict', () => {
+  it.concurrent(LENIENT.variations.join(', '), async () => {
+    const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations: LENIENT.variations });
+    try {
+      const { run, report } = await runAgainst('lenient-readings', server, LENIENT.suites.flatMap((s) => ['--suite', s]));
+      const notPassed = report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
+      expect(notPassed.filter((c) => c.severity !== 'should').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+      expect([...new Set(notPassed.map((c) => c.id))].sort()).toEqual(LENIENT.shouldFail);
+      // Each says what it read: the media types and animals, the spellings, the filters.
+      const message = (id: string, subject?: string) => notPassed.find((c) => c.id === id && (subject === undefined || c.subject === subject))!.message;
+      expect(message('create-pet.media-type')).toMatch(/^a NewPet under another media type than application\/json was accepted: text\/plain \(pet \d+\)$/);
+      expect(message('create-pet.lenient-input')).toContain('categoryId is a numeric string');
+      expect(message('auth.credential-syntax', 'listPets GET /pets')).toBe('"Bearer <key> <key>" got 200: the key was read out of another spelling of the credential');
+      expect(message('list-pets.unknown-status')).toMatch(/status="adopted" listed \d+ animals of/);
+      expect(run.code).toBe(0);
     } finally {
       await server.close();
     }

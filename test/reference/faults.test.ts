@@ -111,6 +111,14 @@ const checks = {
     }
     expect((await call(s, 'GET', '/v1/pets', { key })).status).toBe(200);
   },
+  'auth-credential-list': async (s) => {
+    for (const token of [`${key};x`, `${key},x`, `${key}, other`]) {
+      expect((await call(s, 'GET', '/v1/pets', { authorization: `Bearer ${token}` })).status, token).toBe(200);
+    }
+    for (const token of [`${key}x`, `${key} ${key}`, `x;${key}`, key.slice(0, -1)]) {
+      expect((await call(s, 'GET', '/v1/pets', { authorization: `Bearer ${token}` })).status, token).toBe(401);
+    }
+  },
   'auth-after-validation': async (s) => {
     expect((await call(s, 'POST', '/v1/pets', { json: {} })).status).toBe(400);
     expect((await call(s, 'GET', '/v1/pets/999')).status).toBe(404);
@@ -300,6 +308,12 @@ const checks = {
     expect(await ids(s, '')).toHaveLength(20);
     expect((await get(s, '/v1/pets?limit=101')).status).toBe(400);
   },
+  'list-empty-status-ignored': async (s) => {
+    const all = await ids(s, '?limit=100');
+    expect(new Set(Pets.parse((await get(s, '/v1/pets?limit=100')).json).map((p) => p.status)).size).toBeGreaterThan(1);
+    expect(await ids(s, '?status=&limit=100')).toEqual(all);
+    for (const status of [' ', 'adopted', 'Available']) expect((await get(s, `/v1/pets?status=${encodeURIComponent(status)}`)).status, status).toBe(400);
+  },
   'list-status-case-insensitive': async (s) => {
     for (const status of ['available', 'sold'] as const) {
       const exact = await ids(s, `?status=${status}&limit=100`);
@@ -377,6 +391,12 @@ const checks = {
     expect((await postRaw(s, '{"name":"x","categoryId":-2.9}')).json).toMatchObject({ categoryId: -2 });
     expect((await postRaw(s, '{"name":"x","categoryId":1e400}')).status).toBe(400);
     expect((await postRaw(s, '{"name":"x","categoryId":"1"}')).status).toBe(400);
+  },
+  'create-accepts-empty-status': async (s) => {
+    const res = await postRaw(s, '{"name":"x","categoryId":3,"status":""}');
+    expect(res.status).toBe(201);
+    expect(Pet.parse(res.json)).not.toHaveProperty('status');
+    for (const status of [' ', 'Available', 'adopted', null]) expect((await post(s, { name: 'x', categoryId: 3, status })).status, String(status)).toBe(400);
   },
   'create-accepts-string-category': async (s) => {
     const res = await postRaw(s, '{"name":"x","categoryId":"12"}');

@@ -138,11 +138,17 @@ async function expectConforming(s: RunningServer, clock: FakeClock): Promise<voi
   expect(sold.every((p) => p.status === 'sold')).toBe(true);
   expect(sold).toContainEqual(a);
   expect(sold).toHaveLength(all.filter((p) => p.status === 'sold').length);
-  expectError(await get(s, '/v1/pets?status=lost'), 400);
+  const unknownStatus = await get(s, '/v1/pets?status=lost');
+  // Variation unknown-filter-ignored: a status that is no PetStatus is no filter.
+  if (s.variations.includes('unknown-filter-ignored')) expect(Pets.parse(unknownStatus.json)).toHaveLength(20);
+  else expectError(unknownStatus, 400);
 
   expectError(await postRaw(s, '{"name":"x"}'), 400);
   expectError(await postRaw(s, '{"categoryId":1}'), 400);
-  expectError(await postRaw(s, '{"name":"x","categoryId":"12"}'), 400);
+  const numericString = await postRaw(s, '{"name":"x","categoryId":"12"}');
+  // Variation lenient-values: a string of digits is that integer, and the animal is the one it spells.
+  if (s.variations.includes('lenient-values')) expect(Pet.parse(numericString.json)).toMatchObject({ name: 'x', categoryId: 12n });
+  else expectError(numericString, 400);
   const withId = await postRaw(s, '{"id":424242,"name":"x","categoryId":1}');
   if (withId.status === 201) expect(Pet.parse(withId.json).id).not.toBe(424242n);
   else expectError(withId, 400);
@@ -402,7 +408,7 @@ describe('each variation does what it says', () => {
     expectError(await get(s, '/v1/nowhere'), 404);
   });
 
-  it('media-type-415: a body labelled other than application/json gets 415; unlabelled, 400; JSON as before', async () => {
+  it('media-type-415: a body labelled other than application/json, or unlabelled, gets 415; JSON as before', async () => {
     const s = await start(['media-type-415']);
     const body = '{"name":"x","categoryId":1}';
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
@@ -410,9 +416,59 @@ describe('each variation does what it says', () => {
       expectError(res, 415);
       expect(errorBody(res)?.code).toBe('unsupported_media_type');
     }
-    expectError(await call(s, 'POST', '/v1/pets', { key, body }), 400);
+    expectError(await call(s, 'POST', '/v1/pets', { key, body }), 415);
+    expectError(await call(s, 'POST', '/v1/pets', { key }), 415);
     expectError(await call(s, 'POST', '/v1/pets', { body, headers: { 'content-type': 'text/plain' } }), 401);
     expect((await postRaw(s, body)).status).toBe(201);
+  });
+
+  it('any-body-as-json: a NewPet\'s JSON under any Content-Type (or none) is created; a form, no JSON, gets 400', async () => {
+    const s = await start(['any-body-as-json']);
+    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/xml' }, {}] as Record<string, string>[]) {
+      const res = await call(s, 'POST', '/v1/pets', { key, body: '{"name":"x","categoryId":7}', headers });
+      expect(res.status, JSON.stringify(headers)).toBe(201);
+      expect(Pet.parse(res.json)).toMatchObject({ name: 'x', categoryId: 7n });
+    }
+    expectError(await call(s, 'POST', '/v1/pets', { key, body: 'name=x&categoryId=7', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 400);
+    expectError(await call(s, 'POST', '/v1/pets', { body: '{"name":"x","categoryId":7}', headers: { 'content-type': 'text/plain' } }), 401);
+    expect(s.stats().pets).toBe(3);
+  });
+
+  it('lenient-values: digits for categoryId, a status in any case or padded, a null status, a number name are read; nothing else', async () => {
+    const s = await start(['lenient-values'], { preload: 0 });
+    const created: [string, Record<string, unknown>][] = [
+      ['{"name":"x","categoryId":"12"}', { name: 'x', categoryId: 12n }],
+      ['{"name":"x","categoryId":"-9223372036854775808"}', { name: 'x', categoryId: -(2n ** 63n) }],
+      ['{"name":"x","categoryId":1,"status":"Available"}', { status: 'available' }],
+      ['{"name":"x","categoryId":1,"status":" sold\\n"}', { status: 'sold' }],
+      ['{"name":42,"categoryId":1}', { name: '42' }],
+      ['{"name":1e3,"categoryId":1}', { name: '1000' }],
+    ];
+    for (const [body, pet] of created) {
+      const res = await postRaw(s, body);
+      expect(res.status, body).toBe(201);
+      expect(Pet.parse(res.json), body).toMatchObject(pet);
+    }
+    const noStatus = await postRaw(s, '{"name":"x","categoryId":1,"status":null}');
+    expect(Pet.parse(noStatus.json)).not.toHaveProperty('status');
+    for (const body of ['{"name":"x","categoryId":""}', '{"name":"x","categoryId":" 12"}', '{"name":"x","categoryId":"9223372036854775808"}', '{"name":"x","categoryId":1,"status":""}', '{"name":"x","categoryId":1,"status":" "}', '{"name":"x","categoryId":1,"status":"adopted"}', '{"name":null,"categoryId":1}', '{"name":"x","categoryId":1.5}']) {
+      expectError(await postRaw(s, body), 400);
+    }
+    expect((await list(s, '?status=SOLD')).map((p) => p.status)).toEqual(['sold']);
+    expectError(await get(s, '/v1/pets?status=%20sold'), 400);
+  });
+
+  it('lenient-bearer: the first word after the scheme is the key; without a configured key still 401', async () => {
+    const s = await start(['lenient-bearer']);
+    for (const header of [`Bearer ${key} ${key}`, `Bearer ${key} other`, `bearer ${key}  x y`]) expect((await call(s, 'GET', '/v1/pets', { authorization: header })).status, header).toBe(200);
+    for (const header of [`Bearer ${key};x`, `Bearer ${key},x`, `Bearer${key}`, `Bearer other ${key}`, 'Bearer ', key, `Basic ${key}`]) expectError(await call(s, 'GET', '/v1/pets', { authorization: header }), 401);
+  });
+
+  it('unknown-filter-ignored: a status filter that is no PetStatus lists every animal; the three values still filter', async () => {
+    const s = await start(['unknown-filter-ignored']);
+    const all = await listIds(s, '?limit=100');
+    for (const status of ['adopted', '', 'SOLD']) expect(await listIds(s, `?status=${status}&limit=100`), status).toEqual(all);
+    expect((await list(s, '?status=sold&limit=100')).every((p) => p.status === 'sold')).toBe(true);
   });
 
   it('affinity-cookie: every answer sets lb=…, which authenticates nothing', async () => {

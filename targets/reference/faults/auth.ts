@@ -49,6 +49,10 @@ export const AUTH_FAULTS = [
     id: 'auth-key-case-insensitive',
     breaks: 'Authentication: keys are compared ignoring case, so a configured key in upper or lower case is accepted as that key.',
   },
+  {
+    id: 'auth-credential-list',
+    breaks: 'Authentication ("Authorization: Bearer <API_KEY>"): the header is read as a list of credentials and cut at its first "," or ";", so `Bearer <key>,x` and `Bearer <key>;x` are served as the key.',
+  },
   // One way in: see other-ways-in.ts for where each is taken.
   {
     id: 'auth-api-key-header-accepted',

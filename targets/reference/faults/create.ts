@@ -47,6 +47,10 @@ export const CREATE_FAULTS = [
     breaks: 'NewPet categoryId is an integer: 1.5 is accepted and truncated (201) instead of answered 400.',
   },
   {
+    id: 'create-accepts-empty-status',
+    breaks: 'NewPet status is a PetStatus: `status: ""` is taken for no status (`if (body.status)`), so the animal is created (201) without one instead of answered 400.',
+  },
+  {
     id: 'create-accepts-string-category',
     breaks: 'NewPet categoryId is an integer: a numeric string ("12") is accepted (201) instead of answered 400.',
   },

@@ -54,6 +54,10 @@ export const LIST_FAULTS = [
     breaks: 'listPets status is one of `available`, `pending`, `sold`: the filter is matched ignoring case, so `AVAILABLE` lists the available animals instead of none or a 400.',
   },
   {
+    id: 'list-empty-status-ignored',
+    breaks: 'listPets status is one of `available`, `pending`, `sold`: `status=` (the empty string) is taken for no filter (`if (query.status)`), so every animal comes back; other values still get 400.',
+  },
+  {
     id: 'list-limit-ignored-with-status',
     breaks: 'listPets takes limit and status together: with a status filter, limit is ignored and every animal of that status comes back (limit alone, and status alone, work).',
   },

@@ -1,6 +1,6 @@
 // lib/checks/auth.ts: "When the key is missing or invalid, the response is 401 with an Error body."
 import { describe, expect, it } from 'vitest';
-import { AUTH_CHECKS, beforeLookup, beforeValidation, expectAccepted, expectUnauthorized, missingKey, nearMissKey, schemeCaseInsensitive, UNAUTHORIZED_CHECKS } from '../../../lib/checks/auth.ts';
+import { AUTH_CHECKS, beforeLookup, beforeValidation, credentialSyntax, expectAccepted, expectUnauthorized, missingKey, nearMissKey, schemeCaseInsensitive, UNAUTHORIZED_CHECKS } from '../../../lib/checks/auth.ts';
 import { errorBodyProblems } from '../../../lib/checks/bodies.ts';
 import type { Finding, Seen } from '../../../lib/checks/types.ts';
 import { errorBody, expectFinding, type Outcome, seen } from './_seen.ts';
@@ -68,12 +68,12 @@ describe('auth.before-validation and auth.before-lookup', () => {
 });
 
 describe('AUTH_CHECKS', () => {
-  it('are checks of the Authentication clause with unique ids, must but for the scheme case (RFC 9110, not the interface)', () => {
+  it('are checks of the Authentication clause with unique ids, must but for the scheme case (RFC 9110, not the interface) and the credential\'s spelling', () => {
     expect(new Set(AUTH_CHECKS.map((c) => c.id)).size).toBe(AUTH_CHECKS.length);
     for (const c of AUTH_CHECKS) {
       expect(c.clause).toBe('Authentication');
       expect(c.suite).toBe('auth');
-      expect(c.severity).toBe(c === schemeCaseInsensitive ? 'should' : 'must');
+      expect(c.severity).toBe(c === schemeCaseInsensitive || c === credentialSyntax ? 'should' : 'must');
     }
   });
 
@@ -102,5 +102,30 @@ describe('auth.near-miss-key', () => {
     expect(finding.outcome).toBe('pass');
     // The rule errors.error-body applies to every error response of the run.
     expect(errorBodyProblems(seen(401, '')).map((p) => p.code)).toEqual(['no-error-body']);
+  });
+});
+
+describe('auth.credential-syntax', () => {
+  it('is a should, apart from the must of other keys', () => {
+    expect(credentialSyntax).toMatchObject({ id: 'auth.credential-syntax', clause: 'Authentication', severity: 'should', suite: 'auth' });
+    expect(UNAUTHORIZED_CHECKS).not.toContain(credentialSyntax);
+  });
+
+  const spelling = (status: number, body: unknown = errorBody(status)) => ({ shape: 'Bearer <key> <key>', seen: seen(status, body) });
+  it.each<{ title: string; c: ReturnType<typeof spelling>; outcome: Outcome; code?: string; mentions?: string[] }>([
+    { title: '401 passes', c: spelling(401), outcome: 'pass', mentions: ['"Bearer <key> <key>": 401'] },
+    { title: '400 passes, naming RFC 6750', c: spelling(400), outcome: 'pass', mentions: ['400 (a malformed credential, RFC 6750 §3.1)'] },
+    { title: '401 without an Error body passes, leaving the body to errors.error-body', c: spelling(401, ''), outcome: 'pass', mentions: ["errors.error-body's to judge"] },
+    { title: 'a 2xx fails: the key was read out of it', c: spelling(200, []), outcome: 'fail', code: 'credential-accepted', mentions: ['"Bearer <key> <key>" got 200: the key was read out of another spelling of the credential'] },
+    { title: '403 fails as not 401', c: spelling(403), outcome: 'fail', code: 'not-401', mentions: ['got 403, not 401 (or 400)'] },
+  ])('$title', ({ c, ...expected }) => {
+    expectJudged(credentialSyntax.judge.one(c), expected);
+  });
+
+  it('passes the set saying which got 400; fails on the first served; skips with nothing sent', () => {
+    expectFinding(credentialSyntax.judge([spelling(401), { shape: 'Bearer <key>;x', seen: seen(400, errorBody(400)) }]), 'pass', ['2 spellings refused: 400 for "Bearer <key>;x"']);
+    expectFinding(credentialSyntax.judge([spelling(401), spelling(401)]), 'pass', ['each with 401']);
+    expectJudged(credentialSyntax.judge([spelling(401), spelling(200, []), spelling(403)]), { outcome: 'fail', code: 'credential-accepted' });
+    expectFinding(credentialSyntax.judge([]), 'skip');
   });
 });

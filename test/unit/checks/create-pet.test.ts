@@ -5,6 +5,7 @@ import {
   describeNewPet,
   describePet,
   describeStatusDefault,
+  type InvalidCase,
   judgeBodyId,
   judgeBoundary,
   judgeCreated,
@@ -152,6 +153,7 @@ describe('judgePersisted', () => {
 
 describe('judgeInvalidRejected', () => {
   const reason = 'categoryId has a fraction';
+  const fraction = { reason, contentType: 'application/json' };
 
   it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
     { title: '400 with an Error body passes', seen: seen(400, errorBody(400)), outcome: 'pass' },
@@ -164,17 +166,46 @@ describe('judgeInvalidRejected', () => {
     { title: '503 fails as a server error', seen: seen(503, ''), outcome: 'fail', code: 'server-error', mentions: ['503'] },
     { title: '422 fails naming 422 (the interface says 400)', seen: seen(422, errorBody(422)), outcome: 'fail', code: 'not-400', mentions: ['422', 'not 400'] },
   ])('$title', ({ seen: s, ...c }) => {
-    expectJudged(judgeInvalidRejected(reason, s), c);
+    expectJudged(judgeInvalidRejected(fraction, s), c);
   });
 
+  // "12" for categoryId 12: created as 12 is a lenient reading (create-pet.lenient-input's); anything else created is not what the body spells.
+  const json = 'application/json';
+  const numeric = { reason: 'categoryId is a numeric string', contentType: json, readings: [{ name: 'Rex', categoryId: 12n }] };
+  const nullStatus = { reason: 'status is null', contentType: json, readings: [{ name: 'Rex', categoryId: 12n }] };
+  const padded = { reason: 'status is a PetStatus with whitespace at its ends', contentType: json, readings: [{ name: 'Rex', categoryId: 12n, status: 'sold' as const }] };
+  it.each<{ title: string; c: InvalidCase; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
+    { title: 'created as its reading passes, naming the reading and the check that judges it', c: numeric, seen: seen(201, pet(3, undefined, 'Rex', 12)), outcome: 'pass', mentions: ['read leniently as { name: "Rex", categoryId: 12 } (pet 3)', "create-pet.lenient-input's to judge"] },
+    { title: 'created as another number fails, saying what was created', c: numeric, seen: seen(201, pet(3, undefined, 'Rex', 0)), outcome: 'fail', code: 'accepted', mentions: ['created { id: 3, name: "Rex", categoryId: 0 }', 'not what the body spells'] },
+    { title: 'created under another name fails', c: numeric, seen: seen(201, pet(3, undefined, 'Rex ', 12)), outcome: 'fail', code: 'accepted' },
+    { title: 'a 2xx without a Pet fails: nothing says what was created', c: numeric, seen: seen(201, ''), outcome: 'fail', code: 'accepted', mentions: ['no Pet came back'] },
+    { title: 'a null status read as none passes, whatever status the server gives by default', c: nullStatus, seen: seen(201, pet(4, 'available', 'Rex', 12)), outcome: 'pass', mentions: ['read leniently'] },
+    { title: 'a padded status read as that status passes', c: padded, seen: seen(201, pet(5, 'sold', 'Rex', 12)), outcome: 'pass' },
+    { title: 'a padded status stored as another fails', c: padded, seen: seen(201, pet(5, 'available', 'Rex', 12)), outcome: 'fail', code: 'accepted' },
+    { title: 'a padded status stored as none fails', c: padded, seen: seen(201, pet(5, undefined, 'Rex', 12)), outcome: 'fail', code: 'accepted' },
+    { title: 'the empty status (no reading) created without status fails, saying what was created', c: { reason: 'status is the empty string', contentType: json }, seen: seen(201, pet(6, undefined, 'Rex', 12)), outcome: 'fail', code: 'accepted', mentions: ['status is the empty string: got 201 (accepted), not 400: created { id: 6, name: "Rex", categoryId: 12 }'] },
+    { title: 'refused with 400 passes', c: numeric, seen: seen(400, errorBody(400)), outcome: 'pass' },
+  ])('readings: $title', ({ c, seen: s, ...expected }) => {
+    expectJudged(judgeInvalidRejected(c, s), expected);
+  });
+
+  // Spring and ASP.NET Core answer 415 to a body they would bind that comes without Content-Type.
+  it.each<{ title: string; c: InvalidCase; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
+    { title: 'no body without Content-Type: 415 passes, saying why', c: { reason: 'no body' }, seen: seen(415, errorBody(415)), outcome: 'pass', mentions: ['no body: 415 (sent without Content-Type'] },
+    { title: 'no body without Content-Type: 400 passes', c: { reason: 'no body' }, seen: seen(400, errorBody(400)), outcome: 'pass' },
+    { title: 'no body without Content-Type: 422 fails, naming both legal statuses', c: { reason: 'no body' }, seen: seen(422, errorBody(422)), outcome: 'fail', code: 'not-400', mentions: ['not 400 or 415'] },
+    { title: 'a JSON body: 415 fails (its media type was right)', c: { reason: 'empty body', contentType: json }, seen: seen(415, errorBody(415)), outcome: 'fail', code: 'not-400', mentions: ['got 415 (415), not 400'] },
+  ])('media type: $title', ({ c, seen: s, ...expected }) => {
+    expectJudged(judgeInvalidRejected(c, s), expected);
+  });
 });
 
 describe('a 5xx where another status was expected', () => {
   it('is responses.no-5xx\'s failure first: the finding names it as its root', () => {
-    expect(judgeInvalidRejected('categoryId has a fraction', seen(500, ''))).toMatchObject({ outcome: 'fail', code: 'server-error', explainedBy: 'responses.no-5xx' });
+    expect(judgeInvalidRejected({ reason: 'categoryId has a fraction', contentType: 'application/json' }, seen(500, ''))).toMatchObject({ outcome: 'fail', code: 'server-error', explainedBy: 'responses.no-5xx' });
     expect(judgeBoundary({ pet: { name: 'x'.repeat(10_000), categoryId: 5n }, reason: 'name of 10,000 characters', mayRefuseWith: [400, 413] }, seen(503, ''))).toMatchObject({ code: 'server-error', explainedBy: 'responses.no-5xx' });
     // Another wrong status names no such root.
-    expect(judgeInvalidRejected('categoryId has a fraction', seen(422, errorBody(422)))).not.toHaveProperty('explainedBy');
+    expect(judgeInvalidRejected({ reason: 'categoryId has a fraction', contentType: 'application/json' }, seen(422, errorBody(422)))).not.toHaveProperty('explainedBy');
   });
 });
 

@@ -1,8 +1,8 @@
-// list-pets.status-case (should): a status filter in another case ("Available") read ignoring case
-// is a reading the interface leaves open; list-pets.status-filter-invalid (must) passes it, and
-// still fails the filter ignored or another value matched.
+// list-pets.status-case and list-pets.unknown-status (should): a status filter in another case
+// ("Available") read ignoring case, and one that is no PetStatus ignored, are readings the interface
+// leaves open; list-pets.status-filter-invalid (must) passes them, and still fails another value matched.
 import { describe, expect, it } from 'vitest';
-import { judgeStatusFilterInvalid, statusCase, statusFilterInvalid } from '../../../lib/checks/list-pets.ts';
+import { judgeStatusFilterInvalid, statusCase, statusFilterInvalid, unknownStatus } from '../../../lib/checks/list-pets.ts';
 import { errorBody, expectFinding, pet, pets, seen } from './_seen.ts';
 
 const page = (items: unknown[]) => seen(200, items);
@@ -24,13 +24,40 @@ describe('list-pets.status-case', () => {
     expectFinding(statusCase.judge([{ value: 'Available', seen: seen(400, errorBody(400)) }, { value: 'SOLD', seen: page([]) }]), 'pass', ['status="Available" 400', 'status="SOLD" 200']);
   });
 
-  it('leaves animals of another value or of every status to status-filter-invalid', () => {
+  it('leaves animals of another value to status-filter-invalid, and of every status to unknown-status', () => {
     const ignored = page([pet(1, 'available'), pet(2, 'sold')]);
     expectFinding(statusCase.judge([{ value: 'Sold', seen: page([pet(1, 'available')]) }]), 'pass');
-    expect(judgeStatusFilterInvalid('Sold', 'a PetStatus in another case', ignored)).toMatchObject({ outcome: 'fail', code: 'filter-ignored' });
+    expect(judgeStatusFilterInvalid('Sold', 'a PetStatus in another case', page([pet(1, 'available')]))).toMatchObject({ outcome: 'fail', code: 'filter-matched-other-value' });
+    expectFinding(statusCase.judge([{ value: 'Sold', seen: ignored }]), 'pass');
+    expect(judgeStatusFilterInvalid('Sold', 'a PetStatus in another case', ignored).outcome).toBe('pass');
+    expect(unknownStatus.judge([{ value: 'Sold', seen: ignored }])).toMatchObject({ outcome: 'fail', code: 'filter-ignored' });
   });
 
   it('skips when no status in another case was sent', () => {
     expectFinding(statusCase.judge([]), 'skip', ['no status filter in another case']);
+  });
+});
+
+describe('list-pets.unknown-status', () => {
+  it('is a should', () => {
+    expect(unknownStatus.severity).toBe('should');
+  });
+
+  it.each<{ title: string; value: string; seen: ReturnType<typeof seen>; outcome: 'pass' | 'fail'; mentions?: string[] }>([
+    { title: 'an unknown word answered with the unfiltered store fails', value: 'adopted', seen: page([pet(1, 'available'), pet(2, 'sold'), pet(3)]), outcome: 'fail', mentions: ['status="adopted" listed 3 animals of available, sold, no status', 'the filter was ignored'] },
+    { title: 'the empty string ignored fails', value: '', seen: page([pet(1, 'available'), pet(2, 'pending')]), outcome: 'fail', mentions: ['status=""'] },
+    { title: 'a blank ignored fails', value: ' ', seen: page([pet(1, 'available'), pet(2, 'pending')]), outcome: 'fail' },
+    { title: '400 passes', value: 'adopted', seen: seen(400, errorBody(400)), outcome: 'pass', mentions: ['status="adopted" 400'] },
+    { title: 'no animal passes', value: '', seen: page([]), outcome: 'pass' },
+    { title: 'animals of one other status pass here (status-filter-invalid fails them)', value: 'adopted', seen: page(pets(2, 'sold')), outcome: 'pass' },
+    { title: 'a status in another case read ignoring case passes here (status-case judges it)', value: 'SOLD', seen: page(pets(2, 'sold')), outcome: 'pass' },
+  ])('$title', ({ value, seen: s, outcome, mentions }) => {
+    const finding = unknownStatus.judge([{ value, seen: s }]);
+    expectFinding(finding, outcome, mentions);
+    if (outcome === 'fail') expect(finding).toMatchObject({ code: 'filter-ignored' });
+  });
+
+  it('skips when nothing was sent', () => {
+    expectFinding(unknownStatus.judge([]), 'skip', ['no status filter that is no PetStatus was sent']);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { invalidNewPet, type InvalidNewPetCase } from '../../../lib/generators/invalid-new-pet.ts';
-import { tryParseJson } from '../../../lib/json.ts';
+import { invalidNewPet, invalidNewPetBoundaries, type InvalidNewPetCase } from '../../../lib/generators/invalid-new-pet.ts';
+import { parseJson, stringifyJson, tryParseJson } from '../../../lib/json.ts';
 import { INT64_MAX, INT64_MIN, NewPet, PET_STATUSES, type PetStatus } from '../../../lib/models.ts';
 
 const SEED = 7_031_977;
@@ -43,7 +43,10 @@ const EXPECTED_REASONS = [
   'status is a boolean',
   'status is null',
   'status is an array',
+  'status is the empty string',
+  'status is whitespace only',
   'status is a PetStatus in another case',
+  'status is a PetStatus with whitespace at its ends',
   'status not in PetStatus',
   'malformed JSON: truncated',
   'malformed JSON: trailing comma',
@@ -162,8 +165,8 @@ describe('invalidNewPet', () => {
     );
   });
 
-  describe('coverage (fixed seed, 1,500 samples)', () => {
-    const samples = fc.sample(invalidNewPet(), { seed: SEED, numRuns: 1500 });
+  describe('coverage (fixed seed, 3,000 samples)', () => {
+    const samples = fc.sample(invalidNewPet(), { seed: SEED, numRuns: 3000 });
     const reasons = new Set(samples.map((c) => c.reason));
     const bodies = new Set(samples.map((c) => c.body));
 
@@ -185,6 +188,7 @@ describe('invalidNewPet', () => {
       ['10^30', /"categoryId":1000000000000000000000000000000[,}]/],
       ['status "Available"', /"status":"Available"/],
       ['status "adopted"', /"status":"adopted"/],
+      ['a padded status', /"status":"( |\\t|\\n)+(available|pending|sold)"/],
       ['status "sold" in another case', /"status":"(?!sold")[sSſ][oO][lL][dD]"/],
       ['categoryId 1e400', /"categoryId":1e400[,}]/],
       ['status ""', /"status":""/],
@@ -200,5 +204,105 @@ describe('invalidNewPet', () => {
     it('includes no body at all', () => {
       expect(bodies).toContain(undefined);
     });
+  });
+});
+
+/** Reasons whose cases all describe a NewPet to a lenient reader, and those some of whose cases do. */
+const ALWAYS_READ = ['categoryId is a numeric string', 'status is null', 'status is a PetStatus in another case', 'status is a PetStatus with whitespace at its ends', 'name is a number', 'malformed JSON: trailing comma', 'malformed JSON: single quotes', 'malformed JSON: unquoted keys', 'malformed JSON: comment', 'malformed JSON: unescaped control character in string', 'malformed JSON: data after the object'];
+const SOMETIMES_READ = ['malformed JSON: invalid number literal', 'string instead of object'];
+
+describe('readings: the NewPets a lenient reader takes an invalid body for', () => {
+  const samples = fc.sample(invalidNewPet({ namePrefix: 'cf-' }), { seed: SEED, numRuns: 3000 });
+
+  it('are given for the spellings that still describe a NewPet, and for nothing else', () => {
+    for (const c of samples) {
+      const read = ALWAYS_READ.includes(c.reason) ? true : SOMETIMES_READ.includes(c.reason) ? undefined : false;
+      if (read !== undefined) expect({ reason: c.reason, body: c.body, read: c.readings !== undefined }).toEqual({ reason: c.reason, body: c.body, read });
+    }
+    for (const reason of [...ALWAYS_READ, ...SOMETIMES_READ]) expect(samples.some((c) => c.reason === reason && c.readings), reason).toBe(true);
+  });
+
+  it('are each a valid NewPet, and differ from the body only in the field it spells (a field case)', () => {
+    for (const c of samples.filter((s) => s.readings)) {
+      for (const reading of c.readings!) expect(NewPet.safeParse(reading).success, `${c.reason}: ${c.body}`).toBe(true);
+      const field = /^(name|categoryId|status) /.exec(c.reason)?.[1];
+      if (!field) continue;
+      const sent = parseJson(c.body!) as Record<string, unknown>;
+      for (const reading of c.readings!) {
+        for (const other of ['name', 'categoryId', 'status'].filter((f) => f !== field)) {
+          expect(String(reading[other as keyof NewPet] ?? ''), `${c.reason}: ${c.body}`).toBe(String(sent[other] ?? ''));
+        }
+      }
+    }
+  });
+
+  it.each<[string, RegExp, Partial<NewPet> | 'no status']>([
+    ['a numeric string as its integer', /"categoryId":"9007199254740993"/, { categoryId: 9007199254740993n }],
+    ['a status in another case as that status', /"status":"ſold"/, { status: 'sold' }],
+    ['a padded status as that status', /"status":" +pending"/, { status: 'pending' }],
+    ['a null status as none', /"status":null/, 'no status'],
+  ])('read %s', (_, pattern, expected) => {
+    const c = samples.find((s) => s.body !== undefined && pattern.test(s.body) && s.readings);
+    expect(c, String(pattern)).toBeDefined();
+    if (expected === 'no status') expect(c!.readings![0]).not.toHaveProperty('status');
+    else expect(c!.readings![0]).toMatchObject(expected);
+  });
+
+  it('read a number for a name as its text, as written and as languages write it', () => {
+    const c = samples.find((s) => s.reason === 'name is a number' && /"name":1e3/.test(s.body!));
+    expect(c?.readings?.map((r) => r.name)).toEqual(['1e3', '1000', '1000.0']);
+  });
+
+  it('read JSON5 spellings as the NewPet they spell, and a NewPet JSON-encoded twice as that NewPet', () => {
+    const single = samples.find((s) => s.reason === 'malformed JSON: single quotes')!;
+    const [, name, id] = /['"]name['"]:['"]([A-Za-z]+)['"],['"]categoryId['"]:(-?[0-9]+)/.exec(single.body!)!;
+    expect(single.readings).toEqual([{ name, categoryId: BigInt(id!) }]);
+    const hex = samples.find((s) => s.reason === 'malformed JSON: invalid number literal' && s.body!.includes(':0x10'));
+    expect(hex?.readings?.[0]?.categoryId).toBe(16n);
+    expect(samples.find((s) => s.reason === 'malformed JSON: invalid number literal' && s.body!.includes(':.5'))?.readings).toBeUndefined();
+    const twice = samples.find((s) => s.reason === 'string instead of object' && s.readings)!;
+    expect(NewPet.parse(parseJson(parseJson(twice.body!) as string))).toEqual(twice.readings![0]);
+    for (const after of samples.filter((s) => s.reason === 'malformed JSON: data after the object')) expect(after.body!.startsWith(stringifyJson(after.readings![0]))).toBe(true);
+  });
+});
+
+describe('invalidNewPetBoundaries: sent on every run', () => {
+  const cases = invalidNewPetBoundaries({ namePrefix: 'cf-' });
+  const valueOf = (c: InvalidNewPetCase, field: string) => (parseJson(c.body!) as Record<string, unknown>)[field];
+
+  it('are each invalid, labelled with a reason the generator gives, and named with the prefix', () => {
+    for (const c of cases) {
+      expect(isInvalid(c), c.body).toBe(true);
+      expect(EXPECTED_REASONS).toContain(c.reason);
+      expect(c.contentType).toBe('application/json');
+    }
+  });
+
+  it.each<[string, unknown, string, 'none' | Partial<NewPet> | 'no status']>([
+    ['status', '', 'status is the empty string', 'none'],
+    ['status', ' ', 'status is whitespace only', 'none'],
+    ['status', '\t \n', 'status is whitespace only', 'none'],
+    ['status', 'Available', 'status is a PetStatus in another case', { status: 'available' }],
+    ['status', 'AVAILABLE', 'status is a PetStatus in another case', { status: 'available' }],
+    ['status', ' available', 'status is a PetStatus with whitespace at its ends', { status: 'available' }],
+    ['status', null, 'status is null', 'no status'],
+    ['categoryId', '', 'categoryId is a string', 'none'],
+    ['categoryId', ' ', 'categoryId is a string', 'none'],
+    ['categoryId', '12', 'categoryId is a numeric string', { categoryId: 12n }],
+    ['categoryId', null, 'categoryId is null', 'none'],
+    ['categoryId', INT64_MAX + 1n, 'categoryId above int64', 'none'],
+    ['categoryId', INT64_MIN - 1n, 'categoryId below int64', 'none'],
+    ['name', null, 'name is null', 'none'],
+    ['name', 42, 'name is a number', { name: '42' }],
+  ])('%s %s (%s)', (field, value, reason, reading) => {
+    const c = cases.find((x) => x.reason === reason && Object.is(valueOf(x, field), value));
+    expect(c, `${field} ${String(value)}`).toBeDefined();
+    if (reading === 'none') expect(c!.readings).toBeUndefined();
+    else if (reading === 'no status') expect(c!.readings).toEqual([{ name: 'cf-invalid status', categoryId: 12n }]);
+    else expect(c!.readings).toEqual([{ name: `cf-invalid ${field}`, categoryId: 12n, ...reading }]);
+  });
+
+  it('are exactly those fifteen', () => {
+    expect(cases).toHaveLength(15);
   });
 });

@@ -28,6 +28,22 @@ describe('nearMissKeys', () => {
     ]);
   });
 
+  it('tells other keys (a must) from the whole key spelled otherwise (a should), each with its shape, never the key', () => {
+    const cases = nearMissKeys(KEY);
+    expect(cases.map((c) => [c.name, c.wholeKey, c.shape])).toEqual([
+      ['prefix', false, 'Bearer <key without its last character>'],
+      ['suffix', false, 'Bearer <key>x'],
+      ['upper-case', false, 'Bearer <key in upper case>'],
+      ['lower-case', false, 'Bearer <key in lower case>'],
+      ['trailing-semicolon', true, 'Bearer <key>;x'],
+      ['trailing-comma', true, 'Bearer <key>,x'],
+      ['two-tokens', true, 'Bearer <key> <key>'],
+      ['two-tokens-other', true, 'Bearer <key> other'],
+      ['no-space', true, 'Bearer<key>'],
+    ]);
+    for (const c of cases) expect(c.shape).not.toContain('NearMiss');
+  });
+
   it('gives another case only when it changes the key', () => {
     expect([...byName('local-free-key-1').keys()]).not.toContain('lower-case');
     expect(byName('local-free-key-1').get('upper-case')).toBe('Bearer LOCAL-FREE-KEY-1');

@@ -1,7 +1,8 @@
 // lib/worker/property-engine.ts: how the property engine tells the failures of one property check apart.
 import { describe, expect, it } from 'vitest';
 import { fail, pass } from '../../../lib/checks/types.ts';
-import { kindOfCase, otherFailure } from '../../../lib/worker/property-engine.ts';
+import { invalidNewPet, invalidNewPetBoundaries } from '../../../lib/generators/invalid-new-pet.ts';
+import { examplesFor, kindOfCase, otherFailure } from '../../../lib/worker/property-engine.ts';
 
 describe('kindOfCase', () => {
   it('is the failure\'s code: failures of one code are one kind, whatever their wording and figures', () => {
@@ -54,5 +55,17 @@ describe('otherFailure', () => {
     expect(other).toMatchObject({ kind: 'name missing', code: 'accepted' });
     expect(other).not.toHaveProperty('expected');
     expect(other).not.toHaveProperty('actual');
+  });
+});
+
+describe('examplesFor: the cases tried first', () => {
+  it('are the fixed invalid NewPets on every seed, first and in order, then one of each reason', () => {
+    const boundaries = invalidNewPetBoundaries({ namePrefix: 'cf-' });
+    const options = { arbitrary: invalidNewPet({ namePrefix: 'cf-' }), examples: boundaries, coverEach: (c: { reason: string }) => c.reason };
+    for (const seed of [1, 2, 3, 4_242, -7, 2 ** 31 - 1]) {
+      const tried = examplesFor(options, seed).map(([c]) => c);
+      expect(tried.slice(0, boundaries.length)).toEqual(boundaries);
+      expect(new Set(tried.slice(boundaries.length).map((c) => c.reason)).size).toBe(tried.length - boundaries.length);
+    }
   });
 });

@@ -8,7 +8,7 @@ import { describe } from 'vitest';
 import * as auth from '../lib/checks/auth.ts';
 import type { Auth, ApiRequest } from '../lib/client/client.ts';
 import { type NearMissKey, nearMissKeys } from '../lib/generators/near-miss-key.ts';
-import { stringifyJson } from '../lib/json.ts';
+import { stringifyJson, tryParseJson } from '../lib/json.ts';
 import { type CheckContext, check, sendEach } from '../lib/worker/vitest-adapter.ts';
 import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
 import { oneWayIn } from './one-way-in.ts';
@@ -77,7 +77,7 @@ describe('Authentication', () => {
   // An invalid body: a server that validates first answers 400, and nothing is created either way;
   // still a POST, so only where writes are allowed (production promises none).
   check(auth.beforeValidation, { subject: 'createPet POST /pets', requires: 'writes' }, async (ctx) => {
-    const send = async (body: string) => ({ body, seen: await ctx.client.send({ method: 'POST', path: '/pets', body, auth: { none: true } }) });
+    const send = async (body: string) => ({ body, unreadable: !tryParseJson(body).ok, seen: await ctx.client.send({ method: 'POST', path: '/pets', body, auth: { none: true } }) });
     return auth.beforeValidation.judge(await sendEach(['{}', '{"name": 1}', 'not json'], send, auth.beforeValidation.judge));
   });
 

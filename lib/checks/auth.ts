@@ -32,7 +32,21 @@ export const missingKey = unauthorized('auth.missing-key', 'A request without Au
 export const invalidKey = unauthorized('auth.invalid-key', 'A request with an unknown bearer key gets 401 with an Error body');
 export const wrongScheme = unauthorized('auth.wrong-scheme', 'A configured key under another scheme (Basic) gets 401 with an Error body');
 export const emptyToken = unauthorized('auth.empty-token', 'Bearer with an empty token gets 401 with an Error body');
-export const keyWithoutScheme = unauthorized('auth.key-without-scheme', 'A configured key without the Bearer scheme gets 401 with an Error body');
+/**
+ * The configured key with no scheme before it (`Authorization: <key>`): another spelling of the
+ * credential, as the key glued to "Bearer" is (auth.credential-syntax). A server that strips a
+ * leading "Bearer" (a regular expression's replace, Go's strings.TrimPrefix) reads the key out of
+ * it while refusing every request without the key: a `should`. 401 and 400 pass.
+ */
+export const keyWithoutScheme = defineCheck({
+  id: 'auth.key-without-scheme',
+  explainedBy: ['auth.missing-key'],
+  clause,
+  suite,
+  title: 'A configured key without the Bearer scheme ("Authorization: <key>") gets 401 (400 also legal), not served',
+  severity: 'should',
+  judge: eachCase((seen: Seen) => judgeCredentialSpelling({ shape: '<key>', seen })),
+});
 export const keyInQuery = unauthorized('auth.key-in-query', 'A configured key in the query string only (api_key, access_token, key) gets 401');
 export const nearMissKey = unauthorized('auth.near-miss-key', 'A key close to a configured key (without its last character, with one more, in another case) gets 401 with an Error body');
 
@@ -84,14 +98,39 @@ export const credentialSyntax = defineCheck({
   judge: credentialSyntaxJudge,
 });
 
+/** An unauthenticated POST /pets with an invalid body, and what it got; `unreadable`: the body is not JSON at all. */
+export interface UnauthenticatedBody {
+  body: string;
+  unreadable?: boolean;
+  seen: Seen;
+}
+
+/**
+ * 401 before any rule of NewPet is applied. A body that is not JSON at all may also get 400: a
+ * body parser mounted before authentication (express.json(), koa-bodyparser, NestJS's) refuses
+ * what it cannot read before any key is looked at, as one refuses an oversized body with 413; both
+ * readings pass, the one seen said. Code: not-401.
+ */
+export function judgeBeforeValidation({ body, unreadable, seen }: UnauthenticatedBody): Finding {
+  if (seen.status === 401) return pass();
+  if (unreadable && seen.status === 400) return pass(`unauthenticated POST with body ${body} got 400: the body parser answered before authentication (legal for a body that is not JSON at all)`);
+  return fail('not-401', `unauthenticated POST with body ${body} got ${seen.status}, not 401`, `401 before any validation${unreadable ? ' (or 400 from a body parser, the body not being JSON)' : ''}`, `${seen.status} ${seen.text.slice(0, 200)}`);
+}
+
 export const beforeValidation = defineCheck({
   id: 'auth.before-validation', explainedBy: ['auth.missing-key'],
   clause,
   suite,
-  title: 'An unauthenticated invalid POST /pets gets 401, not 400: authentication comes first',
+  title: 'An unauthenticated invalid POST /pets gets 401, not 400: authentication comes first (a body that is not JSON at all may get the body parser\'s 400)',
   severity: 'must',
-  judge: eachCase(({ body, seen }: { body: string; seen: Seen }) =>
-    seen.status === 401 ? pass() : fail('not-401', `unauthenticated POST with body ${body} got ${seen.status}, not 401`, '401 before any validation', `${seen.status} ${seen.text.slice(0, 200)}`),
+  judge: Object.assign(
+    (cases: readonly UnauthenticatedBody[]): Finding => {
+      const judged = eachCase(judgeBeforeValidation)(cases);
+      // The reading seen, where a body parser answered first.
+      const parser = judged.outcome === 'pass' ? cases.map(judgeBeforeValidation).find((f) => f.outcome === 'pass' && f.message) : undefined;
+      return parser ?? judged;
+    },
+    { one: judgeBeforeValidation },
   ),
 });
 

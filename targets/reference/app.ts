@@ -100,6 +100,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const authFirst = !faults.has('auth-after-validation');
   // Variation routing-before-auth: the router's 404 and 405 come before the key check.
   const routedFirst = variations.has('routing-before-auth');
+  const parserFirst = variations.has('json-parser-first');
   const deleteFails = faults.has('delete-500');
   const authOptions: AuthOptions = {
     caseSensitiveScheme: faults.has('auth-scheme-case-sensitive'),
@@ -127,7 +128,15 @@ export function createApp(deps: AppDeps): RequestListener {
 
   function dispatch(x: Exchange): Reply | Promise<Reply> {
     const { req, url, route, authError, rate } = x;
-    if (authError !== undefined && authFirst && !(routedFirst && url !== undefined && route.kind !== 'operation')) return unauthorized(authError);
+    if (authError !== undefined && authFirst && !(routedFirst && url !== undefined && route.kind !== 'operation')) {
+      // Variation json-parser-first: a body parser mounted before authentication refuses what it cannot read.
+      if (parserFirst && url !== undefined && route.kind === 'operation' && route.operation === 'createPet') {
+        const prepared = operations.createPet(req, url, route.params, x.client.label);
+        const refuse = (p: Prepared) => ('reject' in p && p.unreadable ? p.reject : unauthorized(authError));
+        return prepared instanceof Promise ? prepared.then(refuse) : refuse(prepared);
+      }
+      return unauthorized(authError);
+    }
     if (!rate.allowed) {
       const retryAfter = rate.retryAfter ?? 1;
       const headers = { [HEADER.retryAfter]: String(retryAfter) };

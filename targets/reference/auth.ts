@@ -86,8 +86,15 @@ export class KeyRing {
     if (header === undefined || header.trim() === '') return { ok: false, message: 'missing Authorization header' };
     // Fault auth-credential-list: the value is read as a list, cut at its first separator.
     const value = options.listOfCredentials ? header.split(/[,;]/)[0]! : header;
-    // Variation lenient-bearer: the first word after the scheme, whatever follows it.
-    const parts = (options.firstWord ? /^\s*(\S+)(?:[ \t]+(\S+))?(?:[ \t].*)?$/ : /^\s*(\S+)(?:[ \t]+(\S+))?\s*$/).exec(value);
+    // Variation lenient-bearer: a leading "Bearer" stripped, whatever spacing follows it (none
+    // too), and the first word of what is left taken for the key.
+    if (options.firstWord) {
+      const token = value.replace(/^\s*bearer/i, '').trim().split(/[ \t]+/)[0];
+      if (!token) return { ok: false, message: 'missing API key after Bearer' };
+      const client = this.find(token);
+      return client ? { ok: true, client } : { ok: false, message: 'invalid API key' };
+    }
+    const parts = /^\s*(\S+)(?:[ \t]+(\S+))?\s*$/.exec(value);
     if (!parts) return { ok: false, message: 'Authorization must be "Bearer <API key>"' };
     const [, scheme = '', token] = parts;
     const isBearer = options.caseSensitiveScheme ? scheme === 'Bearer' : scheme.toLowerCase() === 'bearer';

@@ -15,7 +15,11 @@ import { bodyId, checkLimit, checkNewPet, checkPetId, checkStatusFilter, isNumer
 import { faultyPetId } from './faults/pet-id-spelling.ts';
 import type { Variations } from './variations.ts';
 
-export type Prepared = { reject: Reply } | { proceed: () => Reply | Promise<Reply> };
+/**
+ * An operation's first half: refused (`unreadable`: the body could not be read as its media type,
+ * before any rule of the interface was applied), or ready to proceed.
+ */
+export type Prepared = { reject: Reply; unreadable?: true } | { proceed: () => Reply | Promise<Reply> };
 /**
  * Synchronous unless it has something to wait for (createPet reads the body). `caller` is the
  * label of the key the request came with (only faults look at it).
@@ -31,6 +35,8 @@ export interface OperationDeps {
 
 export const badRequest = (message: string): Reply => errorReply(400, 'invalid_request', message);
 const reject = (reply: Reply): Prepared => ({ reject: reply });
+/** A body the parser could not read (too large, not UTF-8, cut short, malformed JSON): what a body parser mounted before anything else refuses. */
+const unreadable = (reply: Reply): Prepared => ({ reject: reply, unreadable: true });
 /**
  * A `proceed` step, unchanged. Passed through a call, a closure made per request stays nameless:
  * written straight into `{ proceed: ... }`, tsx (esbuild's keepNames) names each one with
@@ -109,13 +115,13 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
       if (!body.ok) {
         if (body.reason === 'too-large') {
           // The unread rest of the body would otherwise be taken for the next request.
-          return reject(errorReply(413, 'payload_too_large', `request body exceeds ${maxBodyBytes} bytes`, { Connection: 'close' }));
+          return unreadable(errorReply(413, 'payload_too_large', `request body exceeds ${maxBodyBytes} bytes`, { Connection: 'close' }));
         }
-        return reject(badRequest(body.reason === 'not-utf8' ? 'request body is not valid UTF-8' : 'request body incomplete'));
+        return unreadable(badRequest(body.reason === 'not-utf8' ? 'request body is not valid UTF-8' : 'request body incomplete'));
       }
       if (body.text.trim() === '') return reject(badRequest('request body is required (NewPet)'));
       const parsed = read.format === 'form' ? parseForm(body.text) : tryParseJson(body.text);
-      if (!parsed.ok) return reject(badRequest(`malformed JSON: ${parsed.error}`));
+      if (!parsed.ok) return unreadable(badRequest(`malformed JSON: ${parsed.error}`));
       const pet = checkNewPet(newPetOf(parsed.value, faults), {
         nameOptional: faults.has('create-accepts-missing-name'),
         zeroCategoryIdMissing: faults.has('create-rejects-category-zero'),

@@ -79,6 +79,13 @@ export const VARIATION_CATALOGUE = [
       'path 405, even without a key (the router answers before a per-route guard), with X-RateLimit-* and an Error body.',
   },
   {
+    id: 'json-parser-first',
+    allows:
+      'Authentication comes first for the interface\'s rules, but a body parser mounted before it (express.json(), ' +
+      'koa-bodyparser, NestJS\'s) refuses a body it cannot read before any key is looked at: malformed JSON sent to ' +
+      'POST /pets without a key gets 400 (413 when too large); a JSON body that is no NewPet still gets 401.',
+  },
+  {
     id: 'media-type-415',
     allows:
       'createPet lists 400 for invalid requests; 415 is the usual HTTP answer to another media type: a request labelled other ' +
@@ -100,8 +107,9 @@ export const VARIATION_CATALOGUE = [
   {
     id: 'lenient-bearer',
     allows:
-      'The interface says nothing of other spellings of the credential: the key is the first word after the scheme ' +
-      '(`Bearer <key> <key>`, `Bearer <key> other` are served as the key); still 401 without a configured key.',
+      'The interface says nothing of other spellings of the credential: a leading `Bearer` is stripped and the first word ' +
+      'of what is left is the key (`Bearer <key> <key>`, `Bearer <key> other`, `Bearer<key>` and a bare `<key>` are served ' +
+      'as the key); still 401 without a configured key.',
   },
   {
     id: 'unknown-filter-ignored',

@@ -408,6 +408,19 @@ describe('each variation does what it says', () => {
     expectError(await get(s, '/v1/nowhere'), 404);
   });
 
+  it('json-parser-first: malformed JSON without a key gets the parser\'s 400 before authentication; a JSON body that is no NewPet still gets 401', async () => {
+    const s = await start(['json-parser-first']);
+    const json = { 'content-type': 'application/json' };
+    expectError(await call(s, 'POST', '/v1/pets', { body: 'not json', headers: json }), 400);
+    expectError(await call(s, 'POST', '/v1/pets', { body: '{"name":', headers: json }), 400);
+    expectError(await call(s, 'POST', '/v1/pets', { body: '{}', headers: json }), 401);
+    expectError(await call(s, 'POST', '/v1/pets', { body: '{"name": 1}', headers: json }), 401);
+    expectError(await call(s, 'POST', '/v1/pets', { body: '{"name":"x","categoryId":1}', headers: json }), 401);
+    expectError(await call(s, 'GET', '/v1/pets'), 401);
+    expect((await postRaw(s, '{"name":"x","categoryId":1}')).status).toBe(201);
+    expectError(await call(s, 'POST', '/v1/pets', { key, body: 'not json', headers: json }), 400);
+  });
+
   it('media-type-415: a body labelled other than application/json, or unlabelled, gets 415; JSON as before', async () => {
     const s = await start(['media-type-415']);
     const body = '{"name":"x","categoryId":1}';
@@ -458,10 +471,10 @@ describe('each variation does what it says', () => {
     expectError(await get(s, '/v1/pets?status=%20sold'), 400);
   });
 
-  it('lenient-bearer: the first word after the scheme is the key; without a configured key still 401', async () => {
+  it('lenient-bearer: a leading Bearer stripped, the first word left is the key; without a configured key still 401', async () => {
     const s = await start(['lenient-bearer']);
-    for (const header of [`Bearer ${key} ${key}`, `Bearer ${key} other`, `bearer ${key}  x y`]) expect((await call(s, 'GET', '/v1/pets', { authorization: header })).status, header).toBe(200);
-    for (const header of [`Bearer ${key};x`, `Bearer ${key},x`, `Bearer${key}`, `Bearer other ${key}`, 'Bearer ', key, `Basic ${key}`]) expectError(await call(s, 'GET', '/v1/pets', { authorization: header }), 401);
+    for (const header of [`Bearer ${key} ${key}`, `Bearer ${key} other`, `bearer ${key}  x y`, `Bearer${key}`, key]) expect((await call(s, 'GET', '/v1/pets', { authorization: header })).status, header).toBe(200);
+    for (const header of [`Bearer ${key};x`, `Bearer ${key},x`, `Bearer other ${key}`, 'Bearer ', 'Bearer', `Basic ${key}`, `${key}x`]) expectError(await call(s, 'GET', '/v1/pets', { authorization: header }), 401);
   });
 
   it('unknown-filter-ignored: a status filter that is no PetStatus lists every animal; the three values still filter', async () => {

@@ -1,6 +1,6 @@
 // lib/checks/auth.ts: "When the key is missing or invalid, the response is 401 with an Error body."
 import { describe, expect, it } from 'vitest';
-import { AUTH_CHECKS, beforeLookup, beforeValidation, credentialSyntax, expectAccepted, expectUnauthorized, missingKey, nearMissKey, schemeCaseInsensitive, UNAUTHORIZED_CHECKS } from '../../../lib/checks/auth.ts';
+import { AUTH_CHECKS, beforeLookup, beforeValidation, credentialSyntax, expectAccepted, expectUnauthorized, keyWithoutScheme, missingKey, nearMissKey, schemeCaseInsensitive, UNAUTHORIZED_CHECKS } from '../../../lib/checks/auth.ts';
 import { errorBodyProblems } from '../../../lib/checks/bodies.ts';
 import type { Finding, Seen } from '../../../lib/checks/types.ts';
 import { errorBody, expectFinding, type Outcome, seen } from './_seen.ts';
@@ -65,16 +65,28 @@ describe('auth.before-validation and auth.before-lookup', () => {
     expectJudged(beforeValidation.judge([{ body: '{"name":1}', seen: seen(400, errorBody(400)) }]), { outcome: 'fail', code: 'not-401', mentions: ['{"name":1}', 'got 400, not 401'] });
     expectJudged(beforeLookup.judge(seen(404, errorBody(404))), { outcome: 'fail', code: 'not-401', mentions: ['got 404, not 401'] });
   });
+
+  it('a body that is not JSON at all may get the body parser\'s 400 (said); anything else, or 400 for JSON, still fails', () => {
+    expectJudged(beforeValidation.judge([{ body: 'not json', unreadable: true, seen: seen(400, errorBody(400)) }]), { outcome: 'pass', mentions: ['body parser answered before authentication'] });
+    expectJudged(beforeValidation.judge([{ body: 'not json', unreadable: true, seen: seen(422, errorBody(422)) }]), { outcome: 'fail', code: 'not-401', mentions: ['got 422'] });
+    expectJudged(beforeValidation.judge([{ body: '{}', unreadable: false, seen: seen(400, errorBody(400)) }]), { outcome: 'fail', code: 'not-401' });
+  });
 });
 
 describe('AUTH_CHECKS', () => {
-  it('are checks of the Authentication clause with unique ids, must but for the scheme case (RFC 9110, not the interface) and the credential\'s spelling', () => {
+  it('are checks of the Authentication clause with unique ids, must but for the scheme case (RFC 9110, not the interface) and the credential\'s spelling (the bare key among them)', () => {
     expect(new Set(AUTH_CHECKS.map((c) => c.id)).size).toBe(AUTH_CHECKS.length);
     for (const c of AUTH_CHECKS) {
       expect(c.clause).toBe('Authentication');
       expect(c.suite).toBe('auth');
-      expect(c.severity).toBe(c === schemeCaseInsensitive || c === credentialSyntax ? 'should' : 'must');
+      expect(c.severity).toBe(c === schemeCaseInsensitive || c === credentialSyntax || c === keyWithoutScheme ? 'should' : 'must');
     }
+  });
+
+  it('auth.key-without-scheme: a bare key served is a should failure; 401 and 400 pass', () => {
+    expectJudged(keyWithoutScheme.judge([seen(200, [])]), { outcome: 'fail', code: 'credential-accepted', mentions: ['"<key>" got 200'] });
+    expectFinding(keyWithoutScheme.judge([seen(400, errorBody(400))]), 'pass');
+    expectFinding(keyWithoutScheme.judge([seen(401, errorBody(401))]), 'pass');
   });
 
   it('judge several responses: the first that is not a 401 with an Error body decides', () => {

@@ -31,8 +31,13 @@ export const NewPet = z.object({
 });
 export type NewPet = z.infer<typeof NewPet>;
 
-/** Pet has all fields of NewPet plus id. Extra fields are not forbidden by the interface. */
-export const Pet = NewPet.extend({ id: Int64 });
+/**
+ * Pet has all fields of NewPet plus id. Extra fields are not forbidden by the interface. A `status`
+ * of null reads as none: what an animal created without status holds is "not shown", and the
+ * serialisers of many stacks write an unset field as null (Jackson's default, Pydantic's
+ * model_dump, an ORM's nullable column); create-pet.status-default records which was seen.
+ */
+export const Pet = NewPet.extend({ status: PetStatus.nullish().transform((v) => v ?? undefined).optional(), id: Int64 });
 export type Pet = z.infer<typeof Pet>;
 
 export const Pets = z.array(Pet);

@@ -1,4 +1,5 @@
 // createPet: `POST /pets` with a NewPet; 201 with the Pet; 400 with an Error body for bad input.
+import { tryParseJson } from '../json.ts';
 import type { NewPet, Pet } from '../models.ts';
 import { findingOfProblems, type Problem, problem, recoded, saidOf, serverError, statusAsAsked } from './bodies.ts';
 import { echoProblems, readPet, readPets, sameAnimalProblems } from './pets.ts';
@@ -224,7 +225,11 @@ export function describeExtraFields(extra: readonly string[], seen: Seen): Findi
 export function describeStatusDefault(seen: Seen): Finding {
   const { value } = readPet(seen);
   if (seen.status !== 201 || !value) return fail('not-created', `a NewPet without status was not created: ${seen.status}`, '201', seen.text.slice(0, 200));
-  return pass(value.status === undefined ? 'the Pet comes back without status' : `the Pet comes back with status "${value.status}"`);
+  if (value.status !== undefined) return pass(`the Pet comes back with status "${value.status}"`);
+  // A null status reads as none (models.ts); which spelling of none was seen is said.
+  const raw = tryParseJson(seen.text);
+  const written = raw.ok && typeof raw.value === 'object' && raw.value !== null && 'status' in raw.value ? 'with "status": null' : 'without status';
+  return pass(`the Pet comes back ${written}`);
 }
 
 /**

@@ -42,6 +42,17 @@ export const VARIATION_CATALOGUE = [
     allows: 'The status stored when it is omitted is "not shown": it is stored and returned as `available`.',
   },
   {
+    id: 'status-null',
+    allows:
+      'What an animal created without status holds is "not shown": it is written with `"status": null` (Jackson\'s default, ' +
+      'Pydantic\'s model_dump, a nullable column), in createPet, getPet and listPets alike.',
+    rewrite: (reply, { operation }) => {
+      if (reply.status >= 300 || reply.json === undefined || (operation !== 'listPets' && operation !== 'createPet' && operation !== 'getPet')) return reply;
+      const withNull = (pet: unknown) => (typeof pet === 'object' && pet !== null && !('status' in pet) ? { ...pet, status: null } : pet);
+      return { ...reply, json: Array.isArray(reply.json) ? reply.json.map(withNull) : withNull(reply.json) };
+    },
+  },
+  {
     id: 'limit-clamp',
     allows: 'A limit outside 1..100 may be clamped: over 100 gives 100, under 1 gives 1, a non-integer the default 20; never 400.',
   },

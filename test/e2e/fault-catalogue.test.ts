@@ -220,7 +220,7 @@ const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' |
   },
   {
     title: 'delivery, clocks, 429s and sharded ids, every suite with the paced load',
-    variations: ['keep-alive-1s', 'several-instances', '429-empty-body', 'retry-after-http-date', 'clock-ahead', 'ids-sharded'],
+    variations: ['status-null', 'keep-alive-1s', 'several-instances', '429-empty-body', 'retry-after-http-date', 'clock-ahead', 'ids-sharded'],
     suites: 'every',
   },
 ];

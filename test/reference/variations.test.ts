@@ -278,6 +278,18 @@ describe('each variation does what it says', () => {
     expect((await get(s, '/v1/pets/7')).status).toBe(404);
   });
 
+  it('status-null: an animal without status is written with "status": null, in every operation', async () => {
+    const s = await start(['status-null'], { preload: 20 });
+    const res = await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1 } });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ status: null });
+    expect((await get(s, res.headers.location!)).json).toMatchObject({ status: null });
+    const page = (await get(s, '/v1/pets?limit=100')).json as { status: unknown }[];
+    expect(page.some((p) => p.status === null)).toBe(true);
+    expect(page.every((p) => 'status' in p)).toBe(true);
+    expect((await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1, status: 'sold' } })).json).toMatchObject({ status: 'sold' });
+  });
+
   it('status-default-available: an omitted status is stored and returned as available', async () => {
     const s = await start(['status-default-available'], { preload: 40 });
     const res = await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1 } });

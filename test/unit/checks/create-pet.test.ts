@@ -1,5 +1,6 @@
 // lib/checks/create-pet.ts: 201 with the Pet, exact echo, new ids, persistence, 400 for bad input,
 // and a body id that changes nothing.
+import { readPet } from '../../../lib/checks/pets.ts';
 import { describe, expect, it } from 'vitest';
 import {
   describeNewPet,
@@ -274,6 +275,13 @@ describe('describeStatusDefault', () => {
   it('records the status an animal created without one comes back with', () => {
     expectFinding(describeStatusDefault(seen(201, pet(1, 'available'))), 'pass', ['status "available"']);
     expectFinding(describeStatusDefault(seen(201, pet(1))), 'pass', ['without status']);
+    // What an animal without status holds is "not shown": null is a spelling of none, said as seen.
+    expectFinding(describeStatusDefault(seen(201, { ...pet(1), status: null })), 'pass', ['with "status": null']);
+  });
+
+  it('a null status is no failure of the Pet (read as none), but another value still is', () => {
+    expect(readPet(seen(201, { ...pet(3), status: null }))).toMatchObject({ problems: [], value: { id: 3n, status: undefined } });
+    expect(readPet(seen(201, { ...pet(3), status: 'adopted' })).problems.map((p) => p.code)).toEqual(['invalid-pet']);
   });
 
   it('fails when the animal was not created, naming the status', () => {

@@ -289,7 +289,6 @@ const SAID: Record<TransportCode, string> = {
 /** One request on an agent, to its final answer. */
 function exchange(agents: Agents, settings: TransportSettings, request: HttpRequest, options: SendOptions): Promise<HttpAnswer> {
   return new Promise<HttpAnswer>((resolve, reject) => {
-    const url = new URL(request.url);
     const interim: Interim[] = [];
     const stage = { answered: false, peerEnded: false, lengthDeclared: false };
     let socket: Socket | undefined;
@@ -318,15 +317,13 @@ function exchange(agents: Agents, settings: TransportSettings, request: HttpRequ
       req?.destroy();
     }
 
-    const { agent, options: target, secure } = (() => {
+    try {
       const headers = { ...request.headers };
       if (request.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['content-length'] = String(Buffer.byteLength(request.body));
-      return agents.route(url, headers);
-    })();
-    try {
+      const { agent, options: target, secure } = agents.route(new URL(request.url), headers);
       req = (secure ? https : http).request({ ...target, method: request.method, agent });
     } catch (err) {
-      // A header value or token the request may not carry: thrown before anything is sent.
+      // A header value, token or URL the request may not carry: thrown before anything is sent.
       fail(err);
       return;
     }

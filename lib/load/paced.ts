@@ -80,9 +80,8 @@ export async function paceKey(ctx: DriveContext, client: ApiClient, plan: KeyPla
     headers: { ...ctx.target.http.headers, authorization: `Bearer ${key.key}` },
     rate: plan.rate,
     count: plan.count,
-    dispatcher: client.transport,
+    transport: client.transport,
     inFlight: shared.inFlight,
-    timeoutMs: ctx.target.http.timeoutMs,
     stop: () => (Date.now() >= ctx.deadline ? 'the run time limit (budget.maxSeconds) was reached' : undefined),
     onAnswer: (r: PacedRequest) => {
       shared.tally.answered += 1;

@@ -63,7 +63,7 @@ export interface HttpRequest {
   /** The whole URL. */
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
 }
 
 export interface SendOptions {

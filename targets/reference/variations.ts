@@ -208,6 +208,35 @@ export const VARIATION_CATALOGUE = [
       'Network distance is not given: every response is held 120 ms after the limiter has decided it (a far server, a ' +
       'busy machine), so that four connections send fewer than a Pro key\'s minute quota within one short window.',
   },
+  // How replies go on the wire (RFC 9110 §15.2, RFC 9112 §6, RFC 9110 §12.5.3): a server on sockets only.
+  {
+    id: 'early-hints-103',
+    allows: 'A client must read any 1xx answer before the final one: a `103 Early Hints` (with a Link header) comes before every answer.',
+  },
+  {
+    id: 'interim-100-102',
+    allows: 'A client must read any 1xx answer before the final one: `100 Continue` then `102 Processing` come before every answer, unasked for.',
+  },
+  {
+    id: 'chunked-bodies',
+    allows: 'HTTP/1.1 frames a body by Content-Length, chunks or the connection\'s close: every body is sent in chunked transfer coding, in two chunks, without Content-Length.',
+  },
+  {
+    id: 'close-delimited',
+    allows: 'HTTP/1.1 frames a body by Content-Length, chunks or the connection\'s close: no Content-Length, no chunks, `Connection: close`, and the body ends with the connection.',
+  },
+  {
+    id: 'gzip-always',
+    allows: 'Without Accept-Encoding any content coding is acceptable: every body is gzip-coded (Content-Encoding: gzip, Vary: Accept-Encoding).',
+  },
+  {
+    id: 'deflate-always',
+    allows: 'Without Accept-Encoding any content coding is acceptable: every body is deflate-coded (Content-Encoding: deflate, Vary: Accept-Encoding).',
+  },
+  {
+    id: 'br-always',
+    allows: 'Without Accept-Encoding any content coding is acceptable: every body is Brotli-coded (Content-Encoding: br, Vary: Accept-Encoding).',
+  },
 ] as const satisfies readonly VariationDefinition[];
 
 export type VariationId = (typeof VARIATION_CATALOGUE)[number]['id'];

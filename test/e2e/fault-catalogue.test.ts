@@ -179,8 +179,14 @@ const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' |
     preload: 500,
   },
   {
-    title: 'delivery, clocks, 429s and sharded ids, every suite with the paced load',
-    variations: ['keep-alive-1s', 'several-instances', '429-empty-body', 'retry-after-http-date', 'clock-ahead', 'ids-sharded'],
+    title: 'delivery, clocks, 429s, sharded ids, interim answers, close-delimited and coded bodies, every suite with the paced load',
+    variations: ['keep-alive-1s', 'several-instances', '429-empty-body', 'retry-after-http-date', 'clock-ahead', 'ids-sharded', 'interim-100-102', 'close-delimited', 'gzip-always', 'deflate-always', 'br-always'],
+    suites: 'every',
+  },
+  {
+    // Apart from close-delimited, which would frame every body instead.
+    title: 'chunked bodies after 103 Early Hints, every suite with the paced load',
+    variations: ['chunked-bodies', 'early-hints-103'],
     suites: 'every',
   },
 ];

@@ -116,10 +116,10 @@ export function writeReply(res: ServerResponse, reply: Reply, form: WireForm = {
   for (const name of Object.keys(reply.headers)) head.push(name, reply.headers[name]!);
   // An empty body stays uncoded (servers code only what is worth it).
   const codings = text === '' ? [] : (form.codings ?? []);
-  const payload = codings.reduce<Buffer>((body, coding) => CODERS[coding](body), Buffer.from(text));
+  const payload = codings.length === 0 ? text : codings.reduce<Buffer>((body, coding) => CODERS[coding](body), Buffer.from(text));
   if (codings.length > 0) head.push('Content-Encoding', codings.join(', '), 'Vary', 'Accept-Encoding');
   if (form.framing === undefined) {
-    head.push('Content-Length', String(payload.length));
+    head.push('Content-Length', String(Buffer.byteLength(payload)));
     res.writeHead(reply.status, head);
     res.end(payload);
     return;
@@ -132,9 +132,10 @@ export function writeReply(res: ServerResponse, reply: Reply, form: WireForm = {
   }
   res.writeHead(reply.status, head);
   // In two parts, so that a reader must join them.
-  const half = Math.floor(payload.length / 2);
-  if (half > 0) res.write(payload.subarray(0, half));
-  res.end(payload.subarray(half));
+  const bytes = Buffer.from(payload);
+  const half = Math.floor(bytes.length / 2);
+  if (half > 0) res.write(bytes.subarray(0, half));
+  res.end(bytes.subarray(half));
 }
 
 export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'not-utf8' | 'aborted' };

@@ -15,7 +15,7 @@ import { burstPoint, histogramOf, percentilesOf, type TimelinePoint } from '../r
 import { windowDescribed } from '../rate-limit/vocabulary.ts';
 import type { PlanQuota } from '../plans.ts';
 import type { Clock } from './clock.ts';
-import { type BurstOptions, type BurstResult, codeOf, type Connect, type Connection, type Unanswered } from './fast.ts';
+import { type BurstOptions, type BurstResult, transportCode, type Connect, type Connection, type Unanswered } from './fast.ts';
 
 export interface CarefulOptions extends Omit<BurstOptions, 'connections'> {
   /** Stop (and let the fast part go on) once an accepted response says at least this much is left. */
@@ -107,7 +107,7 @@ export async function careful(options: CarefulOptions, io: { clock: Clock; conne
       latencies.push(t - t0);
       return { ...burstPoint(t, res.status, res.header, res.body), sentAt: t0, conn };
     } catch (err) {
-      unanswered.push({ sentAt: t0, code: codeOf(err) });
+      unanswered.push({ sentAt: t0, code: transportCode(err) });
       return undefined;
     }
   }

@@ -78,7 +78,7 @@ export function transportConnect(transport: { connection(): HttpConnection }): C
 }
 
 /** The transport's code of a failed request. */
-export const codeOf = (err: unknown): string => (err instanceof TransportError ? err.cause_code : 'NETWORK_ERROR');
+export const transportCode = (err: unknown): string => (err instanceof TransportError ? err.cause_code : 'NETWORK_ERROR');
 
 /** How long, at most, requests on the wire when the time cap stops a burst may still answer. */
 const ANSWER_GRACE_MS = 3_000;
@@ -138,7 +138,7 @@ export async function fast(options: BurstOptions, io: { clock: Clock; connect: C
         if (res.status === 429) stop('first-429');
       } catch (err) {
         if (over) return;
-        unanswered.push({ sentAt: t0, code: codeOf(err), ...(stopped ? { afterStop: true } : {}) });
+        unanswered.push({ sentAt: t0, code: transportCode(err), ...(stopped ? { afterStop: true } : {}) });
         stop('no-answer');
       }
     }

@@ -1,5 +1,5 @@
 // Pacing accuracy: how closely a paced load holds the rate asked for, our scheduler (lib/load/pace.ts,
-// request i at start + i / rate over an undici Agent) against autocannon's own rates (overallRate,
+// request i at start + i / rate over the harness's transport) against autocannon's own rates (overallRate,
 // and connectionRate = rate / connections), which send each second's share at the start of the
 // second. For every asked rate, the same number of requests (rate × seconds) against a bare
 // node:http server in its own process (bench/bare-server.ts, a small JSON body and the
@@ -17,8 +17,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { Agent } from 'undici';
 import { PROJECT_ROOT } from '../lib/config/load.ts';
+import { Transport } from '../lib/http/transport.ts';
 import { pace } from '../lib/load/pace.ts';
 import { freePort } from '../lib/runner/start-target.ts';
 
@@ -144,7 +144,7 @@ function startBareServer(port: number): Promise<ChildProcess> {
 }
 
 async function ownScheduler(url: string, rate: number, count: number): Promise<Figures> {
-  const dispatcher = new Agent();
+  const transport = new Transport({ timeoutMs: TIMEOUT_MS });
   try {
     const deadline = performance.now() + RUN_LIMIT_MS;
     const result = await pace({
@@ -152,9 +152,8 @@ async function ownScheduler(url: string, rate: number, count: number): Promise<F
       headers: {},
       rate,
       count,
-      dispatcher,
+      transport,
       inFlight: { now: 0, max: IN_FLIGHT },
-      timeoutMs: TIMEOUT_MS,
       stop: () => (performance.now() > deadline ? 'time limit' : undefined),
     });
     return figuresOf(
@@ -163,7 +162,7 @@ async function ownScheduler(url: string, rate: number, count: number): Promise<F
       { given: rate, dropped: result.dropped, errors: result.requests.filter((r) => r.error !== undefined).length },
     );
   } finally {
-    await dispatcher.close();
+    transport.close();
   }
 }
 

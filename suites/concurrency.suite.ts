@@ -53,13 +53,13 @@ describe('Concurrency', () => {
       const creates = await Promise.all(
         lanes.map(async (key, i) => {
           const sent: NewPet = { name: `${CREATED_NAME_PREFIX}one id ${ctx.run.seed}.${i + 1}`, categoryId: BigInt(200 + i), status: 'available' };
-          const seen = await ctx.client.send({ method: 'POST', path: '/pets', auth: { key }, body: stringifyJson(sent), dispatcher: connections[i]!, retry: key.label === main.label });
+          const seen = await ctx.client.send({ method: 'POST', path: '/pets', auth: { key }, body: stringifyJson(sent), connection: connections[i]!, retry: key.label === main.label });
           return { key: key.label, connection: i + 1, sent, seen };
         }),
       );
       return ids.idsAcrossKeys.judge(creates);
     } finally {
-      await Promise.all(connections.map((c) => c.close()));
+      for (const c of connections) c.close();
     }
   });
 });

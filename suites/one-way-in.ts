@@ -62,7 +62,7 @@ export function oneWayIn(): void {
         operation: 'listPets',
         seen: await ctx.client.send({ ...LIST, auth: { carrierOf: key, carriers } }),
       });
-      // Through a proxy, Proxy-Authorization is the proxy's (and undici refuses to send it as a request header).
+      // Through a proxy, Proxy-Authorization is the proxy's: it takes the header for itself.
       const headers = ctx.run.target.http.proxy ? HEADER_CARRIERS.filter((c) => c.name !== 'Proxy-Authorization') : HEADER_CARRIERS;
       const groups = [...SCHEME_CARRIERS.map((c) => [c]), headers, QUERY_CARRIERS, COOKIE_CARRIERS];
       return otherCarrier.judge(await sendGroups(groups, send, otherCarrier.judge.one));

@@ -218,16 +218,16 @@ function judgeBurstQuota(run: KeyRun): Finding {
     // what a refilling limiter gives back); fewer proves nothing (answers too slow to spend the
     // quota within one window), whichever window the headers describe and whether Reset moves.
     const { most, minuteStart, turns } = noRefusalAllowance(run, start, ok);
-    const cap = run.burst.ended === 'max-requests' ? 'request' : 'time';
+    const stoppedAt = run.burst.ended === 'max-requests' ? 'its request cap' : run.burst.ended === 'no-answer' ? 'a request whose answer could not be read' : 'its time cap';
     if (ok.length <= most) {
       const achieved = run.burst.durationMs > 0 ? (run.burst.points.length * 1000) / run.burst.durationMs : 0;
       const sent = mostInOneWindow(run.burst.points, run.windows.minute);
       const spanned = turns > 0 ? `, spanning ${turns === 1 ? 'a turn' : `${turns} turns`} of the minute window` : '';
       return skip(
-        `${run.label}: ${notReached(sent, minuteStart, 'the window', turns > 0)}: ${ok.length} accepted in ${(run.burst.durationMs / 1000).toFixed(1)} s without a 429 (its ${cap} cap${spanned}), within the ${most} that any limiter of plan ${run.plan} lets through meanwhile (${achieved.toFixed(0)} req/s achieved, ${(minuteStart / run.windows.minute).toFixed(0)} req/s needed): not judged`,
+        `${run.label}: ${notReached(sent, minuteStart, 'the window', turns > 0)}: ${ok.length} accepted in ${(run.burst.durationMs / 1000).toFixed(1)} s without a 429 (${stoppedAt}${spanned}), within the ${most} that any limiter of plan ${run.plan} lets through meanwhile (${achieved.toFixed(0)} req/s achieved, ${(minuteStart / run.windows.minute).toFixed(0)} req/s needed): not judged`,
       );
     }
-    return fail('no-429', `${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at its ${cap} cap)`, `a 429 after ${minuteStart} accepted requests (at most ${most} with what a refilling limiter gives back over ${run.burst.durationMs} ms${turns > 0 ? ` and a minute's quota for each of ${turns} turn(s) of the minute window` : ''})`, `${ok.length} accepted, no 429`);
+    return fail('no-429', `${run.label}: no 429 after ${ok.length} accepted requests (Remaining was ${start}; the load stopped at ${stoppedAt})`, `a 429 after ${minuteStart} accepted requests (at most ${most} with what a refilling limiter gives back over ${run.burst.durationMs} ms${turns > 0 ? ` and a minute's quota for each of ${turns} turn(s) of the minute window` : ''})`, `${ok.length} accepted, no 429`);
   }
   const first = firstRefusal(run);
   const mixed = remainingStatesNoQuota(run);

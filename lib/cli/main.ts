@@ -2,7 +2,7 @@
 // Entry point of `npm run conformance` and of the installed `animal-store-conformance` command:
 // parses the command line, runs the engine, prints the summary. Maps the harness's own errors to
 // exit statuses and keeps stack traces for real bugs. `--help` and `--version` load nothing but
-// the argument parser; the engine (vitest, undici, the checks) is imported only for a run.
+// the argument parser; the engine (vitest, the transport, the checks) is imported only for a run.
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError, EXIT } from '../errors.ts';
@@ -101,6 +101,6 @@ if (argv[0] === 'serve') {
   await serve(argv.slice(1));
 } else {
   process.exitCode = await main(argv);
-  // Vitest and undici may keep handles open; the run is over.
+  // Vitest may keep handles open; the run is over.
   process.exit(process.exitCode);
 }

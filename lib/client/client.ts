@@ -1,8 +1,8 @@
-// The harness's HTTP client on undici. Every request is counted against the budget, recorded as an
-// Exchange with the Authorization value redacted, and retried after a 429 only as lib/client/retry
-// allows. Checks receive the Exchange; they never see the key.
+// The harness's HTTP client, over the transport (lib/http/transport.ts). Every request is counted
+// against the budget, recorded as an Exchange with the Authorization value redacted, and retried
+// after a 429 only as lib/client/retry allows. Checks receive the Exchange; they never see the key.
 import { readFileSync } from 'node:fs';
-import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
+import { type HttpConnection, type Sender, Transport } from '../http/transport.ts';
 import type { TargetKey } from '../config/schema.ts';
 import { carrierName, carrierValue, type KeyCarrier } from '../generators/key-carriers.ts';
 import type { NearMissKey } from '../generators/near-miss-key.ts';
@@ -52,8 +52,8 @@ export interface ApiRequest {
   followsRetryAfter?: { seq: number; until: number };
   /** Sent before the key's last Retry-After has passed, on purpose: why (recorded on the exchange). */
   earlyOnPurpose?: string;
-  /** Sent over this dispatcher instead of the client's own pool (see `ownConnection`). */
-  dispatcher?: Dispatcher;
+  /** Sent over this connection instead of the client's own pool (see `ownConnection`). */
+  connection?: Sender;
 }
 
 export interface ApiResponse {
@@ -61,8 +61,10 @@ export interface ApiResponse {
   status: number;
   /** Lower-case names; repeated headers joined with ", ". */
   headers: Record<string, string>;
-  /** The body as text (up to maxBodyBytes). */
+  /** The body as text, decoded (up to the transport's limit). */
   text: string;
+  /** Why the body could not be decoded (an unknown or corrupt content coding): `text` is empty, status and headers stand. */
+  bodyProblem?: string;
 }
 
 export interface ClientOptions {
@@ -110,17 +112,13 @@ const GIVE_UP_AFTER = 5;
  * server's. rate-limit.quota judges them.
  */
 const STOP_AFTER_EARLY_REFUSALS = 2;
-/** The whole-exchange deadline lets undici's own, more precise, timeouts fire first. */
-const DEADLINE_SLACK_MS = 1_000;
-/** Read at most this much of a body; a hostile server cannot fill our memory. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export class ApiClient {
   readonly redactor: Redactor;
   readonly budget: Budget;
   /** Every request sent with each key, and its 429s within the plan's minute quota. */
   readonly sends = new SendLog();
-  private readonly dispatcher: Dispatcher;
+  private readonly http: Transport;
   private seq: number;
   private readonly subscribers = new Set<(exchange: Exchange) => void>();
   private failuresInARow = 0;
@@ -131,25 +129,21 @@ export class ApiClient {
     this.budget = options.budget;
     this.seq = options.seqStart ?? 0;
     this.suite = options.suite ?? 'harness';
-    const connect = {
-      timeout: options.connectTimeoutMs ?? options.timeoutMs,
+    this.http = new Transport({
+      timeoutMs: options.timeoutMs,
+      ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
       ...(options.caFile ? { ca: readFileSync(options.caFile) } : {}),
-      ...(options.insecure ? { rejectUnauthorized: false } : {}),
-    };
-    const timeouts = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, connect };
-    this.newDispatcher = (connections) => (options.proxy ? new ProxyAgent({ uri: options.proxy, ...timeouts, connections }) : new Agent({ ...timeouts, connections }));
-    this.dispatcher = this.newDispatcher(null);
+      ...(options.insecure ? { insecure: true } : {}),
+      ...(options.proxy ? { proxy: options.proxy } : {}),
+    });
   }
 
-  private readonly newDispatcher: (connections: number | null) => Dispatcher;
-
   /**
-   * A dispatcher of one connection, apart from the client's pool, with the same transport
-   * settings: requests sent with it (`dispatcher` of a request) arrive over a connection of their
-   * own. The caller closes it.
+   * A connection of its own, apart from the client's pool, with the same transport settings:
+   * requests sent with it (`connection` of a request) arrive over it. The caller closes it.
    */
-  ownConnection(): Dispatcher {
-    return this.newDispatcher(1);
+  ownConnection(): HttpConnection {
+    return this.http.connection();
   }
 
   /**
@@ -168,8 +162,8 @@ export class ApiClient {
    * The client's transport (its proxy, CA and connect timeout), for a load that sends its own
    * requests (the paced load) and records them with `record`.
    */
-  get transport(): Dispatcher {
-    return this.dispatcher;
+  get transport(): Transport {
+    return this.http;
   }
 
   /** Calls fn with every exchange until the returned function is called. */
@@ -188,7 +182,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    this.http.close();
   }
 
   /** Sends a request, retrying 429/503 per policy; the final response is returned. */
@@ -278,42 +272,33 @@ export class ApiClient {
       startedAt: new Date(started).toISOString(),
     };
     try {
-      // undici's timeouts measure silences (before the headers, between body chunks): a server
-      // that drips a byte at a time never trips them. The deadline bounds the whole exchange.
-      const res = await request(url, {
-        method: req.method,
-        headers,
-        body,
-        dispatcher: req.dispatcher ?? this.dispatcher,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-        signal: AbortSignal.timeout(this.options.timeoutMs + DEADLINE_SLACK_MS),
-      });
-      const { text, truncated } = await readBody(res.body);
-      const responseHeaders = flattenHeaders(res.headers);
-      const recorded = Buffer.byteLength(text) > RECORDED_BODY_BYTES;
+      const res = await (req.connection ?? this.http).send({ method: req.method, url, headers, ...(body !== undefined ? { body } : {}) });
+      const recorded = Buffer.byteLength(res.text) > RECORDED_BODY_BYTES;
       const answeredAt = Date.now();
       answered(answeredAt);
-      const early = this.earlyRefusal(req.auth, started, answeredAt, res.statusCode, responseHeaders);
+      const early = this.earlyRefusal(req.auth, started, answeredAt, res.status, res.headers);
       const exchange: Exchange = {
         ...base,
-        status: res.statusCode,
-        responseHeaders: this.recordHeaders(responseHeaders),
-        responseBody: this.redactor.scrub(recorded ? truncateUtf8(text, RECORDED_BODY_BYTES) : text),
-        ...(truncated || recorded ? { responseBodyTruncated: true } : {}),
+        status: res.status,
+        ...(res.interim.length > 0 ? { interim: res.interim.map((i) => i.status) } : {}),
+        responseHeaders: this.recordHeaders(res.headers),
+        responseBody: this.redactor.scrub(recorded ? truncateUtf8(res.text, RECORDED_BODY_BYTES) : res.text),
+        // A body it could not decode is a body no check has seen: marked as cut, as one too long is.
+        ...(res.truncated || recorded || res.bodyProblem ? { responseBodyTruncated: true } : {}),
         ...(early ? { refusedWithinQuota: early } : {}),
         durationMs: answeredAt - started,
       };
       if (early && 'key' in req.auth) this.sends.refused(req.auth.key.label, { ...early, seq, suite: this.suite, at: answeredAt, exchange });
       this.emit(exchange);
       this.failuresInARow = 0;
-      return { exchange, status: res.statusCode, headers: responseHeaders, text };
+      return { exchange, status: res.status, headers: res.headers, text: res.text, ...(res.bodyProblem ? { bodyProblem: res.bodyProblem } : {}) };
     } catch (err) {
-      const code = errorCode(err);
+      if (!(err instanceof TransportError)) throw err;
+      const code = err.cause_code;
       const exchange: Exchange = { ...base, responseHeaders: {}, transportError: code, durationMs: Date.now() - started };
       this.emit(exchange);
       this.failuresInARow += 1;
-      throw new TransportError(`${req.method} ${this.redactor.scrub(url)}: no response (${code})`, code);
+      throw new TransportError(`${req.method} ${this.redactor.scrub(url)}: no response (${code}: ${this.redactor.scrub(err.message)})`, code);
     }
   }
 
@@ -414,37 +399,6 @@ function bodyWithCarriers(req: ApiRequest): string | undefined {
   return body;
 }
 
-export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
-/** A response body as text, read up to `max` bytes (the rest is not read: the stream is destroyed). */
-export async function readBody(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max = MAX_BODY_BYTES): Promise<{ text: string; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > max) {
-      body.destroy();
-      return { text: truncateUtf8(Buffer.concat(chunks).toString('utf8'), max), truncated: true };
-    }
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
-}
-
 function truncateUtf8(text: string, bytes: number): string {
   return Buffer.from(text, 'utf8').subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, '');
-}
-
-export function errorCode(err: unknown): string {
-  const e = err as { code?: unknown; cause?: { code?: unknown }; name?: unknown };
-  if (e?.name === 'TimeoutError') return 'REQUEST_DEADLINE';
-  if (typeof e?.code === 'string') return e.code;
-  if (typeof e?.cause?.code === 'string') return e.cause.code;
-  return err instanceof Error ? err.name : 'UNKNOWN';
 }

@@ -1,6 +1,6 @@
 // A burst that approaches a quota fast and crosses it carefully. Requests already on the wire when
 // the first 429 comes back still reach the server, and a server that bans keys for requests sent
-// during a 429 period counts them. So the load runs on several connections (autocannon) only while
+// during a 429 period counts them. So the load runs on several connections (fast.ts) only while
 // plenty is left, then on one connection, one request at a time (careful.ts), so that nothing is
 // in flight when the first 429 arrives: at most the fast part's last requests if the server
 // refuses earlier than it said. What is left is the least over the plan's windows: the Remaining
@@ -9,9 +9,9 @@
 // again (a refilling limiter, old requests out of a window's length), the fast part takes over.
 import { accepted, type LatencyHistogram, mergeHistograms, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { type OwnCount, roomLeft } from '../rate-limit/room.ts';
-import type { BurstOptions, BurstResult } from './burst.ts';
 import type { BoundaryPair, CarefulOptions } from './careful.ts';
 import type { Clock } from './clock.ts';
+import type { BurstOptions, BurstResult, Unanswered } from './fast.ts';
 
 export interface ApproachOptions extends Omit<BurstOptions, 'connections' | 'maxRequests'> {
   /** Connections of the fast phase. */
@@ -73,8 +73,7 @@ export async function approach(options: ApproachOptions, phases: Phases, clock: 
   const histograms: LatencyHistogram[] = [];
   const of = Math.max(1, options.share?.of ?? 1);
   let sent = 0;
-  let errors = 0;
-  let timeouts = 0;
+  const unanswered: Unanswered[] = [];
   // This runner's part of what is left. A segment that does not cross stops its fast parts a
   // margin earlier than the one that does, so that its last requests are answered before the
   // crossing one, going on alone, gets near the limit.
@@ -115,8 +114,7 @@ export async function approach(options: ApproachOptions, phases: Phases, clock: 
     if (first429 !== -1) inFlightAtFirst429 = r.sent - (first429 + 1);
     points.push(...r.points);
     sent += r.sent;
-    errors += r.errors;
-    timeouts += r.timeouts;
+    unanswered.push(...r.unanswered);
     histograms.push(r.histogram);
     const handedBack = 'room' in r && r.room;
     if (r.ended !== 'max-requests' || (!fast && !handedBack) || r.sent === 0) {
@@ -127,5 +125,5 @@ export async function approach(options: ApproachOptions, phases: Phases, clock: 
     left = Math.floor(leftAfter(r.points, left * of, own, clock.now()) / of);
   }
   const histogram = mergeHistograms(histograms);
-  return { points, sent, startedAt, durationMs: clock.now() - startedAt, latency: percentilesOf(histogram), histogram, errors, timeouts, ended, inFlightAtFirst429, phases: done, ...(pair ? { pair } : {}) };
+  return { points, sent, startedAt, durationMs: clock.now() - startedAt, latency: percentilesOf(histogram), histogram, unanswered, ended, inFlightAtFirst429, phases: done, ...(pair ? { pair } : {}) };
 }

@@ -1,17 +1,22 @@
 // The careful part of a burst: one request at a time, so that nothing is in flight when the first
-// 429 comes back. No start-up cost between requests (autocannon has one per run), so a refilling
-// limiter cannot refill faster than this part spends. It hands back to the fast part as soon as
-// there is plenty of room again (approach.ts: the least over the plan's windows).
+// 429 comes back. No start-up cost between requests, so a refilling limiter cannot refill faster
+// than this part spends. It hands back to the fast part as soon as there is plenty of room again
+// (approach.ts: the least over the plan's windows).
 //
 // At the last request of the quota (an accepted response says Remaining 1), two requests go out
 // together on two connections already open: a limiter that checks, then counts, lets both through.
 // That is the one moment two requests are in flight; at most one of them can get a 429.
-import { Client } from 'undici';
+//
+// A request whose answer cannot be read (reset, timeout, a framing the transport cannot follow)
+// ends the part at once (ended `no-answer`): near the limit that answer may have been the first
+// 429, and the next request would then go into a 429 period, which is what this part is for to
+// avoid. A passing fault costs the key's burst (its checks say why they were not judged), never a
+// request sent after a refusal.
 import { burstPoint, histogramOf, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { type OwnCount, roomLeft } from '../rate-limit/room.ts';
 import { windowDescribed } from '../rate-limit/vocabulary.ts';
-import type { BurstOptions, BurstResult } from './burst.ts';
 import type { Clock } from './clock.ts';
+import { type BurstOptions, type BurstResult, transportCode, type Connect, type Connection, type Unanswered } from './fast.ts';
 
 export interface CarefulOptions extends Omit<BurstOptions, 'connections'> {
   /** Stop (and let the fast part go on) once an accepted response says at least this much is left. */
@@ -26,48 +31,16 @@ export interface CarefulOptions extends Omit<BurstOptions, 'connections'> {
   own?: OwnCount;
 }
 
-/** One keep-alive connection to the target: a GET on it, and its close. */
-export interface Connection {
-  get(path: string, headers: Record<string, string>): Promise<{ status: number; header(name: string): string | undefined; body: string }>;
-  close(): Promise<void>;
-}
-
-/** Opens a connection to an origin; the careful part opens one or two. */
-export type Connect = (origin: string, timeoutS: number) => Connection;
-
-/** A connection over undici (one Client, pipelining 1). */
-export const undiciConnect: Connect = (origin, timeoutS) => {
-  const client = new Client(origin, { pipelining: 1, headersTimeout: timeoutS * 1000, bodyTimeout: timeoutS * 1000 });
-  return {
-    async get(path, headers) {
-      const res = await client.request({ method: 'GET', path, headers });
-      const body = await res.body.text();
-      return {
-        status: res.statusCode,
-        header: (name) => {
-          const v = res.headers[name];
-          return Array.isArray(v) ? v.join(', ') : v;
-        },
-        body,
-      };
-    },
-    close: () => client.close(),
-  };
-};
-
 /** Two requests released together at Remaining 1, and the accepted response that said 1 was left. */
 export interface BoundaryPair {
   before: TimelinePoint;
   together: TimelinePoint[];
 }
 
-/** Requests in a row without a response after which the burst ends. */
-const GIVE_UP_AFTER = 5;
-
 export async function careful(options: CarefulOptions, io: { clock: Clock; connect: Connect }): Promise<BurstResult & { room: boolean; pair?: BoundaryPair }> {
   const { clock } = io;
   const url = new URL(options.url);
-  const open = () => io.connect(url.origin, options.timeoutS);
+  const open = () => io.connect(url.origin);
   // Requests alternate between two connections, so that both are open when the pair goes out.
   const clients = options.pairAtLastOne ? [open(), open()] : [open()];
   let pair: BoundaryPair | undefined;
@@ -75,17 +48,16 @@ export async function careful(options: CarefulOptions, io: { clock: Clock; conne
   const latencies: number[] = [];
   const startedAt = clock.now();
   const gapMs = 1000 / Math.max(1, options.rate);
+  const unanswered: Unanswered[] = [];
   let sent = 0;
-  let errors = 0;
   let ended: BurstResult['ended'] = 'max-requests';
   let room = false;
-  let failuresInARow = 0;
   const own = options.own && { ...options.own, sent: [...options.own.sent] };
   /** What is left after an answer, at the moment it came. */
   const roomAfter = (p: TimelinePoint): number | undefined => (own ? roomLeft(own, [p], clock.now()) : p.remaining);
   try {
     while (sent < options.maxRequests) {
-      if (clock.now() - startedAt >= options.maxDurationMs || failuresInARow >= GIVE_UP_AFTER) {
+      if (clock.now() - startedAt >= options.maxDurationMs) {
         ended = 'max-duration';
         break;
       }
@@ -99,15 +71,14 @@ export async function careful(options: CarefulOptions, io: { clock: Clock; conne
       const answers = await Promise.all(batch.map((client) => send(client, clients.indexOf(client) + 1)));
       const got = answers.filter((a): a is TimelinePoint => a !== undefined).sort((a, b) => a.t - b.t);
       if (together) pair = { before: last, together: got };
-      if (got.length < answers.length) {
-        // No response (reset, timeout): counted, and after a few in a row the burst ends.
-        errors += answers.length - got.length;
-        failuresInARow += 1;
-      } else failuresInARow = 0;
       points.push(...got);
       own?.sent.push(...got.map((p) => p.t), ...Array.from({ length: answers.length - got.length }, () => clock.now()));
       if (got.some((p) => p.status === 429)) {
         ended = 'first-429';
+        break;
+      }
+      if (got.length < answers.length) {
+        ended = 'no-answer';
         break;
       }
       const point = got.at(-1);
@@ -118,7 +89,7 @@ export async function careful(options: CarefulOptions, io: { clock: Clock; conne
       }
     }
   } finally {
-    await Promise.all(clients.map((c) => c.close()));
+    for (const c of clients) c.close();
   }
   const histogram = histogramOf(latencies);
   return {
@@ -128,8 +99,7 @@ export async function careful(options: CarefulOptions, io: { clock: Clock; conne
     durationMs: clock.now() - startedAt,
     latency: percentilesOf(histogram),
     histogram,
-    errors,
-    timeouts: 0,
+    unanswered,
     ended,
     room,
     ...(pair ? { pair } : {}),
@@ -142,7 +112,8 @@ export async function careful(options: CarefulOptions, io: { clock: Clock; conne
       const t = clock.now();
       latencies.push(t - t0);
       return { ...burstPoint(t, res.status, res.header, res.body), sentAt: t0, conn };
-    } catch {
+    } catch (err) {
+      unanswered.push({ sentAt: t0, code: transportCode(err) });
       return undefined;
     }
   }

@@ -5,8 +5,8 @@
 // sends what is due at once, so the average holds; an arrival that finds the cap on requests in
 // flight reached is dropped and counted (k6's dropped iterations), never queued into a burst.
 import { performance } from 'node:perf_hooks';
-import type { Dispatcher } from 'undici';
-import { errorCode, flattenHeaders, readBody } from '../client/client.ts';
+import { TransportError } from '../errors.ts';
+import type { Sender } from '../http/transport.ts';
 import type { PacedRequest } from '../result/paced-load.ts';
 import { burstPoint } from '../result/rate-limits.ts';
 
@@ -24,10 +24,9 @@ export interface PaceOptions {
   rate: number;
   /** Requests to send. */
   count: number;
-  dispatcher: Dispatcher;
+  /** The client's transport: its timeouts end a request that gets no answer. */
+  transport: Sender;
   inFlight: InFlight;
-  /** Silence before the headers or between body chunks that ends a request. */
-  timeoutMs: number;
   /** Asked before each send: a reason to stop sending (the run's time limit), or undefined. */
   stop?: () => string | undefined;
   /** Told of every request once it has its answer (or its lack of one). */
@@ -64,31 +63,19 @@ export async function pace(options: PaceOptions): Promise<PaceResult> {
   let silentInARow = 0;
   let stopped: string | undefined;
   const startedAt = now();
-  const { origin, pathname, search } = new URL(options.url);
 
   const send = async (r: PacedRequest): Promise<void> => {
     options.inFlight.now += 1;
     try {
-      // The timeouts measure silences; the signal bounds the whole exchange (a server may drip).
-      const res = await options.dispatcher.request({
-        origin,
-        path: `${pathname}${search}`,
-        method: 'GET',
-        headers: options.headers,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-        signal: AbortSignal.timeout(options.timeoutMs + 1_000),
-      });
-      const ok = res.statusCode >= 200 && res.statusCode < 300;
       // 2xx bodies (pages of animals) are not kept: read and dropped, so the connection is reused.
-      const text = ok ? (await res.body.dump(), '') : (await readBody(res.body, KEPT_BODY_BYTES)).text;
+      const res = await options.transport.send({ method: 'GET', url: options.url, headers: options.headers }, { keep: (status) => (status >= 200 && status < 300 ? 0 : KEPT_BODY_BYTES) });
       const t = now();
-      const headers = flattenHeaders(res.headers);
-      r.point = burstPoint(t, res.statusCode, (name) => headers[name], text);
+      r.point = burstPoint(t, res.status, (name) => res.headers[name], res.text);
       r.latencyMs = t - r.sentAt;
       silentInARow = 0;
     } catch (err) {
-      r.error = errorCode(err);
+      if (!(err instanceof TransportError)) throw err;
+      r.error = err.cause_code;
       silentInARow += 1;
     } finally {
       options.inFlight.now -= 1;

@@ -81,9 +81,8 @@ export async function paceKey(ctx: DriveContext, client: ApiClient, plan: KeyPla
     headers: { ...ctx.target.http.headers, authorization: `Bearer ${key.key}` },
     rate: plan.rate,
     count: plan.count,
-    dispatcher: client.transport,
+    transport: client.transport,
     inFlight: shared.inFlight,
-    timeoutMs: ctx.target.http.timeoutMs,
     // A client that goes on at its rate after a 429 sends into the period it was told to wait out:
     // the key's pacing ends at its first 429 (load.paced-no-429 judges that one; the requests
     // already on the wire are answered and kept).

@@ -1,15 +1,15 @@
 // What driving keys through their limits works with: the clock, the wire (the looks, the parts of
 // a burst, the exchange log and the request budget), the target, what each key was told to wait
-// for, and the run's ledger of each key's requests. The harness's wire is the API client, autocannon and
-// undici (clientWire); tests give a virtual clock and a wire to a reference server in the same
+// for, and the run's ledger of each key's requests. The harness's wire is the API client and its
+// transport (clientWire); tests give a virtual clock and a wire to a reference server in the same
 // process, so that every piece of the driver runs in milliseconds.
 import type { ApiClient } from '../client/client.ts';
 import type { Budget } from '../client/budget.ts';
 import type { Target, TargetKey } from '../config/schema.ts';
 import { type Phases } from '../load/approach.ts';
-import { burst } from '../load/burst.ts';
-import { careful, undiciConnect } from '../load/careful.ts';
+import { careful } from '../load/careful.ts';
 import { type Clock, systemClock } from '../load/clock.ts';
+import { fast, transportConnect } from '../load/fast.ts';
 import type { Segment } from '../load/segment.ts';
 import type { Exchange } from '../result/model.ts';
 import { headersOf, type Look, type TimelinePoint } from '../result/rate-limits.ts';
@@ -93,7 +93,7 @@ export interface DriveContext {
   segment?: Segment & { slots: ReadonlyMap<string, number> };
 }
 
-/** The harness's wire: the API client for looks and the log, autocannon and undici for bursts. */
+/** The harness's wire: the API client for looks and the log, its transport for both parts of a burst. */
 export function clientWire(client: ApiClient): Wire {
   return {
     async look(key, follows, earlyOnPurpose) {
@@ -107,7 +107,10 @@ export function clientWire(client: ApiClient): Wire {
       const res = await client.send({ method, path: pathname, ...(query ? { query } : {}), ...(body !== undefined ? { body } : {}), ...(earlyOnPurpose !== undefined ? { earlyOnPurpose } : {}), auth: { key }, retry: false });
       return { status: res.status, headers: res.headers, seq: res.exchange.seq, sentAt, t: systemClock.now() };
     },
-    phases: { fast: burst, careful: (o) => careful(o, { clock: systemClock, connect: undiciConnect }) },
+    phases: (() => {
+      const io = { clock: systemClock, connect: transportConnect(client.transport) };
+      return { fast: (o) => fast(o, io), careful: (o) => careful(o, io) };
+    })(),
     recorder: client,
     budget: client.budget,
   };

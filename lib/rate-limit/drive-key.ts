@@ -3,7 +3,7 @@
 // answers are recorded in the run's log, and the last 429 remembered as what the key must wait for.
 import type { Target, TargetKey } from '../config/schema.ts';
 import { HarnessError } from '../errors.ts';
-import { approach } from '../load/approach.ts';
+import { approach, type ApproachResult } from '../load/approach.ts';
 import { lateByMs, type Segment } from '../load/segment.ts';
 import { type BurstData, headersOf, type KeyRun, type Look, answerOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { type OwnCount, roomLeft } from './room.ts';
@@ -84,7 +84,7 @@ export async function runBurst(ctx: DriveContext, key: TargetKey, start: Timelin
     clock,
   );
   wire.budget.refund(cap - result.sent);
-  const seqs = recordBurst(ctx, key, result.points, result.sent);
+  const seqs = recordBurst(ctx, key, result);
   const { points, sent, startedAt, durationMs, ended, latency, histogram, inFlightAtFirst429, pair } = result;
   const last429 = points.filter((p) => p.status === 429).at(-1);
   if (last429) noteRetryAfter(ctx, key, last429.t, headersOf(last429), seqs.get(last429));
@@ -92,14 +92,16 @@ export async function runBurst(ctx: DriveContext, key: TargetKey, start: Timelin
 }
 
 /**
- * Each response becomes an exchange (its seq returned by point); requests still in flight at the
- * stop are recorded without one, as sent by the first 429 at the latest.
+ * Each response becomes an exchange (its seq returned by point); a request whose answer could not
+ * be read, with the transport's code; requests still in flight when the time cap's grace ran out
+ * are recorded without one, as sent by the stop at the latest.
  */
-function recordBurst(ctx: DriveContext, key: TargetKey, points: TimelinePoint[], sent: number): Map<TimelinePoint, number> {
+function recordBurst(ctx: DriveContext, key: TargetKey, { points, unanswered, sent }: Pick<ApproachResult, 'points' | 'unanswered' | 'sent'>): Map<TimelinePoint, number> {
   const record = loadRecorder(ctx.wire.recorder, ctx.target, key);
   const seqs = new Map(points.map((p) => [p, record.answered(p).seq] as const));
+  for (const u of unanswered) record.unanswered(u.code, u.sentAt, u.afterStop === true);
   const stoppedAt = points.find((p) => p.status === 429)?.t ?? points.at(-1)?.t ?? ctx.clock.now();
-  for (let i = points.length; i < sent; i++) record.unanswered('NO_RESPONSE_AFTER_STOP', stoppedAt, true);
+  for (let i = points.length + unanswered.length; i < sent; i++) record.unanswered('NO_RESPONSE_AFTER_STOP', stoppedAt, true);
   return seqs;
 }
 

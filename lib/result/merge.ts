@@ -89,7 +89,7 @@ export function mergeKeyRuns(parts: readonly { index: number; run: KeyRun }[]): 
       startedAt: begin,
       durationMs: end - begin,
       askedRate: bursts.reduce((n, b) => n + b.askedRate, 0),
-      ended: bursts.some((b) => b.ended === 'first-429') ? 'first-429' : bursts.some((b) => b.ended === 'max-duration') ? 'max-duration' : 'max-requests',
+      ended: bursts.some((b) => b.ended === 'first-429') ? 'first-429' : bursts.some((b) => b.ended === 'no-answer') ? 'no-answer' : bursts.some((b) => b.ended === 'max-duration') ? 'max-duration' : 'max-requests',
       latency: histogram ? percentilesOf(histogram) : { ...bursts[0]!.latency, max: Math.max(...bursts.map((b) => b.latency.max)) },
       ...(histogram ? { latencyHistogram: histogram } : {}),
       ...(inFlight.length > 0 ? { inFlightAtFirst429: inFlight.reduce((n, x) => n + x, 0) } : {}),

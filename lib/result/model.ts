@@ -52,6 +52,7 @@ export const Exchange = z.object({
   requestBody: z.string().optional(),
   requestBodyBytes: z.number().int().optional().describe('Present when requestBody holds only the start of a longer body (an oversized one sent on purpose): the whole body\'s length in bytes'),
   status: z.number().int().optional().describe('Absent when no response arrived'),
+  interim: z.array(z.number().int()).optional().describe('The 1xx interim answers (100, 102, 103...) that came before the final one, in order; the exchange is the final answer alone'),
   responseHeaders: z.record(z.string(), z.string()),
   responseBody: z.string().optional(),
   responseBodyTruncated: z.boolean().optional(),

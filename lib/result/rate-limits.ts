@@ -90,7 +90,8 @@ const BurstData = z.object({
   startedAt: z.number(),
   durationMs: z.number(),
   askedRate: z.number(),
-  ended: z.enum(['first-429', 'max-requests', 'max-duration']),
+  /** no-answer: a request got no answer that could be read (reset, timeout, framing), and the burst sent nothing more. */
+  ended: z.enum(['first-429', 'max-requests', 'max-duration', 'no-answer']),
   latency: Latency,
   /** Every response time of the burst (the percentiles come from it). */
   latencyHistogram: LatencyHistogram.optional(),

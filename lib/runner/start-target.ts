@@ -4,11 +4,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { request } from 'undici';
 import type { Target } from '../config/schema.ts';
 import { shellQuote } from '../client/curl.ts';
 import { harnessCommand } from '../paths.ts';
 import { TargetUnreachableError } from '../errors.ts';
+import { Transport } from '../http/transport.ts';
 
 export interface StartSpec {
   command: string;
@@ -109,13 +109,15 @@ export function leanReferenceServer(command: string, inherited: string | undefin
 }
 
 async function answers(url: string): Promise<boolean> {
+  const probe = new Transport({ timeoutMs: 1_000 });
   try {
-    const res = await request(url, { method: 'GET', headersTimeout: 1_000, bodyTimeout: 1_000 });
-    await res.body.dump();
+    await probe.send({ method: 'GET', url, headers: {} }, { keep: () => 0 });
     return true;
   } catch {
     // Not listening yet: the caller polls again.
     return false;
+  } finally {
+    probe.close();
   }
 }
 

@@ -1,13 +1,13 @@
 // How a finished reply reaches the client: after what delay (variations slow-responses, far-away and
 // several-instances, fault latency-grows-with-load), with which Date (clock-ahead, clock-behind,
-// several-instances, instances-clock-skew), and whether
-// the connection stays open (keep-alive-1s). The request has been decided and counted before; only
+// several-instances, instances-clock-skew), whether the connection stays open (keep-alive-1s), and
+// in which form on the wire (interim answers, framing, codings). The request has been decided and counted before; only
 // the write waits, on a timer. Without these variations a reply is written at once and node:http
 // writes the Date from the real clock.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as timer } from 'node:timers/promises';
-import { writeReply, type Reply } from './http.ts';
+import { type Reply, type WireForm, writeReply } from './http.ts';
 import { seededFraction } from './seeded.ts';
 
 /** slow-responses: a key's first requests wait `firstMs` (cold caches), every other one minMs..maxMs. */
@@ -61,6 +61,8 @@ export interface DeliveryOptions {
   connectionMs?: number;
   /** Fault latency-grows-with-load. */
   latencyGrowsWithLoad?: boolean;
+  /** Interim answers, framing and codings (a socket server only). */
+  wire?: WireForm;
 }
 
 /** How one reply is delivered; fixed when its request is decided, in arrival order. */
@@ -155,13 +157,13 @@ export class Delivery {
     const date = this.date(plan);
     const old = this.isOld(res.socket);
     if (date === undefined && !old) {
-      writeReply(res, reply);
+      writeReply(res, reply, this.options.wire);
       return;
     }
     const headers = { ...reply.headers };
     if (date !== undefined) headers.Date = date;
     if (old) headers.Connection = 'close';
-    writeReply(res, { ...reply, headers });
+    writeReply(res, { ...reply, headers }, this.options.wire);
   }
 
   private isOld(socket: Socket | null): boolean {

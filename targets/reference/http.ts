@@ -1,6 +1,7 @@
 // The reply model shared by the handler and the fault hooks, and the few node:http helpers that
-// turn a request into bytes and a reply back into a response.
+// turn a request into bytes and a reply back into a response (in the wire's form the variations ask).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { stringifyJson } from '../../lib/json.ts';
 import type { PlanQuota } from '../../lib/plans.ts';
 import type { RateDecision } from './rate-limit.ts';
@@ -85,15 +86,56 @@ export function withoutField(value: unknown, field: string): unknown {
   return Object.fromEntries(Object.entries(value).filter(([name]) => name !== field));
 }
 
-export function writeReply(res: ServerResponse, reply: Reply): void {
-  const payload = reply.text ?? (reply.json === undefined ? '' : stringifyJson(reply.json));
-  // The reply's headers in order, then Content-Length, all at once: the same head as a setHeader
+/**
+ * How replies go on the wire, as legal variations change it (early-hints-103, interim-100-102,
+ * chunked-bodies, close-delimited, gzip-always, deflate-always, br-always): interim 1xx answers
+ * before the final one, the body's framing (default Content-Length), its content codings in the
+ * order applied (whatever the request's Accept-Encoding said).
+ */
+export interface WireForm {
+  interim?: readonly (100 | 102 | 103)[];
+  framing?: 'chunked' | 'close';
+  codings?: readonly ('gzip' | 'deflate' | 'br')[];
+}
+
+/** The Link header of variation early-hints-103's 103 answers. */
+export const EARLY_HINT_LINK = '</v1/pets>; rel=preload; as=fetch';
+
+const CODERS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync } as const;
+
+export function writeReply(res: ServerResponse, reply: Reply, form: WireForm = {}): void {
+  const text = reply.text ?? (reply.json === undefined ? '' : stringifyJson(reply.json));
+  for (const status of form.interim ?? []) {
+    if (status === 100) res.writeContinue();
+    else if (status === 102) res.writeProcessing();
+    else res.writeEarlyHints({ link: EARLY_HINT_LINK });
+  }
+  // The reply's headers in order, then the framing's, all at once: the same head as a setHeader
   // for each, validated the same way, without storing every header on the response first.
   const head: string[] = [];
   for (const name of Object.keys(reply.headers)) head.push(name, reply.headers[name]!);
-  head.push('Content-Length', String(Buffer.byteLength(payload)));
+  // An empty body stays uncoded (servers code only what is worth it).
+  const codings = text === '' ? [] : (form.codings ?? []);
+  const payload = codings.length === 0 ? text : codings.reduce<Buffer>((body, coding) => CODERS[coding](body), Buffer.from(text));
+  if (codings.length > 0) head.push('Content-Encoding', codings.join(', '), 'Vary', 'Accept-Encoding');
+  if (form.framing === undefined) {
+    head.push('Content-Length', String(Buffer.byteLength(payload)));
+    res.writeHead(reply.status, head);
+    res.end(payload);
+    return;
+  }
+  if (form.framing === 'chunked') head.push('Transfer-Encoding', 'chunked');
+  else {
+    // Neither a length nor chunks: node:http then ends the body with the connection (and says Connection: close).
+    res.useChunkedEncodingByDefault = false;
+    if (headerValue(reply.headers, 'Connection') === undefined) head.push('Connection', 'close');
+  }
   res.writeHead(reply.status, head);
-  res.end(payload);
+  // In two parts, so that a reader must join them.
+  const bytes = Buffer.from(payload);
+  const half = Math.floor(bytes.length / 2);
+  if (half > 0) res.write(bytes.subarray(0, half));
+  res.end(bytes.subarray(half));
 }
 
 export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'not-utf8' | 'aborted' };

@@ -35,7 +35,8 @@ export interface InProcessServer {
 }
 
 export function inProcessReference(input: ServerConfigInput | ServerConfig, clock: { now(): number; sleep(ms: number): Promise<void> }): InProcessServer {
-  const parts = buildReference(input, { now: () => clock.now(), sleep: (ms) => clock.sleep(ms) });
+  // No wire: the variations of its form (interim answers, framings, codings) need a socket.
+  const parts = buildReference(input, { now: () => clock.now(), sleep: (ms) => clock.sleep(ms), socketless: true });
   const sockets = new Map<number, object>();
   const socketOf = (n: number) => {
     let socket = sockets.get(n);

@@ -7,7 +7,7 @@ import { KeyRing, type Client } from './auth.ts';
 import { configPlans, parseServerConfig, type ServerConfig, type ServerConfigInput } from './config.ts';
 import { Delivery } from './delivery.ts';
 import { Faults, type FaultId } from './faults.ts';
-import { JSON_TYPE } from './http.ts';
+import { JSON_TYPE, type WireForm } from './http.ts';
 import { RateLimiter, type RateLimiterOptions, type WindowLengths } from './rate-limit.ts';
 import { ANONYMOUS, StatsRecorder, type ServerStats } from './stats.ts';
 import { AnimalStore } from './store.ts';
@@ -23,6 +23,12 @@ export interface ServerOptions {
   now?: () => number;
   /** Waits on that clock (a delivery's delay, a fault's pause). Default a real timer. */
   sleep?: (ms: number) => Promise<void>;
+}
+
+/** What only a server on sockets has: the wire's form (interim answers, framings, codings). */
+interface BuildOptions extends ServerOptions {
+  /** No socket (the in-process server): replies are handed over as they are. */
+  socketless?: boolean;
 }
 
 export interface RunningServer {
@@ -83,7 +89,7 @@ export interface ReferenceParts {
 }
 
 /** Wires config, store, keys, limiter, faults, variations, stats and delivery into the handler. */
-export function buildReference(input: ServerConfigInput | ServerConfig, options: ServerOptions = {}): ReferenceParts {
+export function buildReference(input: ServerConfigInput | ServerConfig, options: BuildOptions = {}): ReferenceParts {
   const config = parseServerConfig(input);
   const variations = new Variations(config.variations);
   const trueNow = options.now ?? Date.now;
@@ -127,6 +133,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
     skewedConnections: variations.has('instances-clock-skew'),
     connectionMs: variations.has('keep-alive-1s') ? KEEP_ALIVE_MS : undefined,
     latencyGrowsWithLoad: faults.has('latency-grows-with-load'),
+    ...(options.socketless ? {} : { wire: wireForm(variations) }),
   });
   const app = createApp({ store, keys, plans, limiter, faults, variations, stats, delivery, ...(options.sleep ? { sleep: options.sleep } : {}) });
   return { config, app, now, store, keys, plans, limiter, faults, variations, stats, delivery };
@@ -187,6 +194,14 @@ export async function startReferenceServer(
         server.closeAllConnections();
       }),
   };
+}
+
+/** The wire's form the variations ask: several codings at once are applied in catalogue order; close-delimited wins over chunked-bodies. */
+function wireForm(variations: Variations): WireForm {
+  const interim = [...(variations.has('interim-100-102') ? [100, 102] as const : []), ...(variations.has('early-hints-103') ? [103] as const : [])];
+  const codings = (['gzip', 'deflate', 'br'] as const).filter((coding) => variations.has(`${coding}-always`));
+  const framing = variations.has('close-delimited') ? 'close' : variations.has('chunked-bodies') ? 'chunked' : undefined;
+  return { ...(interim.length > 0 ? { interim } : {}), ...(codings.length > 0 ? { codings } : {}), ...(framing ? { framing } : {}) };
 }
 
 /** The stricter ban variation wins when both are on. */

@@ -13,6 +13,8 @@ interface VariationDefinition {
   /** What the interface leaves open that this variation takes, in one line. */
   readonly allows: string;
   readonly rewrite?: ReplyRewrite;
+  /** Changes only how replies go on the wire: a server on sockets shows it, the in-process one cannot. */
+  readonly wire?: true;
 }
 
 export const JSON_TYPE_UTF8 = `${JSON_TYPE}; charset=utf-8`;
@@ -264,11 +266,50 @@ export const VARIATION_CATALOGUE = [
       'Network distance is not given: every response is held 120 ms after the limiter has decided it (a far server, a ' +
       'busy machine), so that four connections send fewer than a Pro key\'s minute quota within one short window.',
   },
+  // How replies go on the wire (RFC 9110 §15.2, RFC 9112 §6, RFC 9110 §12.5.3): a server on sockets only.
+  {
+    id: 'early-hints-103',
+    wire: true,
+    allows: 'A client must read any 1xx answer before the final one: a `103 Early Hints` (with a Link header) comes before every answer.',
+  },
+  {
+    id: 'interim-100-102',
+    wire: true,
+    allows: 'A client must read any 1xx answer before the final one: `100 Continue` then `102 Processing` come before every answer, unasked for.',
+  },
+  {
+    id: 'chunked-bodies',
+    wire: true,
+    allows: 'HTTP/1.1 frames a body by Content-Length, chunks or the connection\'s close: every body is sent in chunked transfer coding, in two chunks, without Content-Length.',
+  },
+  {
+    id: 'close-delimited',
+    wire: true,
+    allows: 'HTTP/1.1 frames a body by Content-Length, chunks or the connection\'s close: no Content-Length, no chunks, `Connection: close`, and the body ends with the connection.',
+  },
+  {
+    id: 'gzip-always',
+    wire: true,
+    allows: 'Without Accept-Encoding any content coding is acceptable: every body is gzip-coded (Content-Encoding: gzip, Vary: Accept-Encoding).',
+  },
+  {
+    id: 'deflate-always',
+    wire: true,
+    allows: 'Without Accept-Encoding any content coding is acceptable: every body is deflate-coded (Content-Encoding: deflate, Vary: Accept-Encoding).',
+  },
+  {
+    id: 'br-always',
+    wire: true,
+    allows: 'Without Accept-Encoding any content coding is acceptable: every body is Brotli-coded (Content-Encoding: br, Vary: Accept-Encoding).',
+  },
 ] as const satisfies readonly VariationDefinition[];
 
 export type VariationId = (typeof VARIATION_CATALOGUE)[number]['id'];
 
 export const VARIATION_IDS: readonly VariationId[] = VARIATION_CATALOGUE.map((variation) => variation.id);
+
+/** The variations of the wire's form: the in-process server (no socket) does not show them. */
+export const WIRE_VARIATIONS: readonly VariationId[] = VARIATION_CATALOGUE.filter((v) => 'wire' in v).map((v) => v.id);
 
 export function isVariationId(name: string): name is VariationId {
   return (VARIATION_IDS as readonly string[]).includes(name);

@@ -169,7 +169,7 @@ describe('a closed port', () => {
     expect(report.exitCode).toBe(3);
     const probe = report.checks.find((c) => c.id === 'target.reachable');
     expect(probe?.outcome).toBe('error');
-    expect(probe?.message).toContain('ECONNREFUSED');
+    expect(probe?.message).toContain('CONNECTION_REFUSED');
   });
 });
 

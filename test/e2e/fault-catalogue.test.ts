@@ -213,14 +213,16 @@ describe('what the report says about a fault', () => {
  */
 const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' | 'every'; preload?: number }[] = [
   {
-    title: 'shapes of responses, over a store of 500 animals',
-    variations: ['ids-beyond-2^53', 'status-default-available', 'limit-clamp', 'charset-utf8', 'shuffled-order', 'non-numeric-id-404', 'extra-fields-rejected', 'routing-before-auth', 'json-parser-first', 'media-type-415', 'deprecation-date-form', 'sunset-end-of-day', 'affinity-cookie'],
+    // chunked-bodies apart from close-delimited, which would frame every body instead; the
+    // rate-limit suite meets early-hints-103 alone, against the plain reference (test/e2e/rate-limit.test.ts).
+    title: 'shapes of responses, chunked after 103 Early Hints, over a store of 500 animals',
+    variations: ['ids-beyond-2^53', 'status-default-available', 'limit-clamp', 'charset-utf8', 'shuffled-order', 'non-numeric-id-404', 'extra-fields-rejected', 'routing-before-auth', 'json-parser-first', 'media-type-415', 'deprecation-date-form', 'sunset-end-of-day', 'affinity-cookie', 'chunked-bodies', 'early-hints-103'],
     suites: 'functional',
     preload: 500,
   },
   {
-    title: 'delivery, clocks, 429s and sharded ids, every suite with the paced load',
-    variations: ['status-null', 'keep-alive-1s', 'several-instances', '429-empty-body', 'retry-after-http-date', 'clock-ahead', 'ids-sharded'],
+    title: 'delivery, clocks, 429s, sharded ids, a null status, interim answers, close-delimited and coded bodies, every suite with the paced load',
+    variations: ['status-null', 'keep-alive-1s', 'several-instances', '429-empty-body', 'retry-after-http-date', 'clock-ahead', 'ids-sharded', 'interim-100-102', 'close-delimited', 'gzip-always', 'deflate-always', 'br-always'],
     suites: 'every',
   },
 ];

@@ -3,9 +3,10 @@
 // key's Retry-After runs, apart from requests already in flight when the 429 arrived.
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Exchange } from '../../lib/result/model.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Exchange, Report } from '../../lib/result/model.ts';
 import { type RunningServer, startReferenceServer } from '../../targets/reference/server.ts';
+import type { VariationId } from '../../targets/reference/variations.ts';
 import { readReport, runCli, tempDir, writeTarget } from './cli-helpers.ts';
 
 const KEYS = [
@@ -15,28 +16,56 @@ const KEYS = [
   { key: 'sk-rl-daily-1-9d0e1f', plan: 'daily' },
 ];
 const SPARE = { key: 'sk-rl-spare-1-2a3b4c', plan: 'free', disposable: true };
+/** The disposable key: the ban probe sends into its 429 period on purpose. */
+const SPARE_LABEL = 'free#3';
 const PLANS = { daily: { perMinute: 40, perDay: 100 } };
 // Short enough for quick runs, long enough for a busy CI machine to spend a Pro quota in one window.
 const WINDOWS = { minute: 4, day: 40 };
 
-describe('the rate-limit suite against a conforming limiter', () => {
-  let server: RunningServer;
-  const dir = tempDir('rate-limit');
-  beforeAll(async () => {
-    server = await startReferenceServer({ keys: [...KEYS, { key: SPARE.key, plan: SPARE.plan }], plans: PLANS, windows: WINDOWS });
-  });
-  afterAll(async () => {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+/** The run of the suite against one server, and the server: its own count of what arrived. */
+interface LimiterRun {
+  server: RunningServer;
+  report: Report;
+  code: number | null;
+  exchanges: Exchange[];
+}
 
-  it('passes, records a timeline per key, and never retries early', async () => {
-    const reports = path.join(dir, 'out');
-    const target = { name: 'rl', baseUrl: server.baseUrl, keys: [...KEYS, SPARE], plans: PLANS, windows: WINDOWS, allow: { load: true } };
-    const run = await runCli(['--target', writeTarget(dir, target), '--report-dir', reports, '--suite', 'rate-limit']);
-    const report = readReport(reports);
+const dir = tempDir('rate-limit');
+const runs = new Map<string, Promise<LimiterRun>>();
+const servers: RunningServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The rate-limit suite, seed 1, against the reference with `variations`: run once, whichever test asks first. */
+function limiterRun(variations: VariationId[]): Promise<LimiterRun> {
+  const name = variations.join('+') || 'plain';
+  let run = runs.get(name);
+  if (!run) {
+    run = (async () => {
+      const server = await startReferenceServer({ keys: [...KEYS, { key: SPARE.key, plan: SPARE.plan }], plans: PLANS, windows: WINDOWS, variations });
+      servers.push(server);
+      const reports = path.join(dir, name);
+      const target = { name: 'rl', baseUrl: server.baseUrl, keys: [...KEYS, SPARE], plans: PLANS, windows: WINDOWS, allow: { load: true } };
+      const cli = await runCli(['--target', writeTarget(dir, target, `${name}.yaml`), '--report-dir', reports, '--suite', 'rate-limit', '--seed', '1']);
+      const exchanges = readFileSync(path.join(reports, 'exchanges.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Exchange);
+      return { server, report: readReport(reports), code: cli.code, exchanges };
+    })();
+    runs.set(name, run);
+  }
+  return run;
+}
+
+describe('the rate-limit suite against a conforming limiter', () => {
+  it.concurrent.each<{ title: string; variations: VariationId[] }>([
+    { title: 'the reference', variations: [] },
+    // RFC 9110 §15.2: a client must read any 1xx before the final answer.
+    { title: 'the reference sending 103 Early Hints before every answer', variations: ['early-hints-103'] },
+  ])('$title: passes, records a timeline per key, and never retries early', async ({ variations }) => {
+    const { server, report, code, exchanges } = await limiterRun(variations);
     expect(report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error').map((c) => `${c.id} [${c.subject}]: ${c.message}`)).toEqual([]);
-    expect(run.code).toBe(0);
+    expect(code).toBe(0);
 
     // Every key was driven to its first 429, with the exact count a fixed window allows.
     const quota = report.checks.filter((c) => c.id === 'rate-limit.quota');
@@ -52,7 +81,6 @@ describe('the rate-limit suite against a conforming limiter', () => {
     expect(report.checks.find((c) => c.id === 'rate-limit.ban-probe' && c.subject === 'free#3')?.message).toMatch(/kept sending after a 429: (\d+, ){4}\d+/);
 
     const timelines = new Map(report.rateLimits?.map((k) => [k.label, k]));
-    const exchanges = readFileSync(path.join(reports, 'exchanges.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Exchange);
     for (const label of ['free#1', 'free#2', 'pro#1', 'daily#1']) {
       const key = timelines.get(label);
       expect(key?.behaviour).toBe('fixed window');
@@ -95,6 +123,31 @@ describe('the rate-limit suite against a conforming limiter', () => {
     expect(politeness.get('free#3')?.inside.onPurpose).toBe(5); // the ban probe of the disposable key
     // Every request the server saw is in the report, in-flight ones included.
     expect(report.requests.total).toBe(server.stats().requests);
+    // Each exchange is the final answer alone; the client records the interim answers before it beside it.
+    const interim = exchanges.filter((e) => e.interim !== undefined);
+    expect(interim.length > 0).toBe(variations.includes('early-hints-103'));
+    for (const e of interim) expect(e.interim).toEqual([103]);
+  });
+
+  it('103 Early Hints before every answer change nothing: the same verdict, checks and outcomes as the reference, every burst exact, and no request early', async () => {
+    const [plain, hinted] = await Promise.all([limiterRun([]), limiterRun(['early-hints-103'])]);
+    const outcomes = (r: Report) => r.checks.map((c) => `${c.id} [${c.subject ?? ''}]: ${c.outcome}`).sort();
+    expect({ verdict: hinted.report.verdict, checks: outcomes(hinted.report) }).toEqual({ verdict: plain.report.verdict, checks: outcomes(plain.report) });
+    // The requests: each key's burst sent exactly what its Remaining let through and one more (the
+    // 429), none after it, as against the reference; and the server counted what the report says.
+    // (Two runs of the plain reference with the same seed may differ by a few requests in all,
+    // 658 to 666 here: where in its windows each key's look falls depends on the wall clock.)
+    const bursts = (r: LimiterRun) => (r.report.rateLimits ?? []).filter((k) => k.load).map((k) => ({ label: k.label, overshoot: k.load!.sent - (k.timeline[0]!.remaining! + 1), afterFirst429: k.load!.sentAfterFirst429 }));
+    expect(bursts(hinted)).toEqual(bursts(plain).map((b) => ({ ...b, overshoot: 0, afterFirst429: 0 })));
+    expect(bursts(plain).every((b) => b.overshoot === 0 && b.afterFirst429 === 0)).toBe(true);
+    expect(hinted.report.requests.total).toBe(hinted.server.stats().requests);
+    // No request of any key inside one of its 429 periods, as the server counts them, but the
+    // mix's one on purpose (the disposable key's ban probe sends into one on purpose too).
+    for (const [label, key] of Object.entries(hinted.server.stats().byKey)) {
+      if (label === SPARE_LABEL) continue;
+      const onPurpose = hinted.exchanges.filter((e) => e.auth.kind === 'key' && e.auth.label === label && e.earlyOnPurpose !== undefined).length;
+      expect({ label, early: key.earlyRetries }).toEqual({ label, early: onPurpose });
+    }
   });
 });
 

@@ -1,9 +1,10 @@
 // Shared set-up for the reference server's tests: a fake clock, a server with known keys, and a
-// small HTTP client that keeps int64 digits.
+// small HTTP client that keeps int64 digits (on the harness's transport, which reads every form of
+// answer the variations send: interim answers, framings, codings).
 import { connect } from 'node:net';
-import { request } from 'undici';
 import { afterEach, expect } from 'vitest';
 import { parseJson, stringifyJson } from '../../lib/json.ts';
+import { Transport } from '../../lib/http/transport.ts';
 import { headerInt } from '../../lib/models.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import { startReferenceServer, type RunningServer } from '../../targets/reference/server.ts';
@@ -83,20 +84,18 @@ export async function call(server: RunningServer, method: string, path: string, 
     body = stringifyJson(options.json);
   }
   Object.assign(headers, options.headers);
-  const res = await request(`${server.origin}${path}`, { method: method as 'GET', headers, body });
-  const text = await res.body.text();
+  const res = await transport.send({ method, url: `${server.origin}${path}`, headers, ...(body !== undefined ? { body } : {}) });
   let json: unknown;
   try {
-    json = text === '' ? undefined : parseJson(text);
+    json = res.text === '' ? undefined : parseJson(res.text);
   } catch {
     json = undefined;
   }
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(res.headers)) {
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return { status: res.statusCode, headers: flat, text, json };
+  return { status: res.status, headers: res.headers, text: res.text, json };
 }
+
+/** One keep-alive pool for every test of a file; its free sockets do not hold the process. */
+const transport = new Transport({ timeoutMs: 30_000 });
 
 /** POSTs a body given as raw JSON text (for int64 literals JSON.stringify cannot write). */
 export function postRaw(server: RunningServer, text: string, key: string = KEYS.bulk): Promise<Exchange> {

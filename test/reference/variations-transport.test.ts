@@ -1,11 +1,14 @@
 // Legal variations of how replies reach the client: a skewed clock, several instances behind one
-// port, slow responses and short-lived connections. Each does what its catalogue entry says.
+// port, slow responses, short-lived connections, and the wire's forms (interim answers, framings,
+// content codings). Each does what its catalogue entry says.
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Client } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { INSTANCES, SKEWED_CONNECTION_DATE_MS, SLOW, slowDelayMs } from '../../targets/reference/delivery.ts';
+import { EARLY_HINT_LINK } from '../../targets/reference/http.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import type { RunningServer } from '../../targets/reference/server.ts';
 import type { VariationId } from '../../targets/reference/variations.ts';
@@ -274,5 +277,94 @@ describe('keep-alive-1s', () => {
       a.close();
       b.close();
     }
+  });
+});
+
+/** One request on a connection of its own, and every byte the server sends until it closes it (asked for with Connection: close, unless `keepAlive`). */
+function rawExchange(port: number, path: string, o: { keepAlive?: boolean; key?: string } = {}): Promise<{ head: string; headers: Record<string, string>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const all = Buffer.concat(chunks);
+      // Past the 1xx answers to the final one's head.
+      let at = 0;
+      while (/^HTTP\/1\.1 1\d\d /.test(all.subarray(at, at + 13).toString('latin1'))) at = all.indexOf('\r\n\r\n', at) + 4;
+      const end = all.indexOf('\r\n\r\n', at);
+      const head = all.subarray(0, end).toString('latin1');
+      const final = head.slice(at);
+      const headers = Object.fromEntries(final.split('\r\n').slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ head, headers, body: all.subarray(end + 4) });
+    });
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${o.key ?? KEYS.bulk}\r\n${o.keepAlive ? '' : 'Connection: close\r\n'}\r\n`);
+  });
+}
+
+/** A chunked body's data, the chunks joined. */
+function unchunk(body: Buffer): { data: Buffer; chunks: number } {
+  const parts: Buffer[] = [];
+  for (let at = 0; ; ) {
+    const line = body.indexOf('\r\n', at);
+    const size = Number.parseInt(body.subarray(at, line).toString('latin1'), 16);
+    if (size === 0) return { data: Buffer.concat(parts), chunks: parts.length };
+    parts.push(body.subarray(line + 2, line + 2 + size));
+    at = line + 2 + size + 2;
+  }
+}
+
+describe('the wire\'s forms', () => {
+  const json = (b: Buffer) => JSON.parse(b.toString('utf8')) as unknown;
+
+  it('early-hints-103: a 103 with a Link header before every answer', async () => {
+    const s = await start(['early-hints-103'], fakeClock(T0 + 10_250));
+    const { head, body } = await rawExchange(s.port, '/v1/pets?limit=1');
+    expect(head).toMatch(new RegExp(`^HTTP/1\\.1 103 Early Hints\r\nLink: ${EARLY_HINT_LINK.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\r\n\r\nHTTP/1\\.1 200 OK\r\n`));
+    expect(json(body)).toEqual([]);
+    // Before a 401 too.
+    expect((await rawExchange(s.port, '/v1/pets', { key: 'nobody' })).head).toMatch(/^HTTP\/1\.1 103 [^]*\r\n\r\nHTTP\/1\.1 401 /);
+  });
+
+  it('interim-100-102: 100 Continue then 102 Processing before every answer, unasked for', async () => {
+    const s = await start(['interim-100-102'], fakeClock(T0 + 10_250));
+    const { head } = await rawExchange(s.port, '/v1/pets?limit=1');
+    expect(head).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 102 Processing\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
+  });
+
+  it('chunked-bodies: chunked transfer coding in two chunks, no Content-Length', async () => {
+    const s = await start(['chunked-bodies'], fakeClock(T0 + 10_250), { preload: 3 });
+    const { headers, body } = await rawExchange(s.port, '/v1/pets?limit=3');
+    expect(headers['transfer-encoding']).toBe('chunked');
+    expect(headers['content-length']).toBeUndefined();
+    const { data, chunks } = unchunk(body);
+    expect(chunks).toBe(2);
+    expect(json(data)).toHaveLength(3);
+  });
+
+  it('close-delimited: no Content-Length, no chunks, Connection: close, the body ends with the connection', async () => {
+    const s = await start(['close-delimited'], fakeClock(T0 + 10_250), { preload: 3 });
+    const { headers, body } = await rawExchange(s.port, '/v1/pets?limit=3', { keepAlive: true });
+    expect({ length: headers['content-length'], te: headers['transfer-encoding'], connection: headers.connection }).toEqual({ length: undefined, te: undefined, connection: 'close' });
+    expect(json(body)).toHaveLength(3);
+  });
+
+  it.each([
+    { variation: 'gzip-always' as const, coding: 'gzip', decode: gunzipSync },
+    { variation: 'deflate-always' as const, coding: 'deflate', decode: inflateSync },
+    { variation: 'br-always' as const, coding: 'br', decode: brotliDecompressSync },
+  ])('$variation: every body coded $coding, with Vary: Accept-Encoding, though the request did not ask', async ({ variation, coding, decode }) => {
+    const s = await start([variation], fakeClock(T0 + 10_250), { preload: 3 });
+    const { headers, body } = await rawExchange(s.port, '/v1/pets?limit=3');
+    expect({ encoding: headers['content-encoding'], vary: headers.vary, length: Number(headers['content-length']) }).toEqual({ encoding: coding, vary: 'Accept-Encoding', length: body.length });
+    expect(json(decode(body))).toHaveLength(3);
+  });
+
+  it('several codings at once, applied in catalogue order, and chunked and close-delimited together (the connection\'s close wins)', async () => {
+    const s = await start(['gzip-always', 'br-always', 'chunked-bodies', 'close-delimited', 'early-hints-103'], fakeClock(T0 + 10_250), { preload: 3 });
+    const { head, headers, body } = await rawExchange(s.port, '/v1/pets?limit=3', { keepAlive: true });
+    expect(head).toMatch(/^HTTP\/1\.1 103 /);
+    expect({ encoding: headers['content-encoding'], te: headers['transfer-encoding'], connection: headers.connection }).toEqual({ encoding: 'gzip, br', te: undefined, connection: 'close' });
+    expect(json(gunzipSync(brotliDecompressSync(body)))).toHaveLength(3);
   });
 });

@@ -1,18 +1,15 @@
 // The rate-limit driver's wire to a reference server in this process, on a virtual clock: looks
-// and the careful part go through the harness's own code (only the connection is simulated), the
-// fast part stands in for autocannon (several connections at an overall rate, stopped at the first
-// 429 while requests already sent are still answered). Every request is recorded as the client
-// records it, and every accepted one reaches the run's ledger, so that the checks judge what the
-// harness would have judged.
+// and both parts of a burst go through the harness's own code (only the connection is simulated).
+// Every request is recorded as the client records it, and every accepted one reaches the run's
+// ledger, so that the checks judge what the harness would have judged.
 import { Budget } from '../../lib/client/budget.ts';
 import type { TargetKey } from '../../lib/config/schema.ts';
 import type { Phases } from '../../lib/load/approach.ts';
-import type { BurstOptions, BurstResult } from '../../lib/load/burst.ts';
-import { careful, type Connect } from '../../lib/load/careful.ts';
+import { careful } from '../../lib/load/careful.ts';
 import type { Clock } from '../../lib/load/clock.ts';
+import { type Connect, fast } from '../../lib/load/fast.ts';
 import type { Recorder, Wire } from '../../lib/rate-limit/drive-context.ts';
 import type { Exchange } from '../../lib/result/model.ts';
-import { burstPoint, histogramOf, percentilesOf, type TimelinePoint } from '../../lib/result/rate-limits.ts';
 import { AcceptedLedger, type DayOf } from '../../lib/worker/ledger.ts';
 import type { InProcessResponse, InProcessServer } from '../../targets/reference/in-process.ts';
 
@@ -56,11 +53,11 @@ export function simWire(server: InProcessServer, clock: Clock, options: SimOptio
         const res = await send(path, headers, connection);
         return { status: res.status, header: (name) => res.headers[name], body: res.body };
       },
-      close: async () => {},
+      close: () => {},
     };
   };
   const phases: Phases = {
-    fast: (o) => fastPart(o, clock, send, () => ++connections),
+    fast: (o) => fast(o, { clock, connect }),
     careful: (o) => careful(o, { clock, connect }),
   };
   return {
@@ -111,50 +108,4 @@ export function simWire(server: InProcessServer, clock: Clock, options: SimOptio
       budget: new Budget(options.budget ?? 1_000_000),
     },
   };
-}
-
-/**
- * autocannon's part, simulated: `connections` loops, each sending its next request at the next
- * slot of the overall rate once its previous answer came; at the first 429 no new request goes
- * out, and those already sent are answered and marked afterStop.
- */
-async function fastPart(o: BurstOptions, clock: Clock, send: (path: string, headers: Record<string, string>, connection: number) => Promise<InProcessResponse>, open: () => number): Promise<BurstResult> {
-  const startedAt = clock.now();
-  const gapMs = 1000 / Math.max(1, o.rate);
-  const { pathname, search } = new URL(o.url);
-  const points: TimelinePoint[] = [];
-  const latencies: number[] = [];
-  let slots = 0;
-  let sent = 0;
-  let stopped = false;
-  let ended: BurstResult['ended'] = 'max-requests';
-  // Connections numbered from 1 within the part, as autocannon's are; the server sees them apart.
-  const loop = async (_: unknown, index: number) => {
-    const connection = open();
-    for (;;) {
-      if (stopped || slots >= o.maxRequests) return;
-      const slot = startedAt + slots++ * gapMs;
-      if (slot - startedAt >= o.maxDurationMs) {
-        if (!stopped) ended = 'max-duration';
-        return;
-      }
-      await clock.sleep(slot - clock.now());
-      if (stopped) return;
-      sent += 1;
-      const t0 = clock.now();
-      const res = await send(pathname + search, o.headers, connection);
-      const t = clock.now();
-      latencies.push(t - t0);
-      const point: TimelinePoint = { ...burstPoint(t, res.status, (name) => res.headers[name], res.body), sentAt: t0, conn: index + 1 };
-      if (stopped) point.afterStop = true;
-      points.push(point);
-      if (res.status === 429 && !stopped) {
-        stopped = true;
-        ended = 'first-429';
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.connections, o.maxRequests)) }, loop));
-  const histogram = histogramOf(latencies);
-  return { points, sent, startedAt, durationMs: clock.now() - startedAt, latency: percentilesOf(histogram), histogram, errors: 0, timeouts: 0, ended };
 }

@@ -2,8 +2,8 @@
 // replaced by a model limiter here: no sockets, no clock beyond the test's own.
 import { describe, expect, it } from 'vitest';
 import { approach, carefulMargin, type Phases } from '../../../lib/load/approach.ts';
-import type { BurstResult } from '../../../lib/load/burst.ts';
 import { systemClock } from '../../../lib/load/clock.ts';
+import type { BurstResult } from '../../../lib/load/fast.ts';
 import { histogramOf, mergeHistograms, percentilesOf, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
 
 const LATENCY = { p50: 1, p90: 2, p99: 3, max: 4 };
@@ -11,7 +11,7 @@ const LATENCY = { p50: 1, p90: 2, p99: 3, max: 4 };
 const histogramFor = (n: number) => histogramOf(Array.from({ length: n }, (_, i) => (i % 5) + 1));
 
 /** A part's result over its answers. */
-const result = (points: TimelinePoint[], sent: number, ended: BurstResult['ended']): BurstResult => ({ points, sent, startedAt: Date.now(), durationMs: 1, latency: LATENCY, histogram: histogramFor(points.length), errors: 0, timeouts: 0, ended });
+const result = (points: TimelinePoint[], sent: number, ended: BurstResult['ended']): BurstResult => ({ points, sent, startedAt: Date.now(), durationMs: 1, latency: LATENCY, histogram: histogramFor(points.length), unanswered: [], ended });
 
 /** The fast part over a model's answers: several connections, so at the first 429 `inFlight` more requests were already sent. */
 function fastPhase(answer: () => TimelinePoint, inFlight = 3): Phases['fast'] {
@@ -132,11 +132,11 @@ describe('approach: the pair at Remaining 1', () => {
     const before: TimelinePoint = { t: 1, status: 200, remaining: 1 };
     const together: TimelinePoint[] = [{ t: 2, status: 200, remaining: 0 }, { t: 3, status: 429, remaining: 0 }];
     return {
-      fast: async () => ({ points: [], sent: 0, startedAt: 0, durationMs: 0, latency: LATENCY, histogram: [], errors: 0, timeouts: 0, ended: 'max-requests' }),
+      fast: async () => ({ points: [], sent: 0, startedAt: 0, durationMs: 0, latency: LATENCY, histogram: [], unanswered: [], ended: 'max-requests' }),
       careful: async ({ pairAtLastOne }) => {
         asked.push(pairAtLastOne ?? false);
         const points = [before, ...together];
-        return { points, sent: 3, startedAt: 0, durationMs: 1, latency: LATENCY, histogram: histogramFor(3), errors: 0, timeouts: 0, ended: 'first-429', room: false, ...(pairAtLastOne ? { pair: { before, together } } : {}) };
+        return { points, sent: 3, startedAt: 0, durationMs: 1, latency: LATENCY, histogram: histogramFor(3), unanswered: [], ended: 'first-429', room: false, ...(pairAtLastOne ? { pair: { before, together } } : {}) };
       },
     };
   }

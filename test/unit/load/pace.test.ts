@@ -1,8 +1,9 @@
 // lib/load/pace.ts: requests at a constant arrival rate. The clock, the sleeps and the transport are
 // all fakes: time moves only when the fake timers fire (a sleep, or a response due after its
 // latency), so sends land exactly where the schedule puts them; no socket, no real timer.
-import type { Dispatcher } from 'undici';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { TransportError } from '../../../lib/errors.ts';
+import type { HttpAnswer, HttpRequest, Sender, SendOptions } from '../../../lib/http/transport.ts';
 import { type InFlight, pace, type PaceOptions } from '../../../lib/load/pace.ts';
 import { achievedRate, type PacedRequest } from '../../../lib/result/paced-load.ts';
 
@@ -52,37 +53,31 @@ class FakeTime {
 interface Reply {
   latencyMs: number;
   status?: number;
-  headers?: Record<string, string | string[]>;
+  headers?: Record<string, string>;
   body?: string;
   error?: Error;
 }
 
-/** A Dispatcher whose `request` answers from `reply`, on the fake time. */
-function fakeDispatcher(time: FakeTime, reply: (n: number) => Reply) {
-  const calls: { options: Dispatcher.RequestOptions; at: number }[] = [];
-  const bodies = { dumped: 0, read: 0, destroyed: 0 };
-  const body = (text: string) => ({
-    dump: async () => {
-      bodies.dumped += 1;
-    },
-    async *[Symbol.asyncIterator]() {
-      bodies.read += 1;
-      yield Buffer.from(text);
-    },
-    destroy() {
-      bodies.destroyed += 1;
-    },
-  });
-  const dispatcher = {
-    request(options: Dispatcher.RequestOptions) {
+/** A transport whose `send` answers from `reply`, on the fake time, keeping of each body what `keep` asks. */
+function fakeTransport(time: FakeTime, reply: (n: number) => Reply) {
+  const calls: { request: HttpRequest; options: SendOptions | undefined; at: number }[] = [];
+  const transport: Sender = {
+    send(request, options) {
       const r = reply(calls.length);
-      calls.push({ options, at: time.now });
-      return new Promise((resolve, reject) => {
-        time.at(time.now + r.latencyMs, () => (r.error ? reject(r.error) : resolve({ statusCode: r.status ?? 200, headers: r.headers ?? {}, body: body(r.body ?? '') })));
+      calls.push({ request, options, at: time.now });
+      return new Promise<HttpAnswer>((resolve, reject) => {
+        time.at(time.now + r.latencyMs, () => {
+          if (r.error) return reject(r.error);
+          const status = r.status ?? 200;
+          const body = r.body ?? '';
+          const keep = options?.keep?.(status) ?? Infinity;
+          const text = body.slice(0, keep);
+          resolve({ status, headers: r.headers ?? {}, body: Buffer.from(text), text, truncated: text.length < body.length, interim: [] });
+        });
       });
     },
   };
-  return { dispatcher: dispatcher as unknown as Dispatcher, calls, bodies };
+  return { transport, calls };
 }
 
 interface Setup {
@@ -97,7 +92,7 @@ interface Setup {
 
 async function paced(s: Setup = {}) {
   const time = new FakeTime();
-  const { dispatcher, calls, bodies } = fakeDispatcher(time, s.reply ?? (() => ({ latencyMs: 30 })));
+  const { transport, calls } = fakeTransport(time, s.reply ?? (() => ({ latencyMs: 30 })));
   const inFlight = s.inFlight ?? { now: 0, max: 100 };
   const answered: PacedRequest[] = [];
   let sleeps = 0;
@@ -107,29 +102,18 @@ async function paced(s: Setup = {}) {
       headers: { authorization: 'Bearer secret' },
       rate: s.rate ?? 10,
       count: s.count ?? 20,
-      dispatcher,
+      transport,
       inFlight,
-      timeoutMs: 5_000,
       onAnswer: (r) => answered.push(r),
       now: () => time.now,
       sleep: (ms) => time.sleep(ms + (s.late?.(sleeps++) ?? 0)),
       ...s.options,
     }),
   );
-  return { result, time, calls, bodies, inFlight, answered, offsets: result.requests.map((r) => r.sentAt - T0) };
+  return { result, time, calls, inFlight, answered, offsets: result.requests.map((r) => r.sentAt - T0) };
 }
 
-const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8080'), { code: 'ECONNREFUSED' });
-
-let signal: AbortSignal;
-beforeEach(() => {
-  // The signal bounding each exchange would start a real (unreferenced) timer: a plain one instead.
-  signal = new AbortController().signal;
-  vi.spyOn(AbortSignal, 'timeout').mockImplementation(() => signal);
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const refused = () => new TransportError('connection refused', 'CONNECTION_REFUSED');
 
 describe('pace: the schedule', () => {
   it('sends request i at start + i / rate, exactly, and the count asked for', async () => {
@@ -224,7 +208,7 @@ describe('pace: stopping', () => {
     const { result, calls, answered, inFlight } = await paced({ rate: 10, count: 20, reply: () => ({ latencyMs: 10, error: refused() }) });
     expect(calls).toHaveLength(5);
     expect(result.stopped).toBe('the target stopped answering: 5 requests in a row got no response');
-    expect(result.requests.map((r) => r.error)).toEqual(Array(5).fill('ECONNREFUSED'));
+    expect(result.requests.map((r) => r.error)).toEqual(Array(5).fill('CONNECTION_REFUSED'));
     expect(result.requests.every((r) => r.point === undefined && r.latencyMs === undefined)).toBe(true);
     expect(answered).toHaveLength(5);
     expect(inFlight.now).toBe(0);
@@ -245,9 +229,9 @@ describe('pace: stopping', () => {
   });
 
   it.each<{ title: string; error: () => Error; code: string }>([
-    { title: 'the deadline of the whole exchange', error: () => Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' }), code: 'REQUEST_DEADLINE' },
-    { title: 'a code on the cause', error: () => new Error('fetch failed', { cause: { code: 'UND_ERR_SOCKET' } }), code: 'UND_ERR_SOCKET' },
-    { title: 'a silence before the headers', error: () => Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), code: 'UND_ERR_HEADERS_TIMEOUT' },
+    { title: 'the deadline of the whole exchange', error: () => new TransportError('too long', 'REQUEST_DEADLINE'), code: 'REQUEST_DEADLINE' },
+    { title: 'a connection closed before an answer', error: () => new TransportError('closed', 'CLOSED_BEFORE_ANSWER'), code: 'CLOSED_BEFORE_ANSWER' },
+    { title: 'a silence before the headers', error: () => new TransportError('silence', 'HEADERS_TIMEOUT'), code: 'HEADERS_TIMEOUT' },
   ])('records a transport error by its code: $title', async ({ error, code }) => {
     const { result } = await paced({ rate: 10, count: 1, reply: () => ({ latencyMs: 10, error: error() }) });
     expect(result.requests).toEqual([{ sentAt: T0, error: code }]);
@@ -255,43 +239,34 @@ describe('pace: stopping', () => {
 });
 
 describe('pace: the requests and their answers', () => {
-  it('sends a GET to the URL with the headers, the timeouts and a signal bounding the exchange', async () => {
+  it('sends a GET to the URL with the headers, over the transport (its timeouts end a silent request)', async () => {
     const { calls } = await paced({ count: 1 });
-    expect(calls[0]?.options).toEqual({
-      origin: 'http://store.test:8080',
-      path: '/v1/pets?limit=1',
-      method: 'GET',
-      headers: { authorization: 'Bearer secret' },
-      headersTimeout: 5_000,
-      bodyTimeout: 5_000,
-      signal,
-    });
-    // A second more than the silences: a server may drip its answer.
-    expect(AbortSignal.timeout).toHaveBeenCalledWith(6_000);
+    expect(calls[0]?.request).toEqual({ method: 'GET', url: URL_, headers: { authorization: 'Bearer secret' } });
   });
 
   it('keeps a 429 with its body and rate-limit headers', async () => {
     const body = '{"code":"rate_limited","message":"slow down","status":429}';
-    const headers = { 'Retry-After': '1', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(S0 + 5), 'content-type': 'application/json' };
-    const { result, bodies } = await paced({ count: 1, reply: () => ({ latencyMs: 12, status: 429, headers, body }) });
+    const headers = { 'retry-after': '1', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(S0 + 5), 'content-type': 'application/json' };
+    const { result, calls } = await paced({ count: 1, reply: () => ({ latencyMs: 12, status: 429, headers, body }) });
     expect(result.requests[0]).toEqual({
       sentAt: T0,
       point: { t: T0 + 12, status: 429, limit: 60, remaining: 0, reset: S0 + 5, retryAfter: '1', body, contentType: 'application/json' },
       latencyMs: 12,
     });
-    expect(bodies).toEqual({ dumped: 0, read: 1, destroyed: 0 });
+    expect(calls[0]?.options?.keep?.(429)).toBe(64 * 1024);
   });
 
   it('reads and drops a 2xx body (not kept), keeping its headers', async () => {
-    const { result, bodies } = await paced({ count: 3, reply: (n) => ({ latencyMs: 5, status: 200, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(58 - n) }, body: '{"items":[]}' }) });
+    const { result, calls } = await paced({ count: 3, reply: (n) => ({ latencyMs: 5, status: 200, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(58 - n) }, body: '{"items":[]}' }) });
     expect(result.requests.map((r) => r.point)).toEqual([0, 1, 2].map((n) => ({ t: T0 + n * 100 + 5, status: 200, limit: 60, remaining: 58 - n })));
-    expect(bodies).toEqual({ dumped: 3, read: 0, destroyed: 0 });
+    // Kept at 0: read and dropped.
+    expect(calls.map((c) => c.options?.keep?.(200))).toEqual([0, 0, 0]);
   });
 
   it('keeps the first 4,096 characters of a long body other than 2xx, reading no more than 64 KiB', async () => {
-    const { result, bodies } = await paced({ count: 1, reply: () => ({ latencyMs: 5, status: 503, body: 'x'.repeat(100_000) }) });
+    const { result, calls } = await paced({ count: 1, reply: () => ({ latencyMs: 5, status: 503, body: 'x'.repeat(100_000) }) });
     expect(result.requests[0]?.point?.body).toBe('x'.repeat(4096));
-    expect(bodies.destroyed).toBe(1);
+    expect(calls[0]?.options?.keep?.(503)).toBe(64 * 1024);
   });
 
   it('measures latency from the send to the end of the answer', async () => {
@@ -307,7 +282,7 @@ describe('pace: the requests and their answers', () => {
     expect(new Set(answered)).toEqual(new Set(result.requests));
     expect(answered.every((r) => r.point !== undefined || r.error !== undefined)).toBe(true);
     // Sent 0, 100, …; answered at 500, 500, 500, 500 and 401: the error first.
-    expect(answered[0]?.error).toBe('ECONNREFUSED');
+    expect(answered[0]?.error).toBe('CONNECTION_REFUSED');
     expect(result.requests.map((r) => r.sentAt - T0)).toEqual([0, 100, 200, 300, 400]);
   });
 });

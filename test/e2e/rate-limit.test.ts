@@ -151,6 +151,28 @@ describe('the rate-limit suite against a conforming limiter', () => {
   });
 });
 
+describe('103 Early Hints before every answer, over the functional suites', () => {
+  it('the same requests as against the reference, suite by suite, the same verdict and the same outcomes (same seed)', async () => {
+    const functional = ['auth', 'concurrency', 'create-pet', 'get-pet', 'list-pets', 'routes', 'stateful'];
+    const run = async (variations: VariationId[]) => {
+      const name = `functional-${variations.join('+') || 'plain'}`;
+      const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations, preload: 30 });
+      servers.push(server);
+      const reports = path.join(dir, name);
+      const target = { name: 'fn', baseUrl: server.baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS, allow: { writes: true } };
+      const cli = await runCli(['--target', writeTarget(dir, target, `${name}.yaml`), '--report-dir', reports, '--seed', '1', '--quiet', ...functional.flatMap((x) => ['--suite', x])]);
+      return { code: cli.code, report: readReport(reports), served: server.stats().requests };
+    };
+    const [plain, hinted] = await Promise.all([run([]), run(['early-hints-103'])]);
+    const outcomes = (r: Report) => r.checks.map((c) => `${c.id} [${c.subject ?? ''}]: ${c.outcome}`).sort();
+    expect({ code: hinted.code, verdict: hinted.report.verdict, checks: outcomes(hinted.report) }).toEqual({ code: plain.code, verdict: plain.report.verdict, checks: outcomes(plain.report) });
+    expect(hinted.report.requests.bySuite).toEqual(plain.report.requests.bySuite);
+    expect(hinted.report.requests.total).toBe(plain.report.requests.total);
+    expect(hinted.served).toBe(hinted.report.requests.total);
+    expect(plain.code).toBe(0);
+  });
+});
+
 describe('without load allowed', () => {
   it('skips every rate-limit and paced-load check, saying how to allow it, and sends nothing with the keys', async () => {
     const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS });

@@ -12,7 +12,7 @@
 // the same way, since that answer may have been the 429 (ended `no-answer`).
 import type { HttpConnection } from '../http/transport.ts';
 import { TransportError } from '../errors.ts';
-import { burstPoint, histogramOf, type LatencyHistogram, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { accepted, burstPoint, histogramOf, type LatencyHistogram, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
 import type { Clock } from './clock.ts';
 
 export interface BurstOptions {
@@ -69,7 +69,7 @@ export function transportConnect(transport: { connection(): HttpConnection }): C
     const connection = transport.connection();
     return {
       async get(path, headers) {
-        const res = await connection.send({ method: 'GET', url: origin + path, headers }, { keep: (status) => (status >= 200 && status < 300 ? 0 : KEPT_BODY_BYTES) });
+        const res = await connection.send({ method: 'GET', url: origin + path, headers }, { keep: (status) => (accepted({ status }) ? 0 : KEPT_BODY_BYTES) });
         return { status: res.status, header: (name) => res.headers[name], body: res.text };
       },
       close: () => connection.close(),

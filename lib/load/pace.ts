@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { TransportError } from '../errors.ts';
 import type { Sender } from '../http/transport.ts';
 import type { PacedRequest } from '../result/paced-load.ts';
-import { burstPoint } from '../result/rate-limits.ts';
+import { accepted, burstPoint } from '../result/rate-limits.ts';
 
 /** Requests in flight at once, shared by every key paced at the same time. */
 export interface InFlight {
@@ -68,7 +68,7 @@ export async function pace(options: PaceOptions): Promise<PaceResult> {
     options.inFlight.now += 1;
     try {
       // 2xx bodies (pages of animals) are not kept: read and dropped, so the connection is reused.
-      const res = await options.transport.send({ method: 'GET', url: options.url, headers: options.headers }, { keep: (status) => (status >= 200 && status < 300 ? 0 : KEPT_BODY_BYTES) });
+      const res = await options.transport.send({ method: 'GET', url: options.url, headers: options.headers }, { keep: (status) => (accepted({ status }) ? 0 : KEPT_BODY_BYTES) });
       const t = now();
       r.point = burstPoint(t, res.status, (name) => res.headers[name], res.text);
       r.latencyMs = t - r.sentAt;

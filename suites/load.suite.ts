@@ -13,6 +13,7 @@ import { LoadEvidence } from '../lib/load/evidence.ts';
 import { clientWire, driveContext } from '../lib/rate-limit/drive-context.ts';
 import { overallFigures, type PacedLoadKey, type PacedRun, pacedFigures } from '../lib/result/paced-load.ts';
 import { check, prepare } from '../lib/worker/vitest-adapter.ts';
+import { runStart } from '../lib/worker/run-context.ts';
 import { session } from '../lib/worker/session.ts';
 
 const runs = new Map<string, PacedRun>();
@@ -27,7 +28,7 @@ describe('Paced load', () => {
     if (!ctx.run.allowLoad) return;
     const { target, pace } = ctx.run;
     const stop = ctx.client.subscribe(evidence.add);
-    const drive = driveContext({ clock: systemClock, wire: clientWire(ctx.client), target, soak: ctx.run.soak, deadline: ctx.run.deadline, progress: ctx.progress, ledger: session().accepted });
+    const drive = driveContext({ clock: systemClock, wire: clientWire(ctx.client), target, soak: ctx.run.soak, deadline: ctx.run.deadline, knownSince: runStart(ctx.run), progress: ctx.progress, ledger: session().accepted });
     const plans = planPacedLoad(target, pace, ctx.client.budget.remaining);
     const paced = plans.filter((p) => !p.skip);
     const total = paced.reduce((n, p) => n + p.count, 0);

@@ -14,6 +14,7 @@ import { type KeyRun, keyRunRecord, summariseKey } from '../lib/result/rate-limi
 import { check, LOAD_NOT_ALLOWED, prepare } from '../lib/worker/vitest-adapter.ts';
 import type { EarlyRefusal } from '../lib/client/send-log.ts';
 import { HarnessError, SuiteCutShort } from '../lib/errors.ts';
+import { runStart } from '../lib/worker/run-context.ts';
 import { session } from '../lib/worker/session.ts';
 
 const runs = new Map<string, KeyRun>();
@@ -37,6 +38,7 @@ describe('Limits', () => {
       target: ctx.run.target,
       soak: ctx.run.soak,
       deadline: ctx.run.deadline,
+      knownSince: runStart(ctx.run),
       progress: ctx.progress,
       ledger: session().accepted,
       ...(segment ? { segment: { ...segment, slots: segmentSlots(ctx.run, segment.startAt) } } : {}),

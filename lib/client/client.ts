@@ -82,6 +82,8 @@ export interface ClientOptions {
   deadline?: number;
   /** The target's window lengths, seconds: a 429 within the plan's minute quota is told apart by them. */
   windows?: { minute: number; day: number };
+  /** Epoch ms from which every request with the keys is this client's (the run's start; default: the client's making). */
+  knownSince?: number;
   retry?: RetryOptions;
   /** Receives every exchange once complete (the run's log). */
   onExchange?: (exchange: Exchange) => void;
@@ -118,6 +120,7 @@ export class ApiClient {
   readonly budget: Budget;
   /** Every request sent with each key, and its 429s within the plan's minute quota. */
   readonly sends = new SendLog();
+  private readonly knownSince: number;
   private readonly http: Transport;
   private seq: number;
   private readonly subscribers = new Set<(exchange: Exchange) => void>();
@@ -128,6 +131,7 @@ export class ApiClient {
     this.redactor = new Redactor(options.keys);
     this.budget = options.budget;
     this.seq = options.seqStart ?? 0;
+    this.knownSince = options.knownSince ?? (options.now ?? Date.now)();
     this.suite = options.suite ?? 'harness';
     this.http = new Transport({
       timeoutMs: options.timeoutMs,
@@ -306,7 +310,7 @@ export class ApiClient {
   private earlyRefusal(auth: Auth, sentAt: number, answeredAt: number, status: number, headers: Record<string, string>) {
     if (status !== 429 || !('key' in auth) || this.options.windows === undefined) return undefined;
     const { key } = auth;
-    return refusedWithinQuota(this.sends.counted(key.label), { sentAt, answer: rateAnswerOf(answeredAt, status, headers) }, { quota: key.quota, windows: this.options.windows });
+    return refusedWithinQuota(this.sends.counted(key.label), { sentAt, answer: rateAnswerOf(answeredAt, status, headers) }, { quota: key.quota, windows: this.options.windows, knownSince: this.knownSince });
   }
 
   private url(req: ApiRequest): string {

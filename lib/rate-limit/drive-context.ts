@@ -77,6 +77,8 @@ export interface DriveContext {
   soak: boolean;
   /** Epoch ms: the whole-run time limit. */
   deadline: number;
+  /** Epoch ms from which every request with the keys is the run's (its start): what came before is not known. */
+  knownSince: number;
   progress(line: string): void;
   /** Per key label: epoch ms before which no request may be sent (the last Retry-After given). */
   notBefore: Map<string, number>;

@@ -6,7 +6,9 @@
 // them, and a token bucket's missing tokens are never more than them. So when those requests,
 // the refused one included, are within the quota, the refusal is certain to be too early: a
 // limiter that smooths requests out with no room for a burst, a quota smaller than the plan's.
-// It assumes, as every quota check does, that the key is the harness's alone during the run.
+// It assumes, as every quota check does, that the key is the harness's alone during the run; and
+// since requests sent before the run (an earlier run, moments ago) are not known, only a 429 sent a
+// whole window after the harness began to know the key's traffic is judged.
 //
 // Only the minute's 429s are judged (a day spent by earlier runs today, or a ban, is another
 // clause), and only where its headers leave no room in the window they describe: a 429 whose
@@ -27,12 +29,15 @@ export interface WithinQuota {
  * Whether the 429 answered at `answer.t` to a request sent at `sentAt` came within the plan's
  * minute quota. `counted` has, for every request the harness had sent with the key by then
  * (whatever its answer, the refused one included), the latest moment the limiter may have counted
- * it: its answer's arrival (our epoch ms), or later for one still in flight. Undefined when the
- * 429 did not come within the quota, or that cannot be told.
+ * it: its answer's arrival (our epoch ms), or later for one still in flight; `knownSince` when
+ * the harness began to know them all (the run's start). Undefined when the 429 did not come within
+ * the quota, or that cannot be told.
  */
-export function refusedWithinQuota(counted: readonly number[], refusal: { sentAt: number; answer: RateAnswer }, ctx: { quota: PlanQuota; windows: { minute: number; day: number } }): WithinQuota | undefined {
+export function refusedWithinQuota(counted: readonly number[], refusal: { sentAt: number; answer: RateAnswer }, ctx: { quota: PlanQuota; windows: { minute: number; day: number }; knownSince: number }): WithinQuota | undefined {
   const { answer } = refusal;
   if (answer.status !== 429 || classifyRefusal(ctx, answer) !== 'minute') return undefined;
+  // Requests of the window before the harness knew the key's traffic may have spent it.
+  if (refusal.sentAt - ctx.windows.minute * 1000 < ctx.knownSince) return undefined;
   if (windowDescribed(ctx.quota, answer) === 'minute' && answer.remaining !== undefined && answer.remaining > 0) return undefined;
   const seconds = ctx.windows.minute;
   // The limiter decided at the sending at the earliest: what it held then it had counted within a

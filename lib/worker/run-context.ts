@@ -25,6 +25,11 @@ export interface RunContext {
   pace: PaceSettings;
 }
 
+/** Epoch ms the run began (a load segment's: its start time): what the harness sent before it, it does not know. */
+export function runStart(run: Pick<RunContext, 'deadline' | 'timeLimitSeconds'>): number {
+  return run.deadline - run.timeLimitSeconds * 1000;
+}
+
 /** The load suite's paced load (--load-rate, --load-windows). */
 export interface PaceSettings {
   /** Fraction of each plan's per-minute quota. */

@@ -9,7 +9,7 @@ import { Budget } from '../client/budget.ts';
 import { targetClientOptions } from '../client/for-target.ts';
 import { EVENTS_ARTIFACT, type HarnessEvent } from './events.ts';
 import { AcceptedLedger, dayOfTarget } from './ledger.ts';
-import type { RunContext } from './run-context.ts';
+import { type RunContext, runStart } from './run-context.ts';
 
 /** Exchanges are sent in batches of at most this many; anything else is sent at once. */
 const BATCH = 100;
@@ -68,6 +68,7 @@ export class Session {
       ...targetClientOptions(run.target),
       budget: new Budget(run.maxRequests, run.requestsBefore),
       deadline: run.deadline,
+      knownSince: runStart(run),
       seqStart: run.requestsBefore,
       onExchange: (exchange) => {
         this.accepted.add(exchange);

@@ -59,7 +59,7 @@ function setUp(o: ClockRunOptions) {
   /** A wire of its own (connections, log, ledger) and a context to drive keys with it. */
   const runner = (segment?: DriveContext['segment']) => {
     const sim = simWire(server, clock, o.latencyMs === undefined ? {} : { latencyMs: o.latencyMs }, dayOfTarget(target));
-    const ctx = driveContext({ clock, wire: sim.wire, target, soak: o.soak ?? false, deadline: startedAt + 7 * 86_400_000, progress: () => {}, ledger: sim.ledger, ...(segment ? { segment } : {}) });
+    const ctx = driveContext({ clock, wire: sim.wire, target, soak: o.soak ?? false, deadline: startedAt + 7 * 86_400_000, knownSince: startedAt, progress: () => {}, ledger: sim.ledger, ...(segment ? { segment } : {}) });
     return { sim, ctx };
   };
   return { startedAt, clock, server, target, runner };

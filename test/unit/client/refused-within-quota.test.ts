@@ -35,7 +35,7 @@ afterEach(async () => {
 function client(overrides: Partial<ClientOptions> = {}) {
   const exchanges: Exchange[] = [];
   const delays: number[] = [];
-  const api = new ApiClient({ baseUrl: server.baseUrl, keys: [FREE, OTHER], windows: { minute: 60, day: 86_400 }, budget: new Budget(100), timeoutMs: 2000, onExchange: (e) => exchanges.push(e), sleep: async (ms) => void delays.push(ms), random: () => 0, ...overrides });
+  const api = new ApiClient({ baseUrl: server.baseUrl, keys: [FREE, OTHER], windows: { minute: 60, day: 86_400 }, knownSince: Date.now() - 3_600_000, budget: new Budget(100), timeoutMs: 2000, onExchange: (e) => exchanges.push(e), sleep: async (ms) => void delays.push(ms), random: () => 0, ...overrides });
   clients.push(api);
   return { api, exchanges, delays };
 }
@@ -86,6 +86,15 @@ describe('ApiClient: 429s within the plan quota', () => {
     expect(exchanges.at(-1)).toMatchObject({ status: 429 });
     expect(exchanges.at(-1)!.refusedWithinQuota).toBeUndefined();
     expect(api.sends.refusals('free#1')).toEqual([]);
+  });
+
+  it('does not mark one that comes less than a window after the run began: an earlier run may have spent the window', async () => {
+    answer = noBurst;
+    const { api, exchanges, delays } = client({ knownSince: Date.now() });
+    for (let i = 0; i < 3; i++) await api.send({ method: 'GET', path: '/pets', auth: { key: FREE } });
+    expect(exchanges.filter((e) => e.status === 429).length).toBeGreaterThanOrEqual(2);
+    expect(exchanges.map((e) => e.refusedWithinQuota)).toEqual(exchanges.map(() => undefined));
+    expect(delays.length).toBeGreaterThanOrEqual(2);
   });
 
   it("does not mark the day's 429, nor one whose minute headers leave room", async () => {

@@ -5,7 +5,7 @@ import { describeWithinQuota, refusedWithinQuota } from '../../../lib/rate-limit
 import type { RateAnswer } from '../../../lib/rate-limit/vocabulary.ts';
 
 const T = 1_800_000_000_000;
-const FREE = { quota: { perMinute: 60, perDay: 1000 }, windows: { minute: 60, day: 86_400 } };
+const FREE = { quota: { perMinute: 60, perDay: 1000 }, windows: { minute: 60, day: 86_400 }, knownSince: T - 3_600_000 };
 const refusal = (over: Partial<RateAnswer> = {}, sentAt = T - 5): { sentAt: number; answer: RateAnswer } => ({ sentAt, answer: { t: T, status: 429, limit: 60, remaining: 0, retryAfter: '1', ...over } });
 /** The latest moments `n` requests a second apart were counted (their answers), the last the refused request itself. */
 const sends = (n: number, lastAt = T - 5) => Array.from({ length: n }, (_, i) => lastAt - (n - 1 - i) * 1000);
@@ -32,6 +32,11 @@ describe('refusedWithinQuota', () => {
     { title: 'headers of the minute that still leave room: something else refused (a day near its end, say)', answer: { remaining: 12 } },
   ])('not judged: $title', ({ answer }) => {
     expect(refusedWithinQuota(sends(2), refusal(answer), FREE)).toBeUndefined();
+  });
+
+  it('not judged: sent less than a window after the harness began to know the key\'s traffic (an earlier run may have spent it)', () => {
+    expect(refusedWithinQuota(sends(2), refusal(), { ...FREE, knownSince: T - 30_000 })).toBeUndefined();
+    expect(refusedWithinQuota(sends(2), refusal(), { ...FREE, knownSince: T - 5 - 60_000 })).toEqual({ sent: 2, quota: 60, seconds: 60 });
   });
 
   it('says which request it was and what the plan allows', () => {

@@ -92,17 +92,41 @@ export function judgeStatusFilter(status: PetStatus, requested: number, seen: Se
 const statusesListed = (items: readonly unknown[]): string[] => [...new Set(items.map((item) => String(statusOf(item) ?? 'no status')))];
 
 /**
+ * What an ignored status filter answers: the page listPets gives without one (the same other
+ * parameters), as the ids of its items in order, when two such answers in a row agreed: the order
+ * is stable, so an ignored filter gives exactly that page. Undefined when they did not agree (an
+ * order of its own each time: variation shuffled-order) or no page came: an ignored filter cannot
+ * then be told from another value matched by what the page holds.
+ */
+export type UnfilteredPage = readonly string[] | undefined;
+
+/** The page of two unfiltered answers in a row, when they agree. */
+export function unfilteredPage(first: Seen, second: Seen): UnfilteredPage {
+  const ids = (seen: Seen) => (seen.status === 200 ? readPage(seen).page?.items.map(idOf) : undefined);
+  const [a, b] = [ids(first), ids(second)];
+  return a !== undefined && b !== undefined && a.length === b.length && a.every((id, i) => id === b[i]) ? a : undefined;
+}
+
+/** Whether a page is the unfiltered one, the filter ignored: by its ids against an unfiltered page, else (none known) by animals of several statuses. */
+function ignoredFilter(items: readonly unknown[], others: readonly string[], unfiltered: UnfilteredPage): boolean {
+  if (unfiltered === undefined) return others.length > 1;
+  return items.length === unfiltered.length && items.every((item, i) => idOf(item) === unfiltered[i]);
+}
+
+/**
  * A status filter that is no PetStatus ("Available", "SOLD", "adopted", ""). The interface lists no
  * 400 for listPets, so two answers are legal: 400 with an Error body, or 200 listing only animals
  * whose status is exactly the value given, which no Pet has, so an empty page. Animals of one other
- * status mean the filter was misread as another value. Two readings the interface leaves open pass
- * here, each judged by a `should`: animals of the status the value matches ignoring case
- * ("AVAILABLE" read as available: list-pets.status-case), and animals of several statuses, the
- * filter ignored as unknown (list-pets.unknown-status). Codes: filter-matched-other-value;
+ * status that are not the page listPets gives without a filter mean the filter was misread as
+ * another value; with no such page to compare (an order not the same twice) that is not certain,
+ * and passes saying so. Two readings the interface leaves open pass here, each judged by a
+ * `should`: animals of the status the value matches ignoring case ("AVAILABLE" read as available:
+ * list-pets.status-case), and the filter ignored as unknown, the unfiltered page (or animals of
+ * several statuses) (list-pets.unknown-status). Codes: filter-matched-other-value;
  * server-error and unexpected-status (neither 400 nor 200); for a 200, judgePage's. A 400's Error
  * body is errors.error-body's (statusAsAsked).
  */
-export function judgeStatusFilterInvalid(value: string, reason: string, seen: Seen): Finding {
+export function judgeStatusFilterInvalid(value: string, reason: string, seen: Seen, unfiltered: UnfilteredPage): Finding {
   const what = `status=${JSON.stringify(value)} (${reason})`;
   const expected = `400 with an Error body, or 200 with no animal whose status is not exactly ${JSON.stringify(value)} (no Pet has it)`;
   if (seen.status === 400) return statusAsAsked(`${what}: refused with 400`, seen);
@@ -119,10 +143,15 @@ export function judgeStatusFilterInvalid(value: string, reason: string, seen: Se
   if (listed.length === 1 && listed[0] === petStatusIgnoringCase(value)) {
     return noted(pass(`${what}: 200 with ${wrong.length} animal(s) of status ${listed[0]}: read ignoring case, which the interface leaves open (list-pets.status-case judges it)`), page);
   }
-  // Ignored: the unfiltered store, a reading the interface leaves open for a value it does not describe.
-  if (listed.length > 1) return noted(pass(`${what}: 200 with animals of ${listed.join(', ')}: the filter was ignored, which the interface leaves open (list-pets.unknown-status judges it)`), page);
+  // Ignored: the unfiltered page, a reading the interface leaves open for a value it does not describe.
+  if (ignoredFilter(page.items, listed, unfiltered) || listed.length > 1) return noted(pass(`${what}: 200 with animals of ${listed.join(', ')}: the filter was ignored, which the interface leaves open (list-pets.unknown-status judges it)`), page);
+  // One other status, and no page without a filter to tell it from an ignored filter over a store
+  // of that status (or a page of it): not certain.
+  if (unfiltered === undefined) {
+    return noted(pass(`${what}: 200 with ${wrong.length} animal(s) of status ${listed[0]}: another value matched or the filter ignored, which listPets without a filter could not tell apart (its order is not the same twice)`), page);
+  }
   return noted(
-    findingOf('filter-matched-other-value', [`${what} listed ${wrong.length} animal(s) of status ${listed[0]}, e.g. id ${idOf(wrong[0])}: the filter matched another value`], expected, summarisePage(seen)),
+    findingOf('filter-matched-other-value', [`${what} listed ${wrong.length} animal(s) of status ${listed[0]}, e.g. id ${idOf(wrong[0])}, not the page listPets gives without a filter: the filter matched another value`], expected, summarisePage(seen)),
     page,
   );
 }
@@ -160,17 +189,18 @@ export function judgeStatusCase(lookups: readonly StatusLookup[]): Finding {
 
 /**
  * A status filter that is no PetStatus (an unknown word, the empty string, a blank, another case)
- * answered with the unfiltered store, animals of several statuses: the filter ignored. The
+ * answered with the page listPets gives without a filter (with no such page known, one of animals
+ * of several statuses): the filter ignored. The
  * interface lists no 400 for listPets and says nothing of a value outside the enumeration, and
  * frameworks that apply a filter only when it is known ignore the rest: a `should`. Code:
  * filter-ignored. One other status is list-pets.status-filter-invalid's (a must).
  */
-export function judgeUnknownStatus(lookups: readonly StatusLookup[]): Finding {
+export function judgeUnknownStatus(lookups: readonly StatusLookup[], unfiltered: UnfilteredPage): Finding {
   if (lookups.length === 0) return skip('no status filter that is no PetStatus was sent');
   const ignored = lookups.flatMap(({ value, seen }) => {
     const items = seen.status === 200 ? (readPage(seen).page?.items ?? []) : [];
     const listed = statusesListed(items.filter((item) => statusOf(item) !== value));
-    return listed.length > 1 ? [{ value, seen, listed, n: items.length }] : [];
+    return listed.length > 0 && ignoredFilter(items, listed, unfiltered) ? [{ value, seen, listed, n: items.length }] : [];
   });
   const [first] = ignored;
   if (first) {

@@ -10,6 +10,7 @@ import {
   judgeOutOfRange,
   judgeStatusFilter,
   judgeStatusFilterInvalid,
+  unfilteredPage,
   outOfRangeNo5xx,
 } from '../../../lib/checks/list-pets.ts';
 import type { Finding, Seen } from '../../../lib/checks/types.ts';
@@ -112,22 +113,35 @@ describe('judgeStatusFilter', () => {
 });
 
 describe('judgeStatusFilterInvalid', () => {
-  it.each<{ title: string; value: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
+  /** A page listPets gives without a filter, the same twice: none of the pages below. */
+  const OTHER_PAGE = ['900', '901', '902'];
+  it.each<{ title: string; value: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string; unfiltered?: readonly string[] | 'unknown' }>([
     { title: '400 with an Error body passes, saying so', value: 'Available', seen: seen(400, errorBody(400)), outcome: 'pass', mentions: ['status="Available"', 'refused with 400'] },
     { title: 'an empty page passes', value: 'Available', seen: page([]), outcome: 'pass', mentions: ['no animal'] },
     { title: 'animals of the status in another case pass: read ignoring case, left open (list-pets.status-case judges it)', value: 'AVAILABLE', seen: page(pets(3, 'available')), outcome: 'pass', mentions: ['status="AVAILABLE"', '3 animal(s) of status available', 'read ignoring case', 'list-pets.status-case'] },
     { title: '"ſold" matched to sold passes as read ignoring case', value: 'ſold', seen: page(pets(2, 'sold')), outcome: 'pass', mentions: ['status="ſold"', 'of status sold'] },
     { title: 'animals of every status pass: the filter ignored, left open (list-pets.unknown-status judges it)', value: 'adopted', seen: page([pet(1, 'available'), pet(2, 'sold'), pet(3)]), outcome: 'pass', mentions: ['animals of available, sold, no status', 'the filter was ignored', 'list-pets.unknown-status'] },
     { title: 'the empty string ignored passes here too', value: '', seen: page([pet(1, 'available'), pet(2, 'pending')]), outcome: 'pass', mentions: ['status="" (a PetStatus in another case)', 'ignored'] },
-    { title: 'animals of one other status fail: another value matched', value: 'availabl', seen: page(pets(2, 'available')), outcome: 'fail', code: 'filter-matched-other-value', mentions: ['status="availabl"', 'of status available'] },
+    { title: 'animals of one other status fail: another value matched', value: 'availabl', seen: page(pets(2, 'available')), outcome: 'fail', code: 'filter-matched-other-value', mentions: ['status="availabl"', 'of status available', 'not the page listPets gives without a filter'] },
+    { title: 'animals of one other status that are the page without a filter pass: the filter ignored over a store (or a page) of that status', value: 'availabl', seen: page(pets(2, 'available')), unfiltered: ['1', '2'], outcome: 'pass', mentions: ['the filter was ignored', 'list-pets.unknown-status'] },
+    { title: 'animals of one other status pass when listPets without a filter gave no stable page: not certain, and said', value: 'availabl', seen: page(pets(2, 'available')), unfiltered: 'unknown', outcome: 'pass', mentions: ['could not tell apart'] },
     { title: 'a 500 fails as a server error', value: 'SOLD', seen: seen(500, errorBody(500)), outcome: 'fail', code: 'server-error', mentions: ['got 500, neither 400 nor 200'] },
     { title: '422 fails (the interface has 400 for invalid values)', value: 'SOLD', seen: seen(422, errorBody(422)), outcome: 'fail', code: 'unexpected-status', mentions: ['got 422'] },
     { title: '400 without an Error body passes, leaving the body to errors.error-body', value: 'SOLD', seen: seen(400, 'bad'), outcome: 'pass', mentions: ['status="SOLD" (a PetStatus in another case): refused with 400; its body is errors.error-body\'s to judge'] },
     { title: '200 that is not an array fails', value: 'SOLD', seen: seen(200, {}), outcome: 'fail', code: 'not-json-array', mentions: ['status="SOLD"'] },
-  ])('$title', ({ value, seen: s, ...c }) => {
-    expectJudged(judgeStatusFilterInvalid(value, 'a PetStatus in another case', s), c);
+  ])('$title', ({ value, seen: s, unfiltered = OTHER_PAGE, ...c }) => {
+    expectJudged(judgeStatusFilterInvalid(value, 'a PetStatus in another case', s, unfiltered === 'unknown' ? undefined : unfiltered), c);
   });
+});
 
+describe('unfilteredPage', () => {
+  it('is the ids of two unfiltered answers in a row when they agree, in order; else unknown', () => {
+    expect(unfilteredPage(page(pets(3)), page(pets(3)))).toEqual(['1', '2', '3']);
+    expect(unfilteredPage(page([pet(1), pet(2)]), page([pet(2), pet(1)]))).toBeUndefined();
+    expect(unfilteredPage(page(pets(3)), page(pets(2)))).toBeUndefined();
+    expect(unfilteredPage(page(pets(3)), seen(429, errorBody(429)))).toBeUndefined();
+    expect(unfilteredPage(page([]), page([]))).toEqual([]);
+  });
 });
 
 describe('judgeCreatedVisible', () => {

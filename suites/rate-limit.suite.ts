@@ -12,7 +12,6 @@ import { clientWire, driveContext } from '../lib/rate-limit/drive-context.ts';
 import { driveKeys, segmentSlots } from '../lib/rate-limit/drive-keys.ts';
 import { type KeyRun, keyRunRecord, summariseKey } from '../lib/result/rate-limits.ts';
 import { check, LOAD_NOT_ALLOWED, prepare } from '../lib/worker/vitest-adapter.ts';
-import type { EarlyRefusal } from '../lib/client/send-log.ts';
 import { HarnessError, SuiteCutShort } from '../lib/errors.ts';
 import { runStart } from '../lib/worker/run-context.ts';
 import { session } from '../lib/worker/session.ts';
@@ -20,8 +19,8 @@ import { session } from '../lib/worker/session.ts';
 const runs = new Map<string, KeyRun>();
 /** The driver's error, for every check it left without a record: its code kept (a run cut by its time limit, say). */
 const cutShort = (err: unknown) => new SuiteCutShort(`the rate-limit run could not finish: ${err instanceof Error ? err.message : String(err)}`, err instanceof HarnessError ? err.code : 'HARNESS_SUITE_ERROR');
-const earlyRefusals = (label: string) => session().client.sends.refusals(label);
-const recordOf = ({ exchange: _exchange, ...refusal }: EarlyRefusal) => refusal;
+const earlyRefusals = (label: string) => session().client.earlyRefusals(label);
+const recordOf = ({ exchange: _exchange, ...refusal }: ReturnType<typeof earlyRefusals>[number]) => refusal;
 const evidence = new LoadEvidence();
 let failure: unknown;
 

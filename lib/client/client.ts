@@ -10,11 +10,11 @@ import { headerInt } from '../models.ts';
 import { rateAnswerOf, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
 import { RateLimitedError, RefusedWithinQuotaError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
 import { describeWithinQuota, refusedWithinQuota } from '../rate-limit/within-quota.ts';
-import type { AuthUsed, Exchange } from '../result/model.ts';
+import { type AuthUsed, type Exchange, keyLabelOf } from '../result/model.ts';
+import type { EarlyRefusal } from '../result/rate-limits.ts';
 import { Budget } from './budget.ts';
 import { DEFAULT_RETRY, decideRetry, type RetryOptions } from './retry.ts';
 import { Redactor } from './redact.ts';
-import { keyLabelOf, SendLog } from './send-log.ts';
 
 /** How a request authenticates: a configured key, none, or a credential made up by a check. */
 export type Auth =
@@ -84,6 +84,12 @@ export interface ClientOptions {
   windows?: { minute: number; day: number };
   /** Epoch ms from which every request with the keys is this client's (the run's start; default: the client's making). */
   knownSince?: number;
+  /**
+   * The run's record of each key's requests once answered (or not), each by the latest moment a
+   * limiter may have counted it (lib/worker/ledger.ts `sent`): with `windows`, a 429 within the
+   * plan's minute quota is told apart, this client adding its requests still in flight.
+   */
+  requestsOf?: (label: string) => readonly number[];
   retry?: RetryOptions;
   /** Receives every exchange once complete (the run's log). */
   onExchange?: (exchange: Exchange) => void;
@@ -118,8 +124,10 @@ const STOP_AFTER_EARLY_REFUSALS = 2;
 export class ApiClient {
   readonly redactor: Redactor;
   readonly budget: Budget;
-  /** Every request sent with each key, and its 429s within the plan's minute quota. */
-  readonly sends = new SendLog();
+  /** Requests on the wire now, by the key they carry: counted beside the run's record when a 429 is judged. */
+  private readonly inFlight = new Map<string, number>();
+  /** Each key's 429s within the plan's minute quota so far, in order, with their exchanges. */
+  private readonly early = new Map<string, (EarlyRefusal & { exchange: Exchange })[]>();
   private readonly knownSince: number;
   private readonly http: Transport;
   private seq: number;
@@ -155,8 +163,6 @@ export class ApiClient {
    * client's own. The caller has already counted it against the budget.
    */
   record(exchange: Omit<Exchange, 'seq' | 'suite'>): Exchange {
-    const label = keyLabelOf(exchange.auth);
-    if (label !== undefined) this.sends.note(label)(Date.parse(exchange.startedAt) + exchange.durationMs);
     const full: Exchange = this.redactor.scrubDeep({ ...exchange, seq: this.seq++, suite: this.suite });
     this.emit(full);
     return full;
@@ -195,12 +201,12 @@ export class ApiClient {
     const now = this.options.now ?? Date.now;
     const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     const key = req.retry !== false && 'key' in req.auth ? req.auth.key : undefined;
-    if (key && this.sends.refusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, 'not sent');
+    if (key && this.earlyRefusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, false);
     let next = req;
     for (let attempt = 0; ; attempt++) {
       const response = await this.sendOnce(next);
       if (req.retry === false) return response;
-      if (key && response.exchange.refusedWithinQuota && this.sends.refusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, 'refused (429) and not retried');
+      if (key && response.exchange.refusedWithinQuota && this.earlyRefusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, true);
       const at = now();
       let decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: at, random: this.options.random ?? Math.random, options: retry });
       // Refused again at the time a 429 named: its next Retry-After is not trusted alone, but the later of it and Reset.
@@ -226,13 +232,19 @@ export class ApiClient {
     }
   }
 
-  /** Why a request of a key is not sent (or not retried): the key's limiter refuses below the plan's quota. */
-  private refusedEarly(req: ApiRequest, key: TargetKey, what: string): RefusedWithinQuotaError {
-    const refusals = this.sends.refusals(key.label);
-    const first = refusals[0]!;
+  /** The key's 429s within the plan's minute quota so far, in order, with their exchanges (rate-limit.quota's evidence). */
+  earlyRefusals(label: string): readonly (EarlyRefusal & { exchange: Exchange })[] {
+    return this.early.get(label) ?? [];
+  }
+
+  /** Why a request of a key is not sent (or, `refused`, not retried): the key's limiter refuses below the plan's quota. */
+  private refusedEarly(req: ApiRequest, key: TargetKey, refused: boolean): RefusedWithinQuotaError {
+    const refusals = this.earlyRefusals(key.label);
     // The request that met the second such 429 says it whole; those not sent after it, briefly.
-    const why = what === 'not sent' ? `${key.label}'s limiter refused ${refusals.length} requests within plan ${key.plan}'s quota` : `${key.label} got ${refusals.length} 429s within plan ${key.plan}'s quota (the first ${describeWithinQuota(key.label, key.plan, first)}), so the harness stops waiting them out one request at a time`;
-    return new RefusedWithinQuotaError(`${req.method} ${req.path} ${what}: ${why} (rate-limit.quota [${key.label}] judges the limiter)`);
+    const why = refused
+      ? `refused (429) and not retried: ${key.label} got ${refusals.length} 429s within plan ${key.plan}'s quota (the first ${describeWithinQuota(key.label, key.plan, refusals[0]!)}), so the harness stops waiting them out one request at a time`
+      : `not sent: ${key.label}'s limiter refused ${refusals.length} requests within plan ${key.plan}'s quota`;
+    return new RefusedWithinQuotaError(`${req.method} ${req.path} ${why} (rate-limit.quota [${key.label}] judges the limiter)`);
   }
 
   /** One request, no retry. Throws TransportError when no complete response arrives. */
@@ -262,7 +274,7 @@ export class ApiClient {
     const auth = this.authorise(req.auth, headers);
     const started = Date.now();
     const label = keyLabelOf(auth);
-    const answered = label === undefined ? () => {} : this.sends.note(label);
+    if (label !== undefined) this.inFlight.set(label, (this.inFlight.get(label) ?? 0) + 1);
     const base: Omit<Exchange, 'responseHeaders' | 'durationMs'> = {
       seq,
       suite: this.suite,
@@ -279,7 +291,6 @@ export class ApiClient {
       const res = await (req.connection ?? this.http).send({ method: req.method, url, headers, ...(body !== undefined ? { body } : {}) });
       const recorded = Buffer.byteLength(res.text) > RECORDED_BODY_BYTES;
       const answeredAt = Date.now();
-      answered(answeredAt);
       const early = this.earlyRefusal(req.auth, started, answeredAt, res.status, res.headers);
       const exchange: Exchange = {
         ...base,
@@ -292,7 +303,7 @@ export class ApiClient {
         ...(early ? { refusedWithinQuota: early } : {}),
         durationMs: answeredAt - started,
       };
-      if (early && 'key' in req.auth) this.sends.refused(req.auth.key.label, { ...early, seq, suite: this.suite, at: answeredAt, exchange });
+      if (early && 'key' in req.auth) this.early.set(req.auth.key.label, [...this.earlyRefusals(req.auth.key.label), { ...early, seq, suite: this.suite, at: answeredAt, exchange }]);
       this.emit(exchange);
       this.failuresInARow = 0;
       return { exchange, status: res.status, headers: res.headers, text: res.text, ...(res.bodyProblem ? { bodyProblem: res.bodyProblem } : {}) };
@@ -303,14 +314,22 @@ export class ApiClient {
       this.emit(exchange);
       this.failuresInARow += 1;
       throw new TransportError(`${req.method} ${this.redactor.scrub(url)}: no response (${code}: ${this.redactor.scrub(err.message)})`, code);
+    } finally {
+      // Recorded by now (emitted to the run's record), or never to be.
+      if (label !== undefined) this.inFlight.set(label, this.inFlight.get(label)! - 1);
     }
   }
 
-  /** A 429 to a request with a configured key, within the plan's minute quota by what this client sent with the key. */
+  /**
+   * A 429 to a request with a configured key, within the plan's minute quota by the run's record of
+   * the key's requests and those still in flight beside it (this one among them).
+   */
   private earlyRefusal(auth: Auth, sentAt: number, answeredAt: number, status: number, headers: Record<string, string>) {
-    if (status !== 429 || !('key' in auth) || this.options.windows === undefined) return undefined;
+    const { windows, requestsOf } = this.options;
+    if (status !== 429 || !('key' in auth) || windows === undefined || requestsOf === undefined) return undefined;
     const { key } = auth;
-    return refusedWithinQuota(this.sends.counted(key.label), { sentAt, answer: rateAnswerOf(answeredAt, status, headers) }, { quota: key.quota, windows: this.options.windows, knownSince: this.knownSince });
+    const counted = [...requestsOf(key.label), ...Array.from({ length: this.inFlight.get(key.label) ?? 0 }, () => Number.POSITIVE_INFINITY)];
+    return refusedWithinQuota(counted, { sentAt, answer: rateAnswerOf(answeredAt, status, headers) }, { quota: key.quota, windows, knownSince: this.knownSince });
   }
 
   private url(req: ApiRequest): string {

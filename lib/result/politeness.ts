@@ -5,7 +5,7 @@
 // purpose (marked earlyOnPurpose); anything else is a bug of the harness. Pure: the log in, figures out.
 import { z } from 'zod';
 import { rateAnswerOf, readRetryAfter, resetAtMs } from '../rate-limit/vocabulary.ts';
-import type { Exchange } from './model.ts';
+import { type Exchange, keyLabelOf } from './model.ts';
 
 export const KeyPoliteness = z.object({
   label: z.string(),
@@ -70,11 +70,11 @@ const timed = (e: Exchange): Timed => {
 export function keyRequests(exchanges: readonly Exchange[]): Map<string, Exchange[]> {
   const byKey = new Map<string, Exchange[]>();
   for (const e of exchanges) {
-    if (e.auth.kind !== 'key' && e.auth.kind !== 'key-in-query' && e.auth.kind !== 'key-carrier') continue;
-    if (e.status === 401) continue;
-    const list = byKey.get(e.auth.label);
+    const label = keyLabelOf(e.auth);
+    if (label === undefined || e.status === 401) continue;
+    const list = byKey.get(label);
     if (list) list.push(e);
-    else byKey.set(e.auth.label, [e]);
+    else byKey.set(label, [e]);
   }
   return byKey;
 }

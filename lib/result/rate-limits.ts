@@ -160,10 +160,6 @@ const MixData = z.object({
 });
 export type MixData = z.infer<typeof MixData>;
 
-/**
- * Everything one key's run saw, as the checks judge it. A load segment's report.json keeps it per
- * key (rateLimits[].raw), so that `merge` judges the segments' runs again as one.
- */
 /** A 429 of the key within the plan's minute quota (lib/rate-limit/within-quota.ts), whichever suite met it. */
 export const EarlyRefusal = z.object({
   seq: z.number().int().optional().describe('The 429\'s exchange'),
@@ -173,7 +169,12 @@ export const EarlyRefusal = z.object({
   quota: z.number().int(),
   seconds: z.number().int(),
 });
+export type EarlyRefusal = z.infer<typeof EarlyRefusal>;
 
+/**
+ * Everything one key's run saw, as the checks judge it. A load segment's report.json keeps it per
+ * key (rateLimits[].raw), so that `merge` judges the segments' runs again as one.
+ */
 export const KeyRunRecord = z.object({
   start: Look.optional(),
   /** 429s within the plan's minute quota: the burst's first 429, and those the other suites met. */

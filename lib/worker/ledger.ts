@@ -3,13 +3,15 @@
 // server's seconds from its sending to its answer's Date. The day's quota is counted from it, so
 // requests of the functional suites, the paced load and the rate-limit suite's own bursts all
 // count in the day window they fell in, however far apart the service's Dates (its instances'
-// clocks) are shown to be. And every request sent with each key, whatever its answer,
-// as the moment its answer came: what is left of a window the headers do not describe is counted
-// from it (lib/rate-limit/room.ts). Numbers only: a run's worth is small.
+// clocks) are shown to be. And every request that carried each key, in any carrier or as a near
+// miss, whatever its answer, as the moment its answer came (the latest a limiter may have counted
+// it): what is left of a window the headers do not describe is counted from it
+// (lib/rate-limit/room.ts), and a 429 within the plan's quota told apart (within-quota.ts), the
+// client adding the requests still in flight. Numbers only: a run's worth is small.
 import type { PlanQuota } from '../plans.ts';
 import { type AcceptedSpan, acceptedSpan, widened, withinDayWindow } from '../rate-limit/day-count.ts';
 import { countedAgainstQuota, type DateOffsets, dateSkewSeconds, meetDateOffsets, rateAnswerOf } from '../rate-limit/vocabulary.ts';
-import type { Exchange } from '../result/model.ts';
+import { type Exchange, keyLabelOf } from '../result/model.ts';
 
 /** A key's plan and the day window's length: an answer whose headers describe the day names the day window it was counted in. */
 export type DayOf = (label: string) => { quota: PlanQuota; daySeconds: number } | undefined;
@@ -42,10 +44,10 @@ export class AcceptedLedger {
     const sentAt = Date.parse(e.startedAt);
     // Every answer of the service tells of its clocks, whatever key it was sent with.
     if (e.status !== undefined) this.offsets = meetDateOffsets(this.offsets, sentAt, sentAt + e.durationMs, e.responseHeaders.date);
+    const carried = keyLabelOf(e.auth);
+    if (carried !== undefined) push(this.sentAt, carried, sentAt + e.durationMs);
     const label = e.auth.kind === 'key' || e.auth.kind === 'key-in-query' ? e.auth.label : undefined;
-    if (label === undefined) return;
-    push(this.sentAt, label, sentAt + e.durationMs);
-    if (e.status === undefined) return;
+    if (label === undefined || e.status === undefined) return;
     const { reset, limit, remaining } = rateAnswerOf(sentAt + e.durationMs, e.status, e.responseHeaders);
     if (!countedAgainstQuota(e.status, limit !== undefined || remaining !== undefined)) return;
     const day = this.dayOf(label);
@@ -67,7 +69,7 @@ export class AcceptedLedger {
     return dateSkewSeconds(this.offsets);
   }
 
-  /** Our epoch ms of every request sent with the key so far, answered or not: when its answer came (when it was sent, if none did). */
+  /** Our epoch ms of every request that carried the key so far, answered or not: when its answer came (when it was sent, if none did). */
   sent(label: string): number[] {
     return [...(this.sentAt.get(label) ?? [])];
   }

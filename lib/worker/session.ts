@@ -69,6 +69,7 @@ export class Session {
       budget: new Budget(run.maxRequests, run.requestsBefore),
       deadline: run.deadline,
       knownSince: runStart(run),
+      requestsOf: (label) => this.accepted.sent(label),
       seqStart: run.requestsBefore,
       onExchange: (exchange) => {
         this.accepted.add(exchange);

@@ -8,6 +8,7 @@ import { ApiClient, type ClientOptions } from '../../../lib/client/client.ts';
 import type { TargetKey } from '../../../lib/config/schema.ts';
 import { RefusedWithinQuotaError, RunTimeLimitError } from '../../../lib/errors.ts';
 import type { Exchange } from '../../../lib/result/model.ts';
+import { AcceptedLedger } from '../../../lib/worker/ledger.ts';
 import { type RecordingServer, startRecordingServer } from '../../support/recording-server.ts';
 
 const FREE: TargetKey = { key: 'sk-unit-no-burst-1', plan: 'free', disposable: false, label: 'free#1', env: 'UNIT_FREE_KEY', quota: { perMinute: 60, perDay: 1000 } };
@@ -15,27 +16,48 @@ const OTHER: TargetKey = { ...FREE, key: 'sk-unit-no-burst-2', label: 'free#2', 
 
 type Answer = (path: string, n: number) => { status: number; headers: Record<string, string> };
 let answer: Answer = () => ({ status: 200, headers: {} });
+/** How long the server holds its n-th answer, ms. */
+let hold: (n: number) => number = () => 0;
 let hits: string[] = [];
 let server: RecordingServer;
 beforeAll(async () => {
   server = await startRecordingServer((req, res: http.ServerResponse) => {
     const path = new URL(req.url, 'http://x').pathname;
     hits.push(`${req.headers.authorization} ${path}`);
-    const a = answer(path, hits.length);
-    res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers }).end(a.status === 200 ? '[]' : `{"code":"x","message":"x","status":${a.status}}`);
+    const n = hits.length;
+    const a = answer(path, n);
+    setTimeout(() => res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers }).end(a.status === 200 ? '[]' : `{"code":"x","message":"x","status":${a.status}}`), hold(n));
   });
 });
 afterAll(() => server.close());
 const clients: ApiClient[] = [];
 afterEach(async () => {
   hits = [];
+  hold = () => 0;
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
 function client(overrides: Partial<ClientOptions> = {}) {
   const exchanges: Exchange[] = [];
   const delays: number[] = [];
-  const api = new ApiClient({ baseUrl: server.baseUrl, keys: [FREE, OTHER], windows: { minute: 60, day: 86_400 }, knownSince: Date.now() - 3_600_000, budget: new Budget(100), timeoutMs: 2000, onExchange: (e) => exchanges.push(e), sleep: async (ms) => void delays.push(ms), random: () => 0, ...overrides });
+  // The run's record of each key's requests, as the session keeps it.
+  const ledger = new AcceptedLedger();
+  const api = new ApiClient({
+    baseUrl: server.baseUrl,
+    keys: [FREE, OTHER],
+    windows: { minute: 60, day: 86_400 },
+    knownSince: Date.now() - 3_600_000,
+    requestsOf: (label) => ledger.sent(label),
+    budget: new Budget(100),
+    timeoutMs: 2000,
+    onExchange: (e) => {
+      ledger.add(e);
+      exchanges.push(e);
+    },
+    sleep: async (ms) => void delays.push(ms),
+    random: () => 0,
+    ...overrides,
+  });
   clients.push(api);
   return { api, exchanges, delays };
 }
@@ -65,7 +87,7 @@ describe('ApiClient: 429s within the plan quota', () => {
       [200, undefined],
       [429, 4],
     ]);
-    expect(api.sends.refusals('free#1').map((r) => r.seq)).toEqual([1, 3]);
+    expect(api.earlyRefusals('free#1').map((r) => r.seq)).toEqual([1, 3]);
     // The key's later requests that would wait are not sent at all.
     const sent = hits.length;
     await expect(api.send({ method: 'GET', path: '/pets', auth: { key: FREE } })).rejects.toThrow(/^GET \/pets not sent: free#1's limiter refused 2 requests within plan free's quota \(rate-limit.quota \[free#1\] judges the limiter\)$/);
@@ -78,6 +100,20 @@ describe('ApiClient: 429s within the plan quota', () => {
     expect(hits.length).toBeGreaterThan(before);
   });
 
+  it('counts the requests still in flight beside a 429: three sent together on a plan of two a minute are not refused within it', async () => {
+    const TWO: TargetKey = { ...FREE, key: 'sk-unit-two-1', label: 'two#1', env: 'UNIT_TWO_KEY', quota: { perMinute: 2, perDay: 100 } };
+    // The first two are held; the third, answered at once, is refused.
+    const headers: Record<string, string> = { 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '0' };
+    answer = (_p, n) => (n <= 2 ? { status: 200, headers } : { status: 429, headers: { ...headers, 'retry-after': '1' } });
+    hold = (n) => (n <= 2 ? 150 : 0);
+    const { api, exchanges } = client({ keys: [TWO], retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxWaitMs: 60_000 } });
+    await Promise.all([0, 1, 2].map(() => api.send({ method: 'GET', path: '/pets', auth: { key: TWO } }).catch(() => undefined)));
+    const refused = exchanges.find((e) => e.status === 429);
+    expect(refused).toBeDefined();
+    expect(refused!.refusedWithinQuota).toBeUndefined();
+    expect(api.earlyRefusals('two#1')).toEqual([]);
+  });
+
   it('does not mark a 429 that comes once the key has sent its quota within the window', async () => {
     answer = (_p, n) => (n <= 60 ? { status: 200, headers: {} as Record<string, string> } : { status: 429, headers: { 'retry-after': '1', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0' } });
     const { api, exchanges } = client({ retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxWaitMs: 60_000 } });
@@ -85,7 +121,7 @@ describe('ApiClient: 429s within the plan quota', () => {
     await api.send({ method: 'GET', path: '/pets', auth: { key: FREE } }).catch(() => undefined);
     expect(exchanges.at(-1)).toMatchObject({ status: 429 });
     expect(exchanges.at(-1)!.refusedWithinQuota).toBeUndefined();
-    expect(api.sends.refusals('free#1')).toEqual([]);
+    expect(api.earlyRefusals('free#1')).toEqual([]);
   });
 
   it('does not mark one that comes less than a window after the run began: an earlier run may have spent the window', async () => {

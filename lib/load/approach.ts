@@ -8,7 +8,7 @@
 // count (room.ts), so the careful part is reached before any window can refuse. When there is room
 // again (a refilling limiter, old requests out of a window's length), the fast part takes over.
 import { accepted, type LatencyHistogram, mergeHistograms, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
-import { type OwnCount, roomLeft } from '../rate-limit/room.ts';
+import { countSent, growing, type OwnCount, roomLeft } from '../rate-limit/room.ts';
 import type { BoundaryPair, CarefulOptions } from './careful.ts';
 import type { Clock } from './clock.ts';
 import type { BurstOptions, BurstResult, Unanswered } from './fast.ts';
@@ -84,7 +84,7 @@ export async function approach(options: ApproachOptions, phases: Phases, clock: 
   let pair: BoundaryPair | undefined;
   let opened = 0;
   // Every request of the key, the burst's own as they are answered (or not).
-  const own = options.own && { ...options.own, sent: [...options.own.sent] };
+  const own = options.own && growing(options.own);
   while (sent < options.maxRequests) {
     const timeLeft = options.maxDurationMs - (clock.now() - startedAt);
     if (timeLeft <= 0) {
@@ -121,7 +121,7 @@ export async function approach(options: ApproachOptions, phases: Phases, clock: 
       ended = r.ended;
       break;
     }
-    if (own) own.sent.push(...r.points.map((p) => p.t), ...Array.from({ length: r.sent - r.points.length }, () => clock.now()));
+    if (own) countSent(own, r.points, r.sent, clock.now());
     left = Math.floor(leftAfter(r.points, left * of, own, clock.now()) / of);
   }
   const histogram = mergeHistograms(histograms);

@@ -13,7 +13,7 @@
 // avoid. A passing fault costs the key's burst (its checks say why they were not judged), never a
 // request sent after a refusal.
 import { burstPoint, histogramOf, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
-import { type OwnCount, roomLeft } from '../rate-limit/room.ts';
+import { countSent, growing, type OwnCount, roomLeft } from '../rate-limit/room.ts';
 import { windowDescribed } from '../rate-limit/vocabulary.ts';
 import type { Clock } from './clock.ts';
 import { type BurstOptions, type BurstResult, transportCode, type Connect, type Connection, type Unanswered } from './fast.ts';
@@ -52,7 +52,7 @@ export async function careful(options: CarefulOptions, io: { clock: Clock; conne
   let sent = 0;
   let ended: BurstResult['ended'] = 'max-requests';
   let room = false;
-  const own = options.own && { ...options.own, sent: [...options.own.sent] };
+  const own = options.own && growing(options.own);
   /** What is left after an answer, at the moment it came. */
   const roomAfter = (p: TimelinePoint): number | undefined => (own ? roomLeft(own, [p], clock.now()) : p.remaining);
   try {
@@ -72,7 +72,7 @@ export async function careful(options: CarefulOptions, io: { clock: Clock; conne
       const got = answers.filter((a): a is TimelinePoint => a !== undefined).sort((a, b) => a.t - b.t);
       if (together) pair = { before: last, together: got };
       points.push(...got);
-      own?.sent.push(...got.map((p) => p.t), ...Array.from({ length: answers.length - got.length }, () => clock.now()));
+      if (own) countSent(own, got, answers.length, clock.now());
       if (got.some((p) => p.status === 429)) {
         ended = 'first-429';
         break;

@@ -60,8 +60,12 @@ export interface Connection {
 /** Opens a connection to an origin. */
 export type Connect = (origin: string) => Connection;
 
-/** Kept of a body other than a 2xx (a timeline point keeps its first 4,096 characters); 2xx bodies are read and dropped. */
-const KEPT_BODY_BYTES = 64 * 1024;
+/**
+ * What a load (a burst, the paced load) keeps of an answer's body: nothing of a 2xx (pages of
+ * animals are read and dropped, so the connection is reused), 64 KiB of anything else (a 429's
+ * body is judged; a timeline point keeps its first 4,096 characters).
+ */
+export const loadBodyKept = (status: number): number => (accepted({ status }) ? 0 : 64 * 1024);
 
 /** Connections over the transport, one socket each. */
 export function transportConnect(transport: { connection(): HttpConnection }): Connect {
@@ -69,7 +73,7 @@ export function transportConnect(transport: { connection(): HttpConnection }): C
     const connection = transport.connection();
     return {
       async get(path, headers) {
-        const res = await connection.send({ method: 'GET', url: origin + path, headers }, { keep: (status) => (accepted({ status }) ? 0 : KEPT_BODY_BYTES) });
+        const res = await connection.send({ method: 'GET', url: origin + path, headers }, { keep: loadBodyKept });
         return { status: res.status, header: (name) => res.headers[name], body: res.text };
       },
       close: () => connection.close(),
@@ -77,8 +81,11 @@ export function transportConnect(transport: { connection(): HttpConnection }): C
   };
 }
 
-/** The transport's code of a failed request. */
-export const transportCode = (err: unknown): string => (err instanceof TransportError ? err.cause_code : 'NETWORK_ERROR');
+/** The transport's code of a request that got no answer; anything else (a fault of the harness) is thrown on. */
+export function transportCode(err: unknown): string {
+  if (err instanceof TransportError) return err.cause_code;
+  throw err;
+}
 
 /** How long, at most, requests on the wire when the time cap stops a burst may still answer. */
 const ANSWER_GRACE_MS = 3_000;

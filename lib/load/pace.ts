@@ -5,10 +5,10 @@
 // sends what is due at once, so the average holds; an arrival that finds the cap on requests in
 // flight reached is dropped and counted (k6's dropped iterations), never queued into a burst.
 import { performance } from 'node:perf_hooks';
-import { TransportError } from '../errors.ts';
 import type { Sender } from '../http/transport.ts';
 import type { PacedRequest } from '../result/paced-load.ts';
-import { accepted, burstPoint } from '../result/rate-limits.ts';
+import { burstPoint } from '../result/rate-limits.ts';
+import { loadBodyKept, transportCode } from './fast.ts';
 
 /** Requests in flight at once, shared by every key paced at the same time. */
 export interface InFlight {
@@ -47,8 +47,6 @@ export interface PaceResult {
 
 /** Requests in a row without a response after which no more are sent: the target stopped answering. */
 const GIVE_UP_AFTER = 5;
-/** What is kept of a body other than a 2xx (a 429's body is judged; pages are not kept). */
-const KEPT_BODY_BYTES = 64 * 1024;
 
 const preciseNow = () => performance.timeOrigin + performance.now();
 const timer = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -67,15 +65,13 @@ export async function pace(options: PaceOptions): Promise<PaceResult> {
   const send = async (r: PacedRequest): Promise<void> => {
     options.inFlight.now += 1;
     try {
-      // 2xx bodies (pages of animals) are not kept: read and dropped, so the connection is reused.
-      const res = await options.transport.send({ method: 'GET', url: options.url, headers: options.headers }, { keep: (status) => (accepted({ status }) ? 0 : KEPT_BODY_BYTES) });
+      const res = await options.transport.send({ method: 'GET', url: options.url, headers: options.headers }, { keep: loadBodyKept });
       const t = now();
       r.point = burstPoint(t, res.status, (name) => res.headers[name], res.text);
       r.latencyMs = t - r.sentAt;
       silentInARow = 0;
     } catch (err) {
-      if (!(err instanceof TransportError)) throw err;
-      r.error = err.cause_code;
+      r.error = transportCode(err);
       silentInARow += 1;
     } finally {
       options.inFlight.now -= 1;

@@ -26,6 +26,18 @@ export interface OwnCount {
   runners?: number;
 }
 
+/** A key's own count that grows as a burst sends (countSent): a copy, the caller's left as it was. */
+export type GrowingCount = OwnCount & { sent: number[] };
+
+export function growing(own: OwnCount): GrowingCount {
+  return { ...own, sent: [...own.sent] };
+}
+
+/** Requests of a burst's part added to the count: the answered at their answer's arrival, the others (no answer) at `now`. */
+export function countSent(own: GrowingCount, answered: readonly TimelinePoint[], sent: number, now: number): void {
+  own.sent.push(...answered.map((p) => p.t), ...Array.from({ length: sent - answered.length }, () => now));
+}
+
 /** The least window `window` of the key's plan has left at `now`: its quota less every request sent within its length. */
 export function countedRoom(own: OwnCount, window: WindowName, now: number): number {
   const since = now - own.windows[window] * 1000;

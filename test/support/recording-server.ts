@@ -32,3 +32,12 @@ export async function startRecordingServer(handle: (request: Received, res: http
     },
   };
 }
+
+/** A loopback port nothing listens on: bound, then closed (a connection to it is refused). */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Budget } from '../../../lib/client/budget.ts';
@@ -9,7 +8,7 @@ import type { TargetKey } from '../../../lib/config/schema.ts';
 import { BudgetExhaustedError, RateLimitedError, TargetGoneError, TransportError } from '../../../lib/errors.ts';
 import { nearMissKeys } from '../../../lib/generators/near-miss-key.ts';
 import type { Exchange } from '../../../lib/result/model.ts';
-import { type Received as Seen, type RecordingServer, startRecordingServer } from '../../support/recording-server.ts';
+import { closedPort, type Received as Seen, type RecordingServer, startRecordingServer } from '../../support/recording-server.ts';
 
 /** Distinctive, and with characters that URL encodings change. */
 const KEY = 'sk-live-CLIENT+SECRET/9=x~y';
@@ -415,10 +414,7 @@ describe('ApiClient: a retry after a Retry-After records the 429 it follows', ()
 
 describe('ApiClient: transport errors', () => {
   it('throws TransportError CONNECTION_REFUSED for a closed port and records the exchange', async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const port = await closedPort();
 
     const { api, exchanges } = client({ baseUrl: `http://127.0.0.1:${port}/v1` });
     const err = await api.send({ method: 'GET', path: '/pets', auth: { queryParam: 'api_key', value: KEY } }).catch((e: unknown) => e);
@@ -447,10 +443,7 @@ describe('ApiClient: transport errors', () => {
   });
 
   it('stops sending once five requests in a row got no response, and says why', async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const port = await closedPort();
     const exchanges: Exchange[] = [];
     const api = new ApiClient({ baseUrl: `http://127.0.0.1:${port}/v1`, keys: [], budget: new Budget(100), timeoutMs: 1_000, onExchange: (e) => exchanges.push(e) });
     try {

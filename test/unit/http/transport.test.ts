@@ -10,6 +10,7 @@ import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TransportError } from '../../../lib/errors.ts';
 import { headersOf, MAX_BODY_BYTES, type HttpAnswer, Transport, type TransportSettings } from '../../../lib/http/transport.ts';
+import { closedPort } from '../../support/recording-server.ts';
 
 const TLS_DIR = path.join(import.meta.dirname, '../../support/tls');
 const CERT = readFileSync(path.join(TLS_DIR, 'localhost.cert.pem'));
@@ -217,11 +218,7 @@ describe('transport: content codings, whatever the request asked', () => {
 
 describe('transport: failures, each by its code', () => {
   it('CONNECTION_REFUSED for a closed port', async () => {
-    const server = net.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    expect(await failure(get(transport(), `http://127.0.0.1:${port}/`))).toBe('CONNECTION_REFUSED');
+    expect(await failure(get(transport(), `http://127.0.0.1:${await closedPort()}/`))).toBe('CONNECTION_REFUSED');
   });
 
   it.each([

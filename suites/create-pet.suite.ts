@@ -3,7 +3,6 @@
 // boundary ones on every run), never an animal they do not describe, and other spellings of a
 // NewPet are judged apart; NewPets at the edges of name and categoryId are created exactly or
 // refused where the interface leaves room; a body id changes nothing.
-import { accepted } from '../lib/result/rate-limits.ts';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import * as create from '../lib/checks/create-pet.ts';
@@ -16,6 +15,7 @@ import { newPetWithId } from '../lib/generators/new-pet-with-id.ts';
 import { validNewPet, validNewPetEdges } from '../lib/generators/valid-new-pet.ts';
 import { stringifyJson } from '../lib/json.ts';
 import type { NewPet, Pet } from '../lib/models.ts';
+import { accepted } from '../lib/result/rate-limits.ts';
 import { type CheckContext, check, prepare, sendEach } from '../lib/worker/vitest-adapter.ts';
 import { property } from '../lib/worker/property-engine.ts';
 import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';

@@ -42,7 +42,6 @@ export interface BuildInput {
   timeLimitSeconds?: number;
 }
 
-
 export function buildReport(input: BuildInput): Report {
   const verdict = input.unreachable ? 'fail' : verdictOf(input.checks, input.options.strict);
   return {

@@ -42,11 +42,6 @@ export const AuthUsed = z.discriminatedUnion('kind', [
 ]);
 export type AuthUsed = z.infer<typeof AuthUsed>;
 
-/** The configured key a request carried in some form (its own, in the query, a near miss, other carriers), by label. */
-export function keyLabelOf(auth: AuthUsed): string | undefined {
-  return auth.kind === 'none' || auth.kind === 'literal' ? undefined : auth.label;
-}
-
 export const Exchange = z.object({
   seq: z.number().int().describe('Order of the request within the run'),
   suite: z.string(),

@@ -11,7 +11,8 @@
 import type { PlanQuota } from '../plans.ts';
 import { type AcceptedSpan, acceptedSpan, widened, withinDayWindow } from '../rate-limit/day-count.ts';
 import { countedAgainstQuota, type DateOffsets, dateSkewSeconds, meetDateOffsets, rateAnswerOf } from '../rate-limit/vocabulary.ts';
-import { type Exchange, keyLabelOf } from '../result/model.ts';
+import { keyLabelOf } from '../result/carried-key.ts';
+import type { Exchange } from '../result/model.ts';
 
 /** A key's plan and the day window's length: an answer whose headers describe the day names the day window it was counted in. */
 export type DayOf = (label: string) => { quota: PlanQuota; daySeconds: number } | undefined;

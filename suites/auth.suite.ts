@@ -9,10 +9,10 @@ import * as auth from '../lib/checks/auth.ts';
 import type { Auth, ApiRequest } from '../lib/client/client.ts';
 import { type NearMissKey, nearMissKeys } from '../lib/generators/near-miss-key.ts';
 import { stringifyJson, tryParseJson } from '../lib/json.ts';
-import { type CheckContext, check, sendEach } from '../lib/worker/vitest-adapter.ts';
-import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
-import { oneWayIn } from './one-way-in.ts';
-import { MISSING_PET_ID } from './shared.ts';
+import { type CheckContext, check, sendEach } from '../lib/suite-kit/vitest-adapter.ts';
+import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
+import { oneWayIn } from './parts/auth-ways-in.ts';
+import { MISSING_PET_ID } from './parts/shared.ts';
 
 interface Operation {
   name: string;
@@ -95,5 +95,5 @@ describe('Authentication', () => {
   }
 });
 
-// A key by any other carrier, the server's cookies alone, object-member tokens: one-way-in.ts.
+// A key by any other carrier, the server's cookies alone, object-member tokens: parts/auth-ways-in.ts.
 oneWayIn();

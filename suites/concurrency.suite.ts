@@ -7,8 +7,8 @@ import * as ids from '../lib/checks/ids.ts';
 import { readPet } from '../lib/checks/pets.ts';
 import { stringifyJson } from '../lib/json.ts';
 import type { NewPet } from '../lib/models.ts';
-import { check } from '../lib/worker/vitest-adapter.ts';
-import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
+import { check } from '../lib/suite-kit/vitest-adapter.ts';
+import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
 
 /** Rounds of POSTs sent together: a race that shows only sometimes gets more than one chance. */
 const ROUNDS = 2;

@@ -16,9 +16,9 @@ import { validNewPet, validNewPetEdges } from '../lib/generators/valid-new-pet.t
 import { stringifyJson } from '../lib/json.ts';
 import type { NewPet, Pet } from '../lib/models.ts';
 import { accepted } from '../lib/result/rate-limits.ts';
-import { type CheckContext, check, prepare, sendEach } from '../lib/worker/vitest-adapter.ts';
-import { property } from '../lib/worker/property-engine.ts';
-import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
+import { type CheckContext, check, prepare, sendEach } from '../lib/suite-kit/vitest-adapter.ts';
+import { property } from '../lib/suite-kit/property-engine.ts';
+import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
 
 const subject = 'POST /pets';
 const writes = { subject, requires: 'writes' as const };

@@ -7,15 +7,15 @@ import * as ids from '../lib/checks/ids.ts';
 import { readPet, readPets } from '../lib/checks/pets.ts';
 import { type Finding, skip } from '../lib/checks/types.ts';
 import type { ApiResponse } from '../lib/client/client.ts';
-import type { Exchange } from '../lib/result/model.ts';
+import type { Exchange } from '../lib/result/exchange.ts';
 import { idAliases } from '../lib/generators/id-aliases.ts';
 import { nonNumericPetId, PET_IDS_BEYOND_INT64 } from '../lib/generators/non-numeric-pet-id.ts';
 import { petIdSpellings } from '../lib/generators/pet-id-spellings.ts';
 import { stringifyJson } from '../lib/json.ts';
-import { type CheckContext, check, sendEach } from '../lib/worker/vitest-adapter.ts';
-import { property } from '../lib/worker/property-engine.ts';
-import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
-import { MISSING_PET_IDS } from './shared.ts';
+import { type CheckContext, check, sendEach } from '../lib/suite-kit/vitest-adapter.ts';
+import { property } from '../lib/suite-kit/property-engine.ts';
+import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
+import { MISSING_PET_IDS } from './parts/shared.ts';
 
 const subject = 'GET /pets/{petId}';
 

@@ -14,9 +14,9 @@ import { type NotAPetStatusCase, notAPetStatus, petStatus } from '../lib/generat
 import type { ApiResponse } from '../lib/client/client.ts';
 import { stringifyJson } from '../lib/json.ts';
 import { PET_STATUSES, type PetStatus } from '../lib/models.ts';
-import { type CheckContext, check, sendEach } from '../lib/worker/vitest-adapter.ts';
-import { property } from '../lib/worker/property-engine.ts';
-import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
+import { type CheckContext, check, sendEach } from '../lib/suite-kit/vitest-adapter.ts';
+import { property } from '../lib/suite-kit/property-engine.ts';
+import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
 
 const subject = 'GET /pets';
 

@@ -8,13 +8,13 @@ import { describe } from 'vitest';
 import * as load from '../lib/checks/load.ts';
 import { skip } from '../lib/checks/types.ts';
 import { systemClock } from '../lib/load/clock.ts';
-import { type PaceTally, paceKey, planPacedLoad } from '../lib/load/paced.ts';
+import { type PaceTally, paceKey, planPacedLoad } from '../lib/drive/drive-paced.ts';
 import { LoadEvidence } from '../lib/load/evidence.ts';
-import { clientWire, driveContext } from '../lib/rate-limit/drive-context.ts';
+import { clientWire, driveContext } from '../lib/drive/drive-context.ts';
 import { overallFigures, type PacedLoadKey, type PacedRun, pacedFigures } from '../lib/result/paced-load.ts';
-import { check, prepare } from '../lib/worker/vitest-adapter.ts';
-import { runStart } from '../lib/worker/run-context.ts';
-import { session } from '../lib/worker/session.ts';
+import { check, prepare } from '../lib/suite-kit/vitest-adapter.ts';
+import { runStart } from '../lib/config/run-context.ts';
+import { session } from '../lib/suite-kit/session.ts';
 
 const runs = new Map<string, PacedRun>();
 const figures: PacedLoadKey[] = [];

@@ -1,6 +1,6 @@
 // Limits, for every configured key: X-RateLimit-* meaning, the quota, 429 with Retry-After,
 // recovery, isolation between keys of one plan, the daily quota, a ban probe on disposable keys.
-// The keys are driven first (lib/rate-limit/drive-keys.ts: plans in parallel, the keys of one plan
+// The keys are driven first (lib/drive/drive-keys.ts: plans in parallel, the keys of one plan
 // one after another, so that each key's first request right after the previous key was exhausted
 // tests isolation); then each check judges what was recorded.
 import { describe } from 'vitest';
@@ -8,13 +8,13 @@ import * as rl from '../lib/checks/rate-limit.ts';
 import { skip } from '../lib/checks/types.ts';
 import { systemClock } from '../lib/load/clock.ts';
 import { LoadEvidence } from '../lib/load/evidence.ts';
-import { clientWire, driveContext } from '../lib/rate-limit/drive-context.ts';
-import { driveKeys, segmentSlots } from '../lib/rate-limit/drive-keys.ts';
+import { clientWire, driveContext } from '../lib/drive/drive-context.ts';
+import { driveKeys, segmentSlots } from '../lib/drive/drive-keys.ts';
 import { type KeyRun, keyRunRecord, summariseKey } from '../lib/result/rate-limits.ts';
-import { check, LOAD_NOT_ALLOWED, prepare } from '../lib/worker/vitest-adapter.ts';
+import { check, LOAD_NOT_ALLOWED, prepare } from '../lib/suite-kit/vitest-adapter.ts';
 import { HarnessError, SuiteCutShort } from '../lib/errors.ts';
-import { runStart } from '../lib/worker/run-context.ts';
-import { session } from '../lib/worker/session.ts';
+import { runStart } from '../lib/config/run-context.ts';
+import { session } from '../lib/suite-kit/session.ts';
 
 const runs = new Map<string, KeyRun>();
 /** The driver's error, for every check it left without a record: its code kept (a run cut by its time limit, say). */

@@ -11,9 +11,9 @@ import type { OutsideCase } from '../lib/checks/routes.ts';
 import { skip } from '../lib/checks/types.ts';
 import type { ApiRequest } from '../lib/client/client.ts';
 import { stringifyJson } from '../lib/json.ts';
-import { type CheckContext, check, sendEach } from '../lib/worker/vitest-adapter.ts';
-import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
-import { MISSING_PET_ID, MISSING_PET_IDS } from './shared.ts';
+import { type CheckContext, check, sendEach } from '../lib/suite-kit/vitest-adapter.ts';
+import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
+import { MISSING_PET_ID, MISSING_PET_IDS } from './parts/shared.ts';
 
 /** A request to send without a key and with one, named as the reader sees it. */
 interface Outside {

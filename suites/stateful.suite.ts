@@ -4,12 +4,12 @@
 // its seed and path. Without writes, the sequence only lists and gets, learning from what it reads.
 import { describe } from 'vitest';
 import * as stateful from '../lib/checks/stateful.ts';
-import { runSequence, type StoreApi, storeCommands } from '../lib/generators/store-commands.ts';
+import { runSequence, type StoreApi, storeCommands } from '../lib/suite-kit/store-commands.ts';
 import { stringifyJson } from '../lib/json.ts';
-import { type CheckContext } from '../lib/worker/vitest-adapter.ts';
-import { property } from '../lib/worker/property-engine.ts';
-import { CREATED_NAME_PREFIX } from '../lib/worker/run-context.ts';
-import { session } from '../lib/worker/session.ts';
+import { type CheckContext } from '../lib/suite-kit/vitest-adapter.ts';
+import { property } from '../lib/suite-kit/property-engine.ts';
+import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
+import { session } from '../lib/suite-kit/session.ts';
 
 /** Commands per sequence, sequences per run (at most --runs), and shrinking steps: a request each. */
 const MAX_COMMANDS = 8;

@@ -4,7 +4,8 @@
 // shows are among the root's offending answers. The same check failing with the same code on
 // several keys is one cause too: the first key's failure is the root. The verdict still counts
 // every failure. Pure.
-import type { CheckResult, Exchange } from '../result/model.ts';
+import type { CheckResult } from '../result/model.ts';
+import type { Exchange } from '../result/exchange.ts';
 import { checkById } from './registry.ts';
 
 type Root = NonNullable<CheckResult['causedBy']>;

@@ -1,6 +1,6 @@
 // getPet (deprecated): `GET /pets/{petId}` returns the Pet, 404 with an Error body when missing.
 import type { Pet } from '../models.ts';
-import type { Exchange } from '../result/model.ts';
+import type { Exchange } from '../result/exchange.ts';
 import { findingOfProblems, problem, statusAsAsked } from './bodies.ts';
 import { readPet, sameAnimalProblems } from './pets.ts';
 import { judgeNo5xx } from './bodies.ts';

@@ -1,6 +1,6 @@
 // One quota per key: every authenticated request of a key counts against its plan, whatever the
 // operation and whatever the answer (400 and 404 included). Judged from the window one key spent
-// on a mix of operations (lib/rate-limit/one-quota.ts). Pure: the key's run in, a finding out.
+// on a mix of operations (lib/drive/drive-mix.ts). Pure: the key's run in, a finding out.
 import { answerOf, type KeyRun, type MixData, type MixOperation, type MixPoint } from '../result/rate-limits.ts';
 import { CLOCK_SLACK_S, countedAgainstQuota, readRetryAfter, resetAtMs, resetShape, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { mostInOneWindow, notReached, refillOver } from './not-reached.ts';

@@ -13,7 +13,7 @@ import { LIST_PETS_CHECKS } from './list-pets.ts';
 import { PACED_KEY_CHECKS, thresholds } from './load.ts';
 import { RATE_LIMIT_CHECKS } from './rate-limit.ts';
 import { ROUTES_CHECKS } from './routes.ts';
-import { RUN_CHECKS } from './run.ts';
+import { RUN_CHECKS } from './run-level.ts';
 import { STATEFUL_CHECKS } from './stateful.ts';
 
 export const CHECKS = [

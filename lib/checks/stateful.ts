@@ -1,6 +1,6 @@
 // The store as a model: what any sequence of createPet, listPets (every combination of limit and
 // status) and getPet must agree on. Each step is judged here, purely, against what the model
-// knows; the commands (lib/generators/store-commands.ts) send the requests and keep the model.
+// knows; the commands (lib/suite-kit/store-commands.ts) send the requests and keep the model.
 import { PAGE_SIZE, type NewPet, type Pet, type PetStatus } from '../models.ts';
 import { defineCheck } from './define.ts';
 import { type Problem, problem } from './bodies.ts';

@@ -1,6 +1,6 @@
 // What a check's judging function returns: a finding about the target (pass, fail, skip with its
 // reason), built from what the target answered. Suites drive the requests; checks only judge them.
-import type { Exchange } from '../result/model.ts';
+import type { Exchange } from '../result/exchange.ts';
 import type { KeyRun } from '../result/rate-limits.ts';
 
 /** How a property check failed: the minimal counterexample, and how to replay it. */

@@ -10,8 +10,8 @@ import { headerInt } from '../models.ts';
 import { rateAnswerOf, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
 import { RateLimitedError, RefusedWithinQuotaError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
 import { describeWithinQuota, refusedWithinQuota } from '../rate-limit/within-quota.ts';
-import { keyLabelOf } from '../result/carried-key.ts';
-import type { AuthUsed, Exchange } from '../result/model.ts';
+import { keyLabelOf } from '../result/exchange.ts';
+import type { AuthUsed, Exchange } from '../result/exchange.ts';
 import type { EarlyRefusal } from '../result/rate-limits.ts';
 import { Budget } from './budget.ts';
 import { DEFAULT_RETRY, decideRetry, type RetryOptions } from './retry.ts';
@@ -87,7 +87,7 @@ export interface ClientOptions {
   knownSince?: number;
   /**
    * The run's record of each key's requests once answered (or not), each by the latest moment a
-   * limiter may have counted it (lib/worker/ledger.ts `sent`): with `windows`, a 429 within the
+   * limiter may have counted it (lib/suite-kit/ledger.ts `sent`): with `windows`, a 429 within the
    * plan's minute quota is told apart, this client adding its requests still in flight.
    */
   requestsOf?: (label: string) => readonly number[];

@@ -8,7 +8,7 @@
 // count (room.ts), so the careful part is reached before any window can refuse. When there is room
 // again (a refilling limiter, old requests out of a window's length), the fast part takes over.
 import { accepted, type LatencyHistogram, mergeHistograms, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
-import { countSent, growing, type OwnCount, roomLeft } from '../rate-limit/room.ts';
+import { countSent, growing, type OwnCount, roomLeft } from './room.ts';
 import type { BoundaryPair, CarefulOptions } from './careful.ts';
 import type { Clock } from './clock.ts';
 import type { BurstOptions, BurstResult, Unanswered } from './fast.ts';

@@ -13,7 +13,7 @@
 // avoid. A passing fault costs the key's burst (its checks say why they were not judged), never a
 // request sent after a refusal.
 import { burstPoint, histogramOf, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
-import { countSent, growing, type OwnCount, roomLeft } from '../rate-limit/room.ts';
+import { countSent, growing, type OwnCount, roomLeft } from './room.ts';
 import { windowDescribed } from '../rate-limit/vocabulary.ts';
 import type { Clock } from './clock.ts';
 import { type BurstOptions, type BurstResult, transportCode, type Connect, type Connection, type Unanswered } from './fast.ts';

@@ -1,6 +1,6 @@
 // What a load's failures are shown with, per key: its first two exchanges, its first 429 with the
 // two before it, and its last. Kept as the exchanges come, never every exchange of a load.
-import type { Exchange } from '../result/model.ts';
+import type { Exchange } from '../result/exchange.ts';
 
 interface Kept {
   first: Exchange[];

@@ -1,6 +1,7 @@
 // report.html: one self-contained document, readable from disk without JavaScript or network.
 import { createHash } from 'node:crypto';
-import type { CheckResult, Evidence, Exchange, Outcome, OutcomeCounts, Report, Severity } from '../result/model.ts';
+import type { CheckResult, Evidence, Outcome, OutcomeCounts, Report, Severity } from '../result/model.ts';
+import type { Exchange } from '../result/exchange.ts';
 import { countOutcomes } from '../result/verdict.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
 import { pacedLoadSection } from './html-paced-load.ts';

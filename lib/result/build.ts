@@ -1,6 +1,7 @@
 // Assembling the run result from what the run produced. Pure: no clock, no files.
 import type { Target } from '../config/schema.ts';
-import type { CheckResult, Exchange, Report } from './model.ts';
+import type { CheckResult, Report } from './model.ts';
+import type { Exchange } from './exchange.ts';
 import { REPORT_SCHEMA_VERSION } from './model.ts';
 import { summarise, verdictOf } from './verdict.ts';
 import { EXIT, RunTimeLimitError } from '../errors.ts';

@@ -5,7 +5,8 @@
 // that ran it, the worst outcome where several did. Pure: reports in, a report's parts out.
 import { UsageError } from '../errors.ts';
 import { answerOf, type KeyRun, type KeyRunRecord, type Look, mergeHistograms, percentilesOf, summariseKey, type TimelinePoint } from './rate-limits.ts';
-import type { CheckResult, Exchange, Outcome, Report } from './model.ts';
+import type { CheckResult, Outcome, Report } from './model.ts';
+import type { Exchange } from './exchange.ts';
 
 export interface SegmentReport {
   /** Where it was read from, to name it in messages. */

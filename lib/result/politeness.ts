@@ -5,8 +5,8 @@
 // purpose (marked earlyOnPurpose); anything else is a bug of the harness. Pure: the log in, figures out.
 import { z } from 'zod';
 import { rateAnswerOf, readRetryAfter, resetAtMs } from '../rate-limit/vocabulary.ts';
-import { keyLabelOf } from './carried-key.ts';
-import type { Exchange } from './model.ts';
+import { keyLabelOf } from './exchange.ts';
+import type { Exchange } from './exchange.ts';
 
 export const KeyPoliteness = z.object({
   label: z.string(),

@@ -5,10 +5,11 @@
 // their bodies, are not kept in memory while the suites run: the run-level checks read them back
 // from the log afterwards.
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
-import type { CheckResult, Exchange } from '../result/model.ts';
+import type { CheckResult } from '../result/model.ts';
+import type { Exchange } from '../result/exchange.ts';
 import type { PacedLoadSection } from '../result/paced-load.ts';
 import type { RateLimitKey } from '../result/rate-limits.ts';
-import type { HarnessEvent } from '../worker/events.ts';
+import type { HarnessEvent } from '../suite-kit/events.ts';
 
 export interface EventListener {
   (event: HarnessEvent): void;

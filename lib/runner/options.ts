@@ -2,7 +2,7 @@
 // those wishes combine with the target's own settings into the RunContext the suites receive.
 import type { Target } from '../config/schema.ts';
 import { UsageError } from '../errors.ts';
-import { DEFAULT_PACE, type PaceSettings, type RunContext, SOAK_LIMIT_SECONDS } from '../worker/run-context.ts';
+import { DEFAULT_PACE, type PaceSettings, type RunContext, SOAK_LIMIT_SECONDS } from '../config/run-context.ts';
 
 export interface RunOptions {
   /** A target name in targets/ (local, staging, production) or a path to a .yaml file. */

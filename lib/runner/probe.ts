@@ -5,10 +5,11 @@ import { ApiClient } from '../client/client.ts';
 import { Budget } from '../client/budget.ts';
 import { targetClientOptions } from '../client/for-target.ts';
 import { reachable } from '../checks/target.ts';
-import { toCheckResult } from '../checks/result.ts';
+import { toCheckResult } from '../checks/to-check-result.ts';
 import type { Target } from '../config/schema.ts';
 import { describeError, TransportError } from '../errors.ts';
-import type { CheckResult, Exchange } from '../result/model.ts';
+import type { CheckResult } from '../result/model.ts';
+import type { Exchange } from '../result/exchange.ts';
 
 export interface Probe {
   reachable: boolean;

@@ -3,7 +3,7 @@
 // ends with its checks by outcome and the requests it sent.
 import type { OutcomeCounts } from '../result/model.ts';
 import { checkName, type Style } from '../report/console.ts';
-import type { HarnessEvent } from '../worker/events.ts';
+import type { HarnessEvent } from '../suite-kit/events.ts';
 
 export class SuiteProgress {
   private current: { suite: string; started: number; counts: OutcomeCounts } | undefined;

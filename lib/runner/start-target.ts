@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { Target } from '../config/schema.ts';
-import { shellQuote } from '../client/curl.ts';
+import { shellQuote } from '../result/curl.ts';
 import { harnessCommand } from '../paths.ts';
 import { TargetUnreachableError } from '../errors.ts';
 import { Transport } from '../http/transport.ts';

@@ -1,5 +1,5 @@
 // Runs the conformance suites (vitest files in suites/) through vitest's programmatic API. A
-// reporter receives the suites' events (see lib/worker/events.ts) and hands them on in order; a
+// reporter receives the suites' events (see lib/suite-kit/events.ts) and hands them on in order; a
 // test that ended without reporting its check (killed by a timeout, say) and a suite that could
 // not run become error results, so nothing is lost.
 //
@@ -16,11 +16,11 @@ import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import { suiteError } from '../checks/harness.ts';
 import { checkById } from '../checks/registry.ts';
-import { toCheckResult } from '../checks/result.ts';
+import { toCheckResult } from '../checks/to-check-result.ts';
 import { CODE_EXT, PROJECT_ROOT } from '../paths.ts';
 import type { CheckResult } from '../result/model.ts';
-import { type HarnessEvent, isEventsArtifact } from '../worker/events.ts';
-import type { RunContext } from '../worker/run-context.ts';
+import { type HarnessEvent, isEventsArtifact } from '../suite-kit/events.ts';
+import type { RunContext } from '../config/run-context.ts';
 import { suiteOrder, suiteTestSettings } from './vitest-settings.ts';
 
 export const SUITES_DIR = path.join(PROJECT_ROOT, 'suites');

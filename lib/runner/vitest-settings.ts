@@ -4,7 +4,7 @@
 // target is never hit by two suites at once, and the same seed sends the same requests.
 import path from 'node:path';
 import type { TestSequencer, TestSpecification } from 'vitest/node';
-import { SOAK_LIMIT_SECONDS } from '../worker/run-context.ts';
+import { SOAK_LIMIT_SECONDS } from '../config/run-context.ts';
 
 /** Files in name order, never by timing. Vitest takes the sequencer from the root config only. */
 export class NameOrder implements TestSequencer {

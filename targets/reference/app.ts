@@ -12,7 +12,7 @@ import { PUBLISHED_PLANS, type PlanQuota } from '../../lib/plans.ts';
 import type { AuthOptions, Client, KeyRing } from './auth.ts';
 import { Delivery, type DeliveryPlan, SLOW_DAY } from './delivery.ts';
 import type { Faults } from './faults.ts';
-import { HEADER, errorReply, headerValue, type Reply, type ReplyContext } from './http.ts';
+import { DEPRECATION_HEADERS, HEADER, errorReply, headerValue, type Reply, type ReplyContext } from './http.ts';
 import { badRequest, createOperations, type Prepared } from './operations.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
 import { matchRoute, type RouteMatch } from './routes.ts';
@@ -23,12 +23,6 @@ import { Variations } from './variations.ts';
 import { OtherWaysIn } from './other-ways-in.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
-
-/** getPet is deprecated, with removal announced for 5 December 2030 ("Versioning"). */
-export const DEPRECATION_HEADERS: Readonly<Record<string, string>> = {
-  Deprecation: 'true',
-  Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
-};
 
 export interface AppDeps {
   store: AnimalStore;

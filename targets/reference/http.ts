@@ -25,6 +25,12 @@ export const RATE_LIMIT_HEADER_NAMES = [HEADER.limit, HEADER.remaining, HEADER.r
  * writeReply is the single place bytes are sent. `json` is serialised losslessly (bigint kept);
  * `text`, when set, is sent as is and wins over `json`.
  */
+/** getPet is deprecated, with removal announced for 5 December 2030 ("Versioning"). */
+export const DEPRECATION_HEADERS: Readonly<Record<string, string>> = {
+  Deprecation: 'true',
+  Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+};
+
 export interface Reply {
   status: number;
   headers: Record<string, string>;

@@ -4,7 +4,8 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Exchange, Report } from '../../lib/result/model.ts';
+import type { Report } from '../../lib/result/model.ts';
+import type { Exchange } from '../../lib/result/exchange.ts';
 import { type RunningServer, startReferenceServer } from '../../targets/reference/server.ts';
 import type { VariationId } from '../../targets/reference/variations.ts';
 import { readReport, runCli, tempDir, writeTarget } from './cli-helpers.ts';

@@ -6,11 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { linkCauses } from '../../lib/checks/causes.ts';
 import { quota } from '../../lib/checks/rate-limit.ts';
-import { toCheckResult } from '../../lib/checks/result.ts';
-import { rateLimitHeaders } from '../../lib/checks/run.ts';
+import { toCheckResult } from '../../lib/checks/to-check-result.ts';
+import { rateLimitHeaders } from '../../lib/checks/run-level.ts';
 import { fail } from '../../lib/checks/types.ts';
 import { LoadEvidence } from '../../lib/load/evidence.ts';
-import type { CheckResult, Exchange, Report } from '../../lib/result/model.ts';
+import type { CheckResult, Report } from '../../lib/result/model.ts';
+import type { Exchange } from '../../lib/result/exchange.ts';
 import { PLAIN, renderSummary } from '../../lib/report/console.ts';
 import { renderCtrf } from '../../lib/report/ctrf.ts';
 import { renderJobSummary } from '../../lib/report/github.ts';

@@ -2,13 +2,13 @@
 // faults and variations asked for) answers through a simulated wire, the driver drives every key,
 // and every rate-limit check judges what it recorded, as the suite would. Milliseconds of real time.
 import { RATE_LIMIT_CHECKS } from '../../lib/checks/rate-limit.ts';
-import { RUN_CHECKS } from '../../lib/checks/run.ts';
+import { RUN_CHECKS } from '../../lib/checks/run-level.ts';
 import type { Finding } from '../../lib/checks/types.ts';
 import { validateTarget } from '../../lib/config/load.ts';
 import type { Target } from '../../lib/config/schema.ts';
-import { type DriveContext, driveContext } from '../../lib/rate-limit/drive-context.ts';
-import { dayOfTarget } from '../../lib/worker/ledger.ts';
-import { driveKeys, segmentSlots } from '../../lib/rate-limit/drive-keys.ts';
+import { type DriveContext, driveContext } from '../../lib/drive/drive-context.ts';
+import { dayOfTarget } from '../../lib/suite-kit/ledger.ts';
+import { driveKeys, segmentSlots } from '../../lib/drive/drive-keys.ts';
 import { mergeKeyRuns } from '../../lib/result/merge.ts';
 import type { KeyRun } from '../../lib/result/rate-limits.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';

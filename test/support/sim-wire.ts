@@ -8,9 +8,9 @@ import type { Phases } from '../../lib/load/approach.ts';
 import { careful } from '../../lib/load/careful.ts';
 import type { Clock } from '../../lib/load/clock.ts';
 import { type Connect, fast } from '../../lib/load/fast.ts';
-import type { Recorder, Wire } from '../../lib/rate-limit/drive-context.ts';
-import type { Exchange } from '../../lib/result/model.ts';
-import { AcceptedLedger, type DayOf } from '../../lib/worker/ledger.ts';
+import type { Recorder, Wire } from '../../lib/drive/drive-context.ts';
+import type { Exchange } from '../../lib/result/exchange.ts';
+import { AcceptedLedger, type DayOf } from '../../lib/suite-kit/ledger.ts';
 import type { InProcessResponse, InProcessServer } from '../../targets/reference/in-process.ts';
 
 export interface SimOptions {

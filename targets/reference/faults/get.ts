@@ -1,7 +1,6 @@
 // Faults in getPet.
 import type { FaultDefinition } from '../fault-definition.ts';
-import { DEPRECATION_HEADERS } from '../app.ts';
-import { jsonReply } from '../http.ts';
+import { DEPRECATION_HEADERS, jsonReply } from '../http.ts';
 
 export const GET_FAULTS = [
   {

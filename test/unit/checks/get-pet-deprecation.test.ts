@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { deprecationForm, judgeDeprecationForm, judgeSunsetDate, removalDayZones, sunsetDate } from '../../../lib/checks/get-pet.ts';
 import type { Finding, Seen } from '../../../lib/checks/types.ts';
-import type { Exchange } from '../../../lib/result/model.ts';
+import type { Exchange } from '../../../lib/result/exchange.ts';
 import { errorBody, expectFinding, type Outcome, pet, seen } from './_seen.ts';
 
 type Case = { title: string; headers: Record<string, string>; outcome: Outcome; code?: string; mentions?: string[] };

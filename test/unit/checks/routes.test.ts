@@ -4,11 +4,11 @@
 // responses.no-5xx by the answer they share.
 import { describe, expect, it } from 'vitest';
 import { linkCauses } from '../../../lib/checks/causes.ts';
-import { toCheckResult } from '../../../lib/checks/result.ts';
+import { toCheckResult } from '../../../lib/checks/to-check-result.ts';
 import { orders, type OutsideCase, otherMethod, refusedBody, ROUTES_CHECKS, unknownPath } from '../../../lib/checks/routes.ts';
-import { no5xx, rateLimitHeaders } from '../../../lib/checks/run.ts';
+import { no5xx, rateLimitHeaders } from '../../../lib/checks/run-level.ts';
 import type { Finding } from '../../../lib/checks/types.ts';
-import type { Exchange } from '../../../lib/result/model.ts';
+import type { Exchange } from '../../../lib/result/exchange.ts';
 import { errorBody, expectFinding, type Outcome, seen } from './_seen.ts';
 
 const RATE_LIMIT = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1767225600' };

@@ -1,8 +1,8 @@
-// lib/checks/run.ts, versioning.only-get-pet-deprecated: over every response of the run, listPets
+// lib/checks/run-level.ts, versioning.only-get-pet-deprecated: over every response of the run, listPets
 // and createPet carry no Deprecation or Sunset header (the interface deprecates getPet alone).
 import { describe, expect, it } from 'vitest';
-import { onlyGetPetDeprecated } from '../../../lib/checks/run.ts';
-import type { Exchange } from '../../../lib/result/model.ts';
+import { onlyGetPetDeprecated } from '../../../lib/checks/run-level.ts';
+import type { Exchange } from '../../../lib/result/exchange.ts';
 
 const DEPRECATED = { deprecation: 'true', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' };
 

@@ -3,11 +3,11 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Budget } from '../../../lib/client/budget.ts';
 import { ApiClient, type ClientOptions } from '../../../lib/client/client.ts';
-import { curlCommand } from '../../../lib/client/curl.ts';
+import { curlCommand } from '../../../lib/result/curl.ts';
 import type { TargetKey } from '../../../lib/config/schema.ts';
 import { BudgetExhaustedError, RateLimitedError, TargetGoneError, TransportError } from '../../../lib/errors.ts';
 import { nearMissKeys } from '../../../lib/generators/near-miss-key.ts';
-import type { Exchange } from '../../../lib/result/model.ts';
+import type { Exchange } from '../../../lib/result/exchange.ts';
 import { closedPort, type Received as Seen, type RecordingServer, startRecordingServer } from '../../support/recording-server.ts';
 
 /** Distinctive, and with characters that URL encodings change. */

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { curlCommand, shellQuote } from '../../../lib/client/curl.ts';
+import { curlCommand, shellQuote } from '../../../lib/result/curl.ts';
 import { Redactor } from '../../../lib/client/redact.ts';
 import { nearMissKeys } from '../../../lib/generators/near-miss-key.ts';
-import type { Exchange } from '../../../lib/result/model.ts';
+import type { Exchange } from '../../../lib/result/exchange.ts';
 
 const KEY = 'sk-live-CURLTEST-91b2';
 

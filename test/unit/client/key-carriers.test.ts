@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Budget } from '../../../lib/client/budget.ts';
 import { ApiClient } from '../../../lib/client/client.ts';
-import { curlCommand } from '../../../lib/client/curl.ts';
+import { curlCommand } from '../../../lib/result/curl.ts';
 import { Redactor } from '../../../lib/client/redact.ts';
 import type { TargetKey } from '../../../lib/config/schema.ts';
 import {
@@ -21,7 +21,7 @@ import {
   QUERY_CARRIERS,
   SCHEME_CARRIERS,
 } from '../../../lib/generators/key-carriers.ts';
-import type { Exchange } from '../../../lib/result/model.ts';
+import type { Exchange } from '../../../lib/result/exchange.ts';
 import { type Received, type RecordingServer, startRecordingServer } from '../../support/recording-server.ts';
 
 /** Distinctive, with characters base64 and URL encodings change (but none a cookie or a shell word cannot hold). */

@@ -7,8 +7,8 @@ import { Budget } from '../../../lib/client/budget.ts';
 import { ApiClient, type ClientOptions } from '../../../lib/client/client.ts';
 import type { TargetKey } from '../../../lib/config/schema.ts';
 import { RefusedWithinQuotaError, RunTimeLimitError } from '../../../lib/errors.ts';
-import type { Exchange } from '../../../lib/result/model.ts';
-import { AcceptedLedger } from '../../../lib/worker/ledger.ts';
+import type { Exchange } from '../../../lib/result/exchange.ts';
+import { AcceptedLedger } from '../../../lib/suite-kit/ledger.ts';
 import { type RecordingServer, startRecordingServer } from '../../support/recording-server.ts';
 
 const FREE: TargetKey = { key: 'sk-unit-no-burst-1', plan: 'free', disposable: false, label: 'free#1', env: 'UNIT_FREE_KEY', quota: { perMinute: 60, perDay: 1000 } };

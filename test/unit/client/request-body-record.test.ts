@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Budget } from '../../../lib/client/budget.ts';
 import { ApiClient } from '../../../lib/client/client.ts';
-import { curlCommand } from '../../../lib/client/curl.ts';
+import { curlCommand } from '../../../lib/result/curl.ts';
 
 let server: http.Server;
 let baseUrl: string;

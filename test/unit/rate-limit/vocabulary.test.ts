@@ -1,10 +1,10 @@
 // lib/rate-limit/vocabulary.ts: one reading of every rate-limit header, given to the client's
 // retries, the driver and the checks alike. No clock: every answer arrives at NOW.
 import { describe, expect, it } from 'vitest';
-import { retryAfterFormat } from '../../../lib/checks/run.ts';
+import { retryAfterFormat } from '../../../lib/checks/run-level.ts';
 import { decideRetry } from '../../../lib/client/retry.ts';
 import { readHttpDate } from '../../../lib/http-date.ts';
-import { refusalWait } from '../../../lib/rate-limit/wait.ts';
+import { refusalWait } from '../../../lib/drive/wait.ts';
 import type { KeyRun, TimelinePoint } from '../../../lib/result/rate-limits.ts';
 import {
   classifyRefusal,

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { judgePerConnection, judgeQuota } from '../../../lib/checks/rate-limit.ts';
 import { UsageError } from '../../../lib/errors.ts';
 import { checkSegments, combineChecks, keyEvidence, mergeKeyRuns, segmentRuns, sumRequests, type SegmentReport } from '../../../lib/result/merge.ts';
-import type { CheckResult, Exchange, Report } from '../../../lib/result/model.ts';
+import type { CheckResult, Report } from '../../../lib/result/model.ts';
+import type { Exchange } from '../../../lib/result/exchange.ts';
 import { histogramOf, type KeyRun, keyRunRecord, mergeHistograms, percentilesOf, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 18, 0, 0);

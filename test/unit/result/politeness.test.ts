@@ -1,7 +1,7 @@
 // The harness's politeness counted from its exchange log: every 429 period of a key, on our clock,
 // and the key's requests inside it by why (in flight, on purpose, unexplained).
 import { describe, expect, it } from 'vitest';
-import type { AuthUsed, Exchange } from '../../../lib/result/model.ts';
+import type { AuthUsed, Exchange } from '../../../lib/result/exchange.ts';
 import { keyRequests, periodsOf, politenessLapse, politenessOf } from '../../../lib/result/politeness.ts';
 
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);

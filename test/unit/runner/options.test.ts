@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateTarget } from '../../../lib/config/load.ts';
 import { DEFAULT_RUNS, resolveRun, type RunOptions } from '../../../lib/runner/options.ts';
-import { SOAK_LIMIT_SECONDS } from '../../../lib/worker/run-context.ts';
+import { SOAK_LIMIT_SECONDS } from '../../../lib/config/run-context.ts';
 
 const target = (extra: Record<string, unknown> = {}) =>
   validateTarget({ name: 'staging', baseUrl: 'https://staging.invalid/v1', keys: [{ key: 'k-1234567890', plan: 'free' }], ...extra }, 'staging.yaml', {});

@@ -4,12 +4,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CheckResult, Exchange } from '../../../lib/result/model.ts';
+import type { CheckResult } from '../../../lib/result/model.ts';
+import type { Exchange } from '../../../lib/result/exchange.ts';
 import { countRequests } from '../../../lib/result/build.ts';
 import { PLAIN } from '../../../lib/report/console.ts';
 import { RunCollector } from '../../../lib/runner/collector.ts';
 import { SuiteProgress } from '../../../lib/runner/progress.ts';
-import type { HarnessEvent } from '../../../lib/worker/events.ts';
+import type { HarnessEvent } from '../../../lib/suite-kit/events.ts';
 
 let seq = 0;
 const exchange = (suite: string): HarnessEvent => ({

@@ -1,0 +1,296 @@
+// The run-level checks, all of them: rules that hold for every response of the run, whichever
+// suite caused it, and every Retry-After the harness obeyed. Judged once, over the whole exchange
+// log, after the suites. Pure: exchanges in, findings out.
+import type { Exchange } from '../result/exchange.ts';
+import { rateAnswerOf, rateLimitHeaderProblems, readRetryAfter } from '../rate-limit/vocabulary.ts';
+import { errorBodyProblems, isJsonMediaType, type Problem, problem } from './bodies.ts';
+import { invalidPetProblems, readPage } from './pets.ts';
+import { defineCheck } from './define.ts';
+import { fail, type Finding, pass, type Seen, skip } from './types.ts';
+
+const suite = 'run';
+
+const EVIDENCE_LIMIT = 3;
+
+function seenOf(e: Exchange): Seen | undefined {
+  if (e.status === undefined) return undefined;
+  return { status: e.status, headers: e.responseHeaders, text: e.responseBody ?? '' };
+}
+
+/** A rule over every response of the run. */
+interface Rule {
+  /** Which responses the rule is about. */
+  applies: (s: Seen, e: Exchange) => boolean;
+  /** What is wrong with one response; the first offender's first problem names the failure's kind. */
+  problemsOf: (s: Seen, e: Exchange) => Problem[];
+  expected: string;
+  /** Judges the body: a cut (or, for load bursts, unkept) body cannot be judged; headers still can. */
+  readsBody: boolean;
+  /** Why there was nothing to judge, when no response of the run is one the rule applies to. */
+  nothing?: string;
+}
+
+/** Judges every response the rule applies to; fails naming the first offenders, kept as evidence. */
+function judgeAll({ applies, problemsOf, expected, readsBody, nothing }: Rule): (exchanges: readonly Exchange[]) => Finding {
+  return (exchanges) => {
+    const offenders: { exchange: Exchange; problems: Problem[] }[] = [];
+    let judged = 0;
+    for (const exchange of exchanges) {
+      const seen = seenOf(exchange);
+      if (!seen || !applies(seen, exchange)) continue;
+      // A truncated body cannot be parsed; the header-only checks (media type, rate-limit headers) still judge it.
+      if (readsBody && exchange.responseBodyTruncated) continue;
+      judged += 1;
+      const problems = problemsOf(seen, exchange);
+      if (problems.length > 0) offenders.push({ exchange, problems });
+    }
+    if (judged === 0) return skip(nothing ?? 'no response of this kind in the run');
+    if (offenders.length === 0) return { outcome: 'pass', message: `${judged} responses checked` };
+    const first = offenders[0]!;
+    const shown = offenders.slice(0, EVIDENCE_LIMIT);
+    const said = (problems: readonly Problem[]) => problems.map((p) => p.text).join('; ');
+    const failed = fail(
+      first.problems[0]!.code,
+      `${offenders.length} of ${judged} responses: ${first.exchange.method} ${pathOf(first.exchange.url)} → ${first.exchange.status}: ${said(first.problems)}`,
+      expected,
+      shown.map((o) => `${o.exchange.method} ${pathOf(o.exchange.url)} → ${o.exchange.status}: ${said(o.problems)}`).join('\n'),
+    );
+    return { ...failed, exchanges: shown.map((o) => o.exchange), offenders: offenders.map((o) => o.exchange.seq) };
+  };
+}
+
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return url;
+  }
+}
+
+/** Codes: errorBodyProblems' (no-error-body, error-body-not-json, invalid-error-body, error-status-mismatch, …). */
+export const errorBody = defineCheck({
+  id: 'errors.error-body', explainedBy: ['responses.json-media-type'],
+  clause: 'Errors',
+  suite,
+  title: 'Every error response (4xx, 5xx) has an Error body whose status repeats the HTTP status',
+  severity: 'must',
+  judge: judgeAll({
+    applies: (s) => s.status >= 400 && s.status !== 429,
+    problemsOf: errorBodyProblems,
+    expected: 'an Error body (code, message: strings; status: the HTTP status) as application/json',
+    readsBody: true,
+  }),
+});
+
+// The 429 body is "not shown": none at all is legal; a body, though, should be an Error. Codes: as errors.error-body.
+export const rateLimitedBody = defineCheck({
+  id: 'errors.429-error-body', explainedBy: ['responses.json-media-type'],
+  clause: 'Errors',
+  suite,
+  title: 'A 429 with a body has an Error body (the interface leaves its body open; none is fine)',
+  severity: 'should',
+  judge: judgeAll({
+    applies: (s) => s.status === 429 && s.text.trim() !== '',
+    problemsOf: errorBodyProblems,
+    expected: 'no body, or an Error body with status 429',
+    readsBody: true,
+  }),
+});
+
+/** Codes: no-content-type, not-json-media-type. */
+export const jsonMediaType = defineCheck({
+  id: 'responses.json-media-type',
+  clause: 'What the service does',
+  suite,
+  title: 'Every response with a body (429 aside: its body is not shown) is labelled application/json, parameters allowed',
+  severity: 'must',
+  judge: judgeAll({
+    applies: (s) => s.text.length > 0 && s.status !== 429,
+    problemsOf: (s) => (isJsonMediaType(s.headers['content-type']) ? [] : [s.headers['content-type'] ? problem('not-json-media-type', `Content-Type is "${s.headers['content-type']}"`) : problem('no-content-type', 'Content-Type is missing')]),
+    expected: 'Content-Type: application/json (parameters allowed)',
+    readsBody: false,
+  }),
+});
+
+/** Codes: rate-limit-header-missing, rate-limit-header-not-integer (every header there), reset-not-unix-seconds (a count of seconds, or milliseconds). */
+export const rateLimitHeaders = defineCheck({
+  id: 'headers.rate-limit-present',
+  clause: 'Limits / Rate limit headers',
+  suite,
+  title: 'Every response carries X-RateLimit-Limit, -Remaining and -Reset as integers, Reset a Unix time in seconds',
+  severity: 'must',
+  judge: judgeAll({
+    applies: () => true,
+    // The worst kind first: a header missing, then one that is not an integer, then a Reset that is no Unix time in seconds.
+    problemsOf: (s) => rateLimitHeaderProblems(s.headers).map((p) => problem(p.code, p.text)),
+    expected: 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',
+    readsBody: false,
+  }),
+});
+
+// Retry-After on every 429 of the run, whichever suite met it (the rate-limit suite's bursts, the
+// mix, the day, a 429 anywhere else): a header of the server's, judged once over all its 429s and
+// quoting what came, not once per key. Read through the vocabulary (readRateAnswer, readRetryAfter).
+const exceeding = 'Limits / Exceeding the limit';
+const is429 = (s: Seen) => s.status === 429;
+const retryAfterOf = (s: Seen, e: Exchange) => rateAnswerOf(answeredAt(e), s.status, s.headers).retryAfter;
+
+/** Code: absent. */
+export const retryAfterPresent = defineCheck({
+  id: 'rate-limit.retry-after-present',
+  clause: exceeding,
+  suite,
+  title: 'Every 429 carries Retry-After',
+  severity: 'must',
+  judge: judgeAll({
+    applies: is429,
+    problemsOf: (s, e) => (retryAfterOf(s, e) === undefined ? [problem('absent', 'no Retry-After')] : []),
+    expected: 'Retry-After on every 429 ("The response carries a Retry-After header")',
+    readsBody: false,
+    nothing: 'no 429 in the run',
+  }),
+});
+
+/** Code: not-delta-seconds-or-imf-fixdate (a fraction, a unit, a sign, an obsolete or ISO date, …: the value quoted). */
+export const retryAfterFormat = defineCheck({
+  id: 'rate-limit.retry-after-format',
+  clause: exceeding,
+  suite,
+  title: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3)',
+  severity: 'should',
+  judge: judgeAll({
+    applies: (s, e) => is429(s) && retryAfterOf(s, e) !== undefined,
+    problemsOf: (s, e) => {
+      const reading = readRetryAfter(retryAfterOf(s, e), answeredAt(e), s.headers['date']);
+      if (!reading || reading.legal) return [];
+      const read = reading.seconds === undefined ? 'it names no moment' : `read as ${reading.form}, ${Math.round(reading.seconds * 10) / 10} s, and waited out so`;
+      return [problem('not-delta-seconds-or-imf-fixdate', `Retry-After "${reading.value}" is neither delta-seconds nor an IMF-fixdate (${read})`)];
+    },
+    expected: 'delta-seconds (e.g. 30) or an IMF-fixdate (RFC 9110 §10.2.3, §5.6.7)',
+    readsBody: false,
+    nothing: 'no 429 with a Retry-After in the run',
+  }),
+});
+
+/** A request to the collection, `/pets` (listPets with GET, createPet with POST). */
+const onPets = (e: Exchange) => pathOf(e.url).split('?')[0]!.endsWith('/pets');
+const isListPets = (e: Exchange) => e.method === 'GET' && onPets(e);
+
+/** Every animal of every page, whichever list check asked for it; the list checks only mention it. Code: invalid-pet. */
+export const petShape = defineCheck({
+  id: 'list-pets.pet-shape',
+  clause: 'Resources and their fields / Pet',
+  suite,
+  title: 'Every animal on every listPets page is a Pet (id, name, categoryId as int64, status one of three)',
+  severity: 'must',
+  judge: judgeAll({
+    applies: (s, e) => s.status === 200 && isListPets(e),
+    problemsOf: (s) => {
+      const { page } = readPage(s);
+      return page ? invalidPetProblems(page.items).slice(0, 5) : [];
+    },
+    expected: 'a JSON array of Pet: id (int64), name (string), categoryId (int64), optional status (available, pending, sold)',
+    readsBody: true,
+  }),
+});
+
+// No operation lists a 5xx: a server error answers nothing the interface describes, whatever the
+// request (a malformed one included: that is a 4xx). Code: server-error.
+export const no5xx = defineCheck({
+  id: 'responses.no-5xx',
+  clause: 'Endpoints',
+  suite,
+  title: 'No response is a 5xx: no operation of the interface lists one',
+  severity: 'must',
+  judge: judgeAll({
+    applies: () => true,
+    problemsOf: (s) => (s.status >= 500 ? [problem('server-error', `a server error (${s.status})`)] : []),
+    expected: 'a status the operation lists: 200 or 201, 400, 401, 404, 429',
+    readsBody: false,
+  }),
+});
+
+
+// Every Retry-After the harness obeyed, judged: when it waited out a 429 (in any suite: the
+// client's retries, the rate-limit suite's recoveries, the day followed to its end) and sent the
+// next request with that key, that request is the 429's evidence. Refused again, the 429 named a
+// time at which the key was still refused: "the client retries only after the indicated time" is
+// then a promise the server does not keep. Pure: the run's exchanges in, a finding out.
+const SHOWN = 3;
+
+const keyOf = (e: Exchange) => (e.auth.kind === 'key' || e.auth.kind === 'key-in-query' ? e.auth.label : undefined);
+const sentAt = (e: Exchange) => Date.parse(e.startedAt);
+const answeredAt = (e: Exchange) => sentAt(e) + e.durationMs;
+
+/** Waited out, then sent with the key and nothing else of the key in between (another request could have taken the room it was promised). */
+function quiet(exchanges: readonly Exchange[], refusal: Exchange, next: Exchange): boolean {
+  const key = keyOf(next);
+  const [from, to] = [answeredAt(refusal), sentAt(next)];
+  return !exchanges.some((e) => e !== next && e !== refusal && keyOf(e) === key && sentAt(e) > from && sentAt(e) < to);
+}
+
+const describe = (e: Exchange) => `${e.status}${e.responseHeaders['retry-after'] !== undefined ? ` (Retry-After ${e.responseHeaders['retry-after']})` : ' (no Retry-After)'}`;
+
+export function judgeObeyedRetryAfters(exchanges: readonly Exchange[]): Finding {
+  const bySeq = new Map(exchanges.map((e) => [e.seq, e]));
+  let judged = 0;
+  const broken: { refusal: Exchange; next: Exchange }[] = [];
+  for (const next of exchanges) {
+    const follows = next.followsRetryAfter;
+    const refusal = follows ? bySeq.get(follows.seq) : undefined;
+    // Without an answer there is nothing to judge.
+    if (!refusal || next.status === undefined || keyOf(next) === undefined || !quiet(exchanges, refusal, next)) continue;
+    judged += 1;
+    if (next.status === 429) broken.push({ refusal, next });
+  }
+  if (judged === 0) return skip('no Retry-After was waited out in this run: no 429 came, or none named a time within what the harness waits');
+  if (broken.length === 0) return pass(`${judged} Retry-After${judged > 1 ? 's' : ''} waited out; each time the next request was let through`);
+  const line = ({ refusal, next }: (typeof broken)[number]) =>
+    `${keyOf(next)}: request #${refusal.seq} got ${describe(refusal)}, until ${next.followsRetryAfter!.until}; #${next.seq}, sent ${((sentAt(next) - answeredAt(refusal)) / 1000).toFixed(1)} s later, got ${describe(next)}`;
+  const shown = broken.slice(0, SHOWN);
+  return {
+    outcome: 'fail',
+    code: 'refused-at-named-time',
+    message: `${broken.length} of ${judged} Retry-Afters waited out named a time at which the key was still refused: ${line(broken[0]!)}`,
+    expected: 'the request sent at the time a 429 names is let through ("the client retries only after the indicated time")',
+    actual: shown.map(line).join('\n'),
+    exchanges: shown.flatMap(({ refusal, next }) => [refusal, next]),
+    offenders: broken.flatMap(({ refusal, next }) => [refusal.seq, next.seq]),
+  };
+}
+
+export const retryAfterObeyed = defineCheck({
+  id: 'rate-limit.retry-after-obeyed',
+  clause: 'Limits / Exceeding the limit',
+  suite: 'run',
+  title: 'Every Retry-After the harness waited out named a time at which the next request was let through',
+  severity: 'must',
+  judge: judgeObeyedRetryAfters,
+});
+
+/** Judged once, over every exchange of the run, after the suites. */
+// The interface deprecates getPet alone ("Versioning"): a Deprecation or Sunset header on listPets
+// or createPet announces a deprecation it does not (a deprecation middleware mounted on the
+// collection's path, say). A should: no sentence forbids the header there. Code: deprecation-on-other-operation.
+const isPetsCollection = (e: Exchange) => (e.method === 'GET' || e.method === 'POST') && onPets(e);
+const DEPRECATION_NAMES = { deprecation: 'Deprecation', sunset: 'Sunset' } as const;
+
+export const onlyGetPetDeprecated = defineCheck({
+  id: 'versioning.only-get-pet-deprecated',
+  clause: 'Versioning',
+  suite,
+  title: 'Only getPet is announced as deprecated: listPets and createPet carry no Deprecation or Sunset header',
+  severity: 'should',
+  judge: judgeAll({
+    applies: (_s, e) => isPetsCollection(e),
+    problemsOf: (s) => {
+      const sent = (Object.keys(DEPRECATION_NAMES) as (keyof typeof DEPRECATION_NAMES)[]).filter((h) => s.headers[h] !== undefined);
+      return sent.length === 0 ? [] : [problem('deprecation-on-other-operation', `${sent.map((h) => `${DEPRECATION_NAMES[h]}: ${s.headers[h]}`).join(', ')}, yet the interface deprecates getPet (GET /pets/{petId}) alone`)];
+    },
+    expected: 'no Deprecation or Sunset header on listPets and createPet: only getPet is deprecated',
+    readsBody: false,
+  }),
+});
+
+export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders, retryAfterPresent, retryAfterFormat, petShape, no5xx, retryAfterObeyed, onlyGetPetDeprecated] as const;

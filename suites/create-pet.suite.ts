@@ -15,10 +15,10 @@ import { newPetWithId } from '../lib/generators/new-pet-with-id.ts';
 import { validNewPet, validNewPetEdges } from '../lib/generators/valid-new-pet.ts';
 import { stringifyJson } from '../lib/json.ts';
 import type { NewPet, Pet } from '../lib/models.ts';
-import { accepted } from '../lib/result/rate-limits.ts';
 import { type CheckContext, check, prepare, sendEach } from '../lib/suite-kit/vitest-adapter.ts';
 import { property } from '../lib/suite-kit/property-engine.ts';
 import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
+import { isAccepted } from '../lib/status.ts';
 
 const subject = 'POST /pets';
 const writes = { subject, requires: 'writes' as const };
@@ -162,7 +162,7 @@ describe('createPet', () => {
       shapesSeen = [{ shape: 'a NewPet as text/plain', kind: 'text', mediaType: 'text/plain', describes: pet, seen: await post(ctx, stringifyJson(pet), 'text/plain') }];
     }
     const finding = create.mediaType.judge(shapesSeen);
-    return finding.outcome === 'fail' ? { ...finding, exchanges: shapesSeen.filter((c) => accepted(c.seen)).map((c) => c.seen.exchange) } : finding;
+    return finding.outcome === 'fail' ? { ...finding, exchanges: shapesSeen.filter((c) => isAccepted(c.seen)).map((c) => c.seen.exchange) } : finding;
   });
 
   check(create.statusDefault, writes, async (ctx) => create.statusDefault.judge(await post(ctx, stringifyJson({ name: `${CREATED_NAME_PREFIX}no status`, categoryId: 3n }))));

@@ -7,6 +7,7 @@
 import { expectUnauthorized } from './auth.ts';
 import { defineCheck } from './define.ts';
 import { type EachCase, eachCase, type Finding, pass, type Seen, skip } from './types.ts';
+import { isAccepted } from '../status.ts';
 
 const clause = 'Authentication';
 const suite = 'auth';
@@ -23,7 +24,6 @@ export interface WayCase {
   seen: Seen;
 }
 
-const accepted = (seen: Seen) => seen.status >= 200 && seen.status < 300;
 
 /** "the key in the X-API-Key header", "the key as "Authorization: Token <key>"", "the key in 3 carriers at once (…)". */
 function keySubject(carriers: readonly string[]): string {
@@ -40,7 +40,7 @@ function keySubject(carriers: readonly string[]): string {
 function refused(c: WayCase, subject: string, acceptedCode: string): Finding {
   const finding = expectUnauthorized(c.seen);
   if (finding.outcome !== 'fail') return finding;
-  return accepted(c.seen)
+  return isAccepted(c.seen)
     ? { ...finding, code: acceptedCode, message: `${subject} was accepted on ${c.operation} (${c.seen.status})` }
     : { ...finding, message: `${subject} got ${c.seen.status} on ${c.operation}, not 401` };
 }

@@ -1,8 +1,8 @@
 // Authentication: "When the key is missing or invalid, the response is 401 with an Error body."
-import { accepted } from '../result/rate-limits.ts';
 import { statusAsAsked } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, type EachCase, eachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
+import { isAccepted } from '../status.ts';
 
 const clause = 'Authentication';
 const suite = 'auth';
@@ -70,7 +70,7 @@ export interface CredentialSpelling {
 export function judgeCredentialSpelling(c: CredentialSpelling): Finding {
   const { status } = c.seen;
   const expected = '401 with an Error body (or 400, RFC 6750 invalid_request): the credential is "Bearer <API_KEY>"';
-  if (accepted({ status })) return fail('credential-accepted', `"${c.shape}" got ${status}: the key was read out of another spelling of the credential`, expected, describeSeen(c.seen));
+  if (isAccepted({ status })) return fail('credential-accepted', `"${c.shape}" got ${status}: the key was read out of another spelling of the credential`, expected, describeSeen(c.seen));
   if (status === 400) return statusAsAsked(`"${c.shape}": 400 (a malformed credential, RFC 6750 §3.1)`, c.seen);
   if (status !== 401) return fail('not-401', `"${c.shape}" got ${status}, not 401 (or 400)`, expected, describeSeen(c.seen));
   return statusAsAsked(`"${c.shape}": 401`, c.seen);

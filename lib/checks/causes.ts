@@ -7,6 +7,7 @@
 import type { CheckResult } from '../result/model.ts';
 import type { Exchange } from '../result/exchange.ts';
 import { checkById } from './registry.ts';
+import { isAccepted } from '../status.ts';
 
 type Root = NonNullable<CheckResult['causedBy']>;
 
@@ -19,7 +20,7 @@ const key = (c: Pick<CheckResult, 'id' | 'subject'>) => `${c.id}\u0000${c.subjec
  * offender of a rule over the run.
  */
 function answersOf(c: CheckResult): Set<number> {
-  const reads = checkById(c.id)?.restsOn === 'accepted' ? (e: Exchange) => e.status !== undefined && e.status >= 200 && e.status < 300 : () => true;
+  const reads = checkById(c.id)?.restsOn === 'accepted' ? (e: Exchange) => isAccepted(e) : () => true;
   return new Set([...(c.evidence?.exchanges ?? []).filter(reads).map((e) => e.seq), ...(c.evidence?.offenders ?? [])]);
 }
 

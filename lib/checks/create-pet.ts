@@ -1,11 +1,11 @@
 // createPet: `POST /pets` with a NewPet; 201 with the Pet; 400 with an Error body for bad input.
 import { tryParseJson } from '../json.ts';
-import { accepted } from '../result/rate-limits.ts';
 import type { NewPet, Pet } from '../models.ts';
 import { findingOfProblems, type Problem, problem, recoded, saidOf, serverError, statusAsAsked } from './bodies.ts';
 import { echoProblems, readPet, readPets, sameAnimalProblems } from './pets.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, type EachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
+import { isAccepted } from '../status.ts';
 
 const clause = 'Endpoints / createPet';
 const petClause = 'Resources and their fields / Pet';
@@ -86,7 +86,7 @@ export function judgeInvalidRejected(c: InvalidCase, seen: Seen): Finding {
   const { reason } = c;
   const legal = c.contentType === undefined ? [400, 415] : [400];
   const expected = `${legal.join(' or ')} with an Error body (${reason})${c.readings ? `; a 2xx only for the NewPet a lenient reader takes it for (${c.readings.map(describeNewPet).join(' or ')})` : ''}`;
-  if (accepted(seen)) {
+  if (isAccepted(seen)) {
     const pet = readPet(seen).value;
     const reading = pet && readingCreated(c, pet);
     if (pet && reading) return pass(`${reason}: ${seen.status}, read leniently as ${describeNewPet(reading)} (pet ${pet.id}); create-pet.lenient-input's to judge`);
@@ -121,7 +121,7 @@ export function judgeLenientInput(cases: readonly LenientCase[]): Finding {
   const judged = cases.filter((c) => c.readings && c.readings.length > 0);
   if (judged.length === 0) return skip('no invalid NewPet that a lenient reader takes for one was sent');
   const lenient = judged.flatMap((c) => {
-    const pet = accepted(c.seen) ? readPet(c.seen).value : undefined;
+    const pet = isAccepted(c.seen) ? readPet(c.seen).value : undefined;
     const reading = pet && readingCreated(c, pet);
     return pet && reading ? [{ c, pet, reading }] : [];
   });
@@ -139,7 +139,7 @@ export function judgeLenientInput(cases: readonly LenientCase[]): Finding {
   const byStatus = new Map<number, number>();
   for (const c of judged) byStatus.set(c.seen.status, (byStatus.get(c.seen.status) ?? 0) + 1);
   const statuses = [...byStatus].map(([status, n]) => `${status} ×${n}`).join(', ');
-  const other = judged.filter((c) => accepted(c.seen)).length;
+  const other = judged.filter((c) => isAccepted(c.seen)).length;
   return pass(`${judged.length} spellings that still describe a NewPet, none created as it: ${statuses}${other > 0 ? ` (${other} accepted as another animal: create-pet.invalid-rejected's)` : ''}`);
 }
 
@@ -275,7 +275,7 @@ export function judgeOneNewPetCase(c: ShapeCase): Finding {
     ? `${legal.join(' or ')} with an Error body, or the NewPet it describes created${c.describes ? ` (${describeNewPet(c.describes)})` : ''}: ${c.shape} is not a NewPet as application/json`
     : `${legal.join(' or ')} with an Error body: ${c.shape} is not one NewPet as a JSON object, and nothing is created`;
   const { status } = c.seen;
-  if (accepted({ status })) {
+  if (isAccepted({ status })) {
     if (!OTHER_MEDIA_TYPE.has(c.kind)) return fail(`${c.kind}-accepted`, `${c.shape} was accepted${createdAs(c.seen)} (${status})`, expected, describeSeen(c.seen));
     const pet = readPet(c.seen).value;
     if (pet && c.describes && echoProblems(c.describes, pet).length > 0) {
@@ -295,8 +295,8 @@ function judgeOneNewPet(cases: readonly ShapeCase[]): Finding {
     const finding = judgeOneNewPetCase(c);
     if (finding.outcome !== 'pass') return finding;
   }
-  const created = cases.filter((c) => accepted(c.seen));
-  const refused = cases.filter((c) => !accepted(c.seen));
+  const created = cases.filter((c) => isAccepted(c.seen));
+  const refused = cases.filter((c) => !isAccepted(c.seen));
   const with415 = refused.filter((c) => c.seen.status === 415).map((c) => c.shape);
   const refusals = `${refused.length} bodies refused, none created: ${with415.length === 0 ? 'each with 400' : `415 seen for ${with415.join(', ')} (the usual answer to another Content-Type, legal beside the 400 createPet lists); 400 for the rest`}`;
   return pass(created.length === 0 ? refusals : `${refusals}; ${created.map((c) => `${c.shape} created${createdAs(c.seen)}`).join(', ')}, the NewPet it describes (create-pet.media-type judges the media type)`);
@@ -314,7 +314,7 @@ export function judgeMediaType(cases: readonly ShapeCase[]): Finding {
   const judged = cases.filter((c) => OTHER_MEDIA_TYPE.has(c.kind));
   if (judged.length === 0) return skip('no NewPet was sent under another media type (create-pet.one-new-pet sends them first, unless writes are not allowed)');
   const typeOf = (c: ShapeCase) => c.mediaType ?? c.shape;
-  const created = judged.filter((c) => accepted(c.seen));
+  const created = judged.filter((c) => isAccepted(c.seen));
   if (created.length > 0) {
     const named = created.map((c) => {
       const pet = readPet(c.seen).value;

@@ -8,6 +8,7 @@ import { defineCheck } from './define.ts';
 import { describeSeen, eachCase, explainedBy, type Finding, fail, findingOf, pass, type Seen, skip } from './types.ts';
 import { isImfFixdate, readDateForm } from '../http-date.ts';
 import { decodedSegment, isZeroPadded, otherSpellingOf } from './pet-id-spelling.ts';
+import { isAccepted } from '../status.ts';
 
 const clause = 'Endpoints / getPet';
 const suite = 'get-pet';
@@ -39,7 +40,7 @@ export function judgeNotFound(id: bigint, seen: Seen): Finding {
  * another spelling of X that is not animal X).
  */
 export function judgeNonNumeric(raw: string, reason: string, seen: Seen): Finding {
-  if (seen.status < 200 || seen.status >= 300) return pass();
+  if (!isAccepted(seen)) return pass();
   const spelled = otherSpellingOf(raw);
   if (spelled === undefined) return findingOfProblems([problem('accepted', `GET /pets/${raw} (${reason}) got ${seen.status}: "${decodedSegment(raw)}" is no int64`)], '400 or 404', describeSeen(seen));
   const answered = readPet(seen).value;
@@ -75,7 +76,7 @@ export function judgeCanonicalId(lookups: readonly SpelledLookup[]): Finding {
     return id === undefined ? [] : [{ ...l, id }];
   });
   if (spelled.length === 0) return skip('no animal to look up in other spellings: the store lists none, and writes are not allowed to create one');
-  const isServed = (l: (typeof spelled)[number]) => l.seen.status >= 200 && l.seen.status < 300 && readPet(l.seen).value?.id === l.id;
+  const isServed = (l: (typeof spelled)[number]) => isAccepted(l.seen) && readPet(l.seen).value?.id === l.id;
   const served = spelled.filter((l) => !isZeroPadded(l.raw) && isServed(l));
   const padded = spelled.filter((l) => isZeroPadded(l.raw));
   const id = spelled[0]!.id;

@@ -15,10 +15,11 @@
 //   Reset, whichever window the headers are read as describing.
 //
 // Pure: a key's run in, a finding out.
-import { accepted, answerOf, type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { answerOf, type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { CLOCK_SLACK_S, classifyRefusal, serverSecond, type WindowName } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
+import { isAccepted } from '../status.ts';
 
 /** A sliding log's Reset, when it names its emptying, lies a window ahead less at most this (rounding, a slow answer, another instance's Date). */
 const LOG_RESET_SLACK_S = CLOCK_SLACK_S + 1;
@@ -98,7 +99,7 @@ function risesBeforeReset(run: KeyRun, answers: readonly Full[]): { rises: Rise[
   const refusal = new Map(answers.filter((p) => p.status === 429).map((p) => [p, classifyRefusal(run, p)] as const));
   for (const after of answers) {
     const window = windowNamed(run, after.limit);
-    if (!window || !accepted(after)) continue;
+    if (!window || !isAccepted(after)) continue;
     const length = secondsOf(run, window);
     const rate = quotaOf(run, window) / length;
     const afterIsLog = ahead(after) > length - LOG_RESET_SLACK_S;

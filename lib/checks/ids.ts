@@ -8,6 +8,7 @@ import { findingOfProblems, saidOf } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { readPet, sameAnimalProblems } from './pets.ts';
 import { describeSeen, type EachCase, explainedBy, fail, type Finding, pass, type Seen, skip } from './types.ts';
+import { isAccepted } from '../status.ts';
 
 /** An animal whose id X is known: created by the check (with a name of its own), or listed. */
 export interface KnownAnimal {
@@ -28,7 +29,6 @@ export interface AliasLookup {
   seen: Seen;
 }
 
-const ok = (seen: Seen) => seen.status >= 200 && seen.status < 300;
 
 /**
  * An alias of X must not find X. 400 and 404 are fine, and so is a 2xx with the animal whose id is
@@ -39,7 +39,7 @@ const ok = (seen: Seen) => seen.status >= 200 && seen.status < 300;
  * with wrong-animal-served.
  */
 export function judgeAliasLookup({ known, alias, seen }: AliasLookup): Finding {
-  if (!ok(seen)) return pass();
+  if (!isAccepted(seen)) return pass();
   const got = readPet(seen).value;
   if (!got) return pass();
   const x = known.pet;
@@ -71,7 +71,7 @@ export const judgeOwnIdOnly: EachCase<AliasLookup> = Object.assign(
       if (finding.outcome !== 'pass') return finding;
     }
     const knowns = [...new Map(lookups.map((l) => [l.known.pet.id, l.known])).values()];
-    const real = lookups.filter((l) => ok(l.seen) && readPet(l.seen).value?.id === l.alias.id).map((l) => String(l.alias.id));
+    const real = lookups.filter((l) => isAccepted(l.seen) && readPet(l.seen).value?.id === l.alias.id).map((l) => String(l.alias.id));
     return pass(
       `${knowns.map(describeKnown).join(', ')}: not served at any of the ${lookups.length} ids a sign, index, wrap or width mistake maps onto it (${byStatus(lookups)})` +
         (real.length > 0 ? `; ${real.length} of them ${real.length === 1 ? 'holds' : 'hold'} an animal of its own (${real.join(', ')}), as ${real.length === 1 ? 'it' : 'they'} may` : ''),

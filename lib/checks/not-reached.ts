@@ -4,8 +4,9 @@
 // allows over the time the requests took (a minute's quota for each minute window they may have
 // spanned, plus what a refilling limiter gives back); otherwise it says what it sent in one window
 // against the quota, and skips. Pure.
-import { accepted, type KeyRun, type TimelinePoint } from '../result/rate-limits.ts';
+import { type KeyRun, type TimelinePoint } from '../result/rate-limits.ts';
 import { CLOCK_SLACK_S, readRetryAfter, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { isAccepted } from '../status.ts';
 
 
 /** When a request was sent (answers of a load carry it), else when its answer came. */
@@ -38,7 +39,7 @@ export function mostInOneWindow(points: readonly TimelinePoint[], windowSeconds:
  * clock or by their Dates, the longer), at least one when they took any time at all.
  */
 export function minuteTurns(run: Pick<KeyRun, 'quota' | 'windows'>, points: readonly TimelinePoint[], fromMs: number, refusal?: TimelinePoint): number {
-  const ok = points.filter(accepted);
+  const ok = points.filter(isAccepted);
   if (ok.length === 0) return 0;
   const W = run.windows.minute;
   const minute = ok.filter((p) => p.reset !== undefined && windowDescribed(run.quota, p) === 'minute');

@@ -1,6 +1,6 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
-import { accepted, DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, answerOf, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
+import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, answerOf, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
 import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansMeeting, spansWithin } from '../rate-limit/day-count.ts';
 import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed, resetShape } from '../rate-limit/vocabulary.ts';
 import { describeWithinQuota } from '../rate-limit/within-quota.ts';
@@ -9,6 +9,7 @@ import { oneQuota } from './one-quota.ts';
 import { minuteTurns, mostInOneWindow, notReached, refillOver } from './not-reached.ts';
 import { headersOneWindow } from './headers-one-window.ts';
 import { driven, explainedBy, fail, type Finding, pass, skip } from './types.ts';
+import { isAccepted } from '../status.ts';
 
 const clause = 'Limits / Request rate by plan';
 const headersClause = 'Limits / Rate limit headers';
@@ -38,7 +39,7 @@ function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; 
   const look = run.start && answerOf(run.start);
   const start = look?.remaining;
   if (!refusal || !look || start === undefined) return undefined;
-  return { refusal, accepted: quotaWindow(run).points.filter(accepted).length, start, startWindow: describes(run, look) };
+  return { refusal, accepted: quotaWindow(run).points.filter(isAccepted).length, start, startWindow: describes(run, look) };
 }
 
 /**
@@ -160,7 +161,7 @@ function said(window: QuotaWindow): string {
 export function judgeRemaining(run: KeyRun): Finding {
   const window = quotaWindow(run);
   const start = window.start;
-  const ok = window.points.filter(accepted);
+  const ok = window.points.filter(isAccepted);
   if (start === undefined) return skip(`the response before ${run.label}'s burst carried no integer X-RateLimit-Remaining to count down from (headers.rate-limit-present judges the header)`);
   if (start < 0) return skip(`the response before ${run.label}'s burst said X-RateLimit-Remaining ${start} (headers.rate-limit-present judges a negative value): nothing to count down from`);
   if (ok.length === 0) return skip(`${run.label}'s burst had no accepted request before its first 429: nothing counted down`);
@@ -211,7 +212,7 @@ function judgeBurstQuota(run: KeyRun): Finding {
   const window = quotaWindow(run);
   const start = window.start;
   if (start === undefined) return skip(`the response before ${run.label}'s burst carried no integer X-RateLimit-Remaining, so there is no stated quota to count against (headers.rate-limit-present judges the header)`);
-  const ok = window.points.filter(accepted);
+  const ok = window.points.filter(isAccepted);
   if (run.burst.ended !== 'first-429') {
     // No 429: more accepted than any limiter of the plan lets through over the burst's time fails
     // (what Remaining stated, a minute's quota for each minute window the answers may have spanned,
@@ -274,7 +275,7 @@ function judgeBurstQuota(run: KeyRun): Finding {
     const windowReset = ok[0]?.reset;
     const jitter = resetJitter(ok);
     const sameWindow = (p: TimelinePoint) => p.reset === windowReset || (windowReset !== undefined && p.reset !== undefined && Math.abs(p.reset - windowReset) <= jitter);
-    const late = run.burst.points.filter((p) => accepted(p) && sameWindow(p) && !ok.includes(p)).length;
+    const late = run.burst.points.filter((p) => isAccepted(p) && sameWindow(p) && !ok.includes(p)).length;
     const total = ok.length + late;
     if (total === start) return pass(`fixed window: exactly ${start} accepted before the first 429, from ${stated(window)}`);
     const failed = fail('not-the-stated-quota', `${run.label}: ${total} requests accepted in the window before the first 429, but ${said(window)}`, `${start}`, `${total}`);
@@ -311,7 +312,7 @@ export function judgeBoundaryRace(run: KeyRun): Finding {
   if (!pair) return skip(`${run.label}'s burst had no accepted response saying Remaining 1 before its first 429 (or the target allows one connection), so no two requests went out together at the limit`);
   const statuses = pair.together.map((p) => p.status).join(' and ');
   if (pair.together.length < 2) return skip(`of the two requests sent together at Remaining 1, only ${pair.together.length} was answered`);
-  const ok = pair.together.filter(accepted);
+  const ok = pair.together.filter(isAccepted);
   if (ok.length < 2) return pass(`two requests sent together at Remaining 1: ${statuses}`);
   // A limiter that refused nothing in the burst lets any two through: no race to see (rate-limit.quota judges it).
   if (run.burst.ended !== 'first-429') return skip(`${run.label}: two requests sent together at Remaining 1 were both accepted, but the burst got no 429 at all (rate-limit.quota judges that): no race between checking and counting can be told apart`);
@@ -339,7 +340,7 @@ export function judgeBoundaryRace(run: KeyRun): Finding {
  */
 export function judgePerConnection(run: KeyRun): Finding {
   if (!run.burst) return skip(`${run.label} was not driven: no burst ran`);
-  const ok = beforeStop(run).filter((p) => accepted(p) && p.conn !== undefined && p.remaining !== undefined);
+  const ok = beforeStop(run).filter((p) => isAccepted(p) && p.conn !== undefined && p.remaining !== undefined);
   const byConn = new Map<number, TimelinePoint[]>();
   for (const p of ok) byConn.set(p.conn!, [...(byConn.get(p.conn!) ?? []), p]);
   if (byConn.size < 2) return skip(`${run.label}'s burst had accepted responses on ${byConn.size} connection${byConn.size === 1 ? '' : 's'} only: nothing to compare`);
@@ -402,7 +403,7 @@ export function judgeRetryAfterHonoured(run: KeyRun): Finding {
   if (run.retrySkipped) return skip(run.retrySkipped);
   if (!run.retry) return skip('no 429 with a usable Retry-After was seen');
   const { next, waitedMs } = run.retry;
-  return next.status >= 200 && next.status < 300
+  return isAccepted(next)
     ? pass(`waited ${waitedMs} ms, then ${next.status}`)
     : fail('refused-after-waiting', `${run.label}: after waiting the ${waitedMs} ms Retry-After asked for, the next request got ${next.status}`, '2xx', `${next.status}`);
 }
@@ -411,7 +412,7 @@ export function judgeIsolation(run: KeyRun): Finding {
   if (!run.isolation) return skip(`${run.label}: no other key of plan ${run.plan} was exhausted before it`);
   const { before, after, exhausted } = run.isolation;
   if (after.status === 429) return fail('refused-after-other-key', `${run.label} got 429 right after ${exhausted} (same plan) was exhausted`, '2xx: quotas are per key', '429');
-  if (after.status < 200 || after.status >= 300) return fail('not-accepted-after-other-key', `${run.label} got ${after.status} right after ${exhausted} was exhausted`, '2xx', `${after.status}`);
+  if (!isAccepted(after)) return fail('not-accepted-after-other-key', `${run.label} got ${after.status} right after ${exhausted} was exhausted`, '2xx', `${after.status}`);
   const [b, a] = [answerOf(before), answerOf(after)];
   const [r0, r1] = [b.remaining, a.remaining];
   const sameWindow = b.reset === a.reset;
@@ -598,7 +599,7 @@ export function judgeDailyQuota(run: KeyRun): Finding {
     const named = namedMs(p);
     if (named === undefined || named >= (dayEnd - 2) * 1000) continue;
     const next = followUps.find((f) => f.t > p.t);
-    if (next && next.status >= 200 && next.status < 300) continue;
+    if (next && isAccepted(next)) continue;
     // Nothing sent then (too far to wait): a refilling day may name its next request's worth; a
     // fixed day names its end, or names a time at which the key is still refused.
     if (!next && dayKind(run) === 'refilling') continue;

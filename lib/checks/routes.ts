@@ -9,6 +9,7 @@
 import { serverError } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, type EachCase, fail, type Finding, pass, type Seen, skip } from './types.ts';
+import { isAccepted } from '../status.ts';
 
 const suite = 'routes';
 
@@ -36,7 +37,6 @@ interface Policy {
 }
 
 const isRedirect = (status: number) => status >= 300 && status < 400;
-const isSuccess = (status: number) => status >= 200 && status < 300;
 const who = (c: OutsideCase) => (c.keyed ? 'with a key' : 'without a key');
 
 /**
@@ -50,8 +50,8 @@ function judgeOne(policy: Policy, c: OutsideCase): Finding {
   const expected = c.keyed ? `no 5xx${policy.refusedWithKey ? ' and no 2xx (the body is refused)' : ''}` : `${legalWithoutKey}, never a 2xx`;
   const actual = describeSeen(c.seen);
   if (status >= 500) return serverError(c.seen, fail('server-error', `${c.request} ${who(c)} got ${status}`, expected, actual));
-  if (!c.keyed && isSuccess(status)) return fail('served-without-key', `${c.request} without a key was served: ${status}`, expected, actual);
-  if (c.keyed && policy.refusedWithKey && isSuccess(status)) return fail('accepted', `${c.request} with a key was accepted: ${status}`, expected, actual);
+  if (!c.keyed && isAccepted(status)) return fail('served-without-key', `${c.request} without a key was served: ${status}`, expected, actual);
+  if (c.keyed && policy.refusedWithKey && isAccepted(status)) return fail('accepted', `${c.request} with a key was accepted: ${status}`, expected, actual);
   if (!c.keyed && !allowed.includes(status) && !(policy.redirectWithoutKey && isRedirect(status))) {
     return fail('not-401', `${c.request} without a key got ${status}, not ${legalWithoutKey}`, expected, actual);
   }
@@ -63,7 +63,7 @@ function statusesOf(cases: readonly OutsideCase[]): string {
   const byStatus = new Map<number, string[]>();
   for (const c of cases) byStatus.set(c.seen.status, [...(byStatus.get(c.seen.status) ?? []), c.request]);
   return [...byStatus]
-    .map(([status, requests]) => `${status} ×${requests.length}${isSuccess(status) && requests.length <= 3 ? ` (${requests.join(', ')})` : ''}`)
+    .map(([status, requests]) => `${status} ×${requests.length}${isAccepted(status) && requests.length <= 3 ? ` (${requests.join(', ')})` : ''}`)
     .join(', ');
 }
 

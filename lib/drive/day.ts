@@ -12,6 +12,7 @@ import type { DriveContext } from './drive-context.ts';
 import { inFlightMargin, runBurst } from './drive-key.ts';
 import { look } from './look.ts';
 import { type RefusalWaitOptions, waitOut } from './wait.ts';
+import { isAccepted } from '../status.ts';
 
 type DayState =
   /** Spending the quota; `waitedOut` is the last minute's 429 whose Retry-After was waited out. */
@@ -22,7 +23,6 @@ type DayState =
   /** A wait longer than the harness sits out, outside the day's own 429s: the day is judged from what was seen. */
   | { at: 'skipped'; why: string };
 
-const isAccepted = (status: number) => status >= 200 && status < 300;
 
 /** Why the day cannot be spent here, or undefined when it can. */
 export function dayNotDriven(key: TargetKey, windows: { minute: number; day: number }, soak: boolean): string | undefined {

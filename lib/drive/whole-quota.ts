@@ -6,11 +6,12 @@ import { resetAtMs } from '../rate-limit/vocabulary.ts';
 import type { DriveContext } from './drive-context.ts';
 import { look } from './look.ts';
 import { waitOut, waitUntil } from './wait.ts';
+import { isAccepted } from '../status.ts';
 
 /** A look at the key that shows its whole minute quota left: Limit the plan's per-minute quota, all but this request Remaining. */
 function showsWholeQuota(key: TargetKey, o: Look): boolean {
   const { limit, remaining } = answerOf(o);
-  return o.status >= 200 && o.status < 300 && limit === key.quota.perMinute && remaining !== undefined && remaining >= limit - 1;
+  return isAccepted(o) && limit === key.quota.perMinute && remaining !== undefined && remaining >= limit - 1;
 }
 
 /**
@@ -43,6 +44,6 @@ export async function wholeQuota(ctx: DriveContext, key: TargetKey, what: string
   await waitUntil(ctx, ctx.clock.now() + windowMs, `${key.label}: a whole ${ctx.target.windows.minute} s window without requests before ${what} (its headers did not show the whole quota left)`);
   const last = await look(ctx, key);
   if ('tooLong' in last) return { unavailable: `${last.tooLong}; not used for ${what}` };
-  if (last.look.status < 200 || last.look.status >= 300) return { unavailable: `${key.label} got ${last.look.status} after a whole window without requests; not used for ${what}` };
+  if (!isAccepted(last.look)) return { unavailable: `${key.label} got ${last.look.status} after a whole window without requests; not used for ${what}` };
   return { look: last.look };
 }

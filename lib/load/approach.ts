@@ -7,11 +7,12 @@
 // of the window the headers describe, and for the other the plan's quota less the harness's own
 // count (room.ts), so the careful part is reached before any window can refuse. When there is room
 // again (a refilling limiter, old requests out of a window's length), the fast part takes over.
-import { accepted, type LatencyHistogram, mergeHistograms, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { type LatencyHistogram, mergeHistograms, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { countSent, growing, type OwnCount, roomLeft } from './room.ts';
 import type { BoundaryPair, CarefulOptions } from './careful.ts';
 import type { Clock } from './clock.ts';
 import type { BurstOptions, BurstResult, Unanswered } from './fast.ts';
+import { isAccepted } from '../status.ts';
 
 export interface ApproachOptions extends Omit<BurstOptions, 'connections' | 'maxRequests'> {
   /** Connections of the fast phase. */
@@ -55,8 +56,8 @@ export function carefulMargin(connections: number): number {
  */
 function leftAfter(points: readonly TimelinePoint[], before: number, own: OwnCount | undefined, now: number): number {
   if (own) return roomLeft(own, points, now);
-  const remainings = points.filter(accepted).map((p) => p.remaining).filter((r): r is number => r !== undefined);
-  return remainings.length > 0 ? Math.min(...remainings) : before - points.filter(accepted).length;
+  const remainings = points.filter(isAccepted).map((p) => p.remaining).filter((r): r is number => r !== undefined);
+  return remainings.length > 0 ? Math.min(...remainings) : before - points.filter(isAccepted).length;
 }
 
 /** The two parts of a burst: fast over several connections, careful one request at a time. */

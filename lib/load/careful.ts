@@ -15,6 +15,7 @@
 import { burstPoint, histogramOf, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { countSent, growing, type OwnCount, roomLeft } from './room.ts';
 import { windowDescribed } from '../rate-limit/vocabulary.ts';
+import { isAccepted } from '../status.ts';
 import type { Clock } from './clock.ts';
 import { type BurstOptions, type BurstResult, transportCode, type Connect, type Connection, type Unanswered } from './fast.ts';
 
@@ -64,7 +65,7 @@ export async function careful(options: CarefulOptions, io: { clock: Clock; conne
       await clock.sleep(startedAt + sent * gapMs - clock.now());
       const last = points.at(-1);
       // The pair at the minute's last request (the day's is not raced), unless the day may be spent.
-      const atLastOne = last !== undefined && last.status < 300 && last.remaining === 1 && (!own || windowDescribed(own.quota, last) === 'minute') && roomAfter(last) === 1;
+      const atLastOne = last !== undefined && isAccepted(last) && last.remaining === 1 && (!own || windowDescribed(own.quota, last) === 'minute') && roomAfter(last) === 1;
       const together = options.pairAtLastOne && !pair && atLastOne && sent + 2 <= options.maxRequests;
       const batch = together ? clients : [clients[sent % clients.length]!];
       sent += batch.length;
@@ -83,7 +84,7 @@ export async function careful(options: CarefulOptions, io: { clock: Clock; conne
       }
       const point = got.at(-1);
       const left = point && roomAfter(point);
-      if (point && left !== undefined && left > options.roomAbove && point.status < 300) {
+      if (point && left !== undefined && left > options.roomAbove && isAccepted(point)) {
         room = true;
         break;
       }

@@ -12,8 +12,9 @@
 // the same way, since that answer may have been the 429 (ended `no-answer`).
 import type { HttpConnection } from '../http/transport.ts';
 import { TransportError } from '../errors.ts';
-import { accepted, burstPoint, histogramOf, type LatencyHistogram, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { burstPoint, histogramOf, type LatencyHistogram, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
 import type { Clock } from './clock.ts';
+import { isAccepted } from '../status.ts';
 
 export interface BurstOptions {
   url: string;
@@ -65,7 +66,7 @@ export type Connect = (origin: string) => Connection;
  * animals are read and dropped, so the connection is reused), 64 KiB of anything else (a 429's
  * body is judged; a timeline point keeps its first 4,096 characters).
  */
-export const loadBodyKept = (status: number): number => (accepted({ status }) ? 0 : 64 * 1024);
+export const loadBodyKept = (status: number): number => (isAccepted({ status }) ? 0 : 64 * 1024);
 
 /** Connections over the transport, one socket each. */
 export function transportConnect(transport: { connection(): HttpConnection }): Connect {

@@ -6,6 +6,7 @@
 import { readDateForm, readHttpDate, isImfFixdate } from '../http-date.ts';
 import { headerInt } from '../models.ts';
 import type { PlanQuota } from '../plans.ts';
+import { isAccepted } from '../status.ts';
 
 /** Window lengths in seconds. */
 export interface Windows {
@@ -229,7 +230,7 @@ export function readRateAnswer(t: number, status: number, header: (name: string)
  * known).
  */
 export function countedAgainstQuota(status: number, rateHeaders: boolean): boolean {
-  if (status >= 200 && status < 300) return true;
+  if (isAccepted(status)) return true;
   return status >= 400 && status < 500 && status !== 429 && status !== 401 && status !== 403 && rateHeaders;
 }
 

@@ -2,6 +2,7 @@
 // Pure; sized by viewBox so they scale; colour is always paired with a shape, a dash or text.
 import type { RateLimitKey } from '../result/rate-limits.ts';
 import { type Html, html } from './markup.ts';
+import { isAccepted } from '../status.ts';
 
 type Point = RateLimitKey['timeline'][number];
 type Load = NonNullable<RateLimitKey['load']>;
@@ -69,7 +70,6 @@ const maxOf = (values: Iterable<number>) => {
 };
 
 const is429 = (p: Point) => p.status === 429;
-const isAccepted = (p: Point) => p.status >= 200 && p.status < 300;
 
 function sortedTimeline(key: RateLimitKey): Point[] {
   return key.timeline.filter((p) => Number.isFinite(p.t)).sort((a, b) => a.t - b.t);

@@ -7,6 +7,7 @@ import { UsageError } from '../errors.ts';
 import { answerOf, type KeyRun, type KeyRunRecord, type Look, mergeHistograms, percentilesOf, summariseKey, type TimelinePoint } from './rate-limits.ts';
 import type { CheckResult, Outcome, Report } from './model.ts';
 import type { Exchange } from './exchange.ts';
+import { isAccepted } from '../status.ts';
 
 export interface SegmentReport {
   /** Where it was read from, to name it in messages. */
@@ -45,7 +46,6 @@ export function checkSegments(parts: readonly SegmentReport[]): void {
   if (missing.length > 0) throw new UsageError(`segment${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${count} missing: merge needs the reports of all ${count}`);
 }
 
-const accepted = (status: number) => status >= 200 && status < 300;
 
 /**
  * One key's runs from several segments as one run: the first look before the bursts is the
@@ -83,7 +83,7 @@ export function mergeKeyRuns(parts: readonly { index: number; run: KeyRun }[]): 
     const histogram = histograms.length === bursts.length ? mergeHistograms(histograms) : undefined;
     const inFlight = bursts.map((b) => b.inFlightAtFirst429).filter((n) => n !== undefined);
     const pairs = bursts.map((b) => b.boundaryPair).filter((p) => p !== undefined);
-    const pair = pairs.find((p) => p.together.filter((x) => accepted(x.status)).length >= 2) ?? pairs[0];
+    const pair = pairs.find((p) => p.together.filter((x) => isAccepted(x)).length >= 2) ?? pairs[0];
     merged.burst = {
       points,
       sent: bursts.reduce((n, b) => n + b.sent, 0) + (starts.length - 1),
@@ -98,11 +98,11 @@ export function mergeKeyRuns(parts: readonly { index: number; run: KeyRun }[]): 
     };
   }
   const retries = usable.filter((r) => r.retry).map((r) => r.retry!);
-  const retry = retries.find((r) => !accepted(r.next.status)) ?? retries[0];
+  const retry = retries.find((r) => !isAccepted(r.next)) ?? retries[0];
   if (retry) merged.retry = retry;
   else if (usable.some((r) => r.retrySkipped)) merged.retrySkipped = usable.find((r) => r.retrySkipped)!.retrySkipped!;
   const looks = usable.filter((r) => r.isolation).map((r) => r.isolation!);
-  const isolation = looks.find((l) => !accepted(l.after.status)) ?? looks[0];
+  const isolation = looks.find((l) => !isAccepted(l.after)) ?? looks[0];
   if (isolation) merged.isolation = isolation;
   // The day and the ban probe: driven by the first segment alone.
   const { day, daySkipped, ban } = lead;

@@ -5,6 +5,7 @@
 // checks judge it, the writers show it. Pure: no clock, no sockets.
 import { z } from 'zod';
 import { histogramOf, LatencyHistogram, mergeHistograms, type Look, percentileOf, Quota, type TimelinePoint } from './rate-limits.ts';
+import { isAccepted } from '../status.ts';
 
 /** One request of a paced run: when it left, and its answer (none when it got no response). */
 export interface PacedRequest {
@@ -116,7 +117,6 @@ export const PacedLoadSection = z.object({
 });
 export type PacedLoadSection = z.infer<typeof PacedLoadSection>;
 
-const ok = (p: TimelinePoint | undefined) => p !== undefined && p.status >= 200 && p.status < 300;
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** The nearest-rank percentile `q` of plain numbers (0 when there are none). */
@@ -195,9 +195,9 @@ function perSecond(run: PacedRun): z.infer<typeof Second>[] {
       return {
         second,
         sent: rs.length,
-        ok: rs.filter((r) => ok(r.point)).length,
+        ok: rs.filter((r) => isAccepted(r.point)).length,
         rejected: rs.filter((r) => r.point?.status === 429).length,
-        other: rs.filter((r) => r.point && !ok(r.point) && r.point.status !== 429).length,
+        other: rs.filter((r) => r.point && !isAccepted(r.point) && r.point.status !== 429).length,
         noResponse: rs.filter((r) => !r.point).length,
         p50: percentileOf(h, 0.5),
         p95: percentileOf(h, 0.95),
@@ -222,9 +222,9 @@ export function pacedFigures(run: PacedRun): PacedLoadKey {
     achievedRate: achievedRate(rs),
     planned: run.planned,
     sent: rs.length,
-    accepted: rs.filter((r) => ok(r.point)).length,
+    accepted: rs.filter((r) => isAccepted(r.point)).length,
     rejected: rs.filter((r) => r.point?.status === 429).length,
-    other: rs.filter((r) => r.point && !ok(r.point) && r.point.status !== 429).length,
+    other: rs.filter((r) => r.point && !isAccepted(r.point) && r.point.status !== 429).length,
     noResponse: rs.filter((r) => !r.point).length,
     dropped: run.dropped,
     durationMs: Math.round(run.durationMs),

@@ -3,6 +3,7 @@
 // keeps each key's summary (RateLimitKey). Pure: no clock, no sockets.
 import { z } from 'zod';
 import { rateAnswerOf, readRateAnswer, resetShape } from '../rate-limit/vocabulary.ts';
+import { isAccepted } from '../status.ts';
 
 /** One response of a key's run: its status and the rate-limit headers it carried. */
 export const TimelinePoint = z.object({
@@ -261,7 +262,7 @@ export type RateLimitKey = z.infer<typeof RateLimitKey>;
 /** A response of a load burst: its point, with the body and Content-Type kept for anything but a 2xx. */
 export function burstPoint(t: number, status: number, header: (name: string) => string | undefined, body: string): TimelinePoint {
   const point: TimelinePoint = readRateAnswer(t, status, header);
-  if (status < 200 || status >= 300) {
+  if (!isAccepted(status)) {
     point.body = body.slice(0, 4096);
     const type = header('content-type');
     if (type !== undefined) point.contentType = type;
@@ -289,9 +290,6 @@ export function pointsOf(run: KeyRun): TimelinePoint[] {
   const points = [...(run.start ? [answerOf(run.start)] : []), ...(run.burst?.points ?? []), ...(run.retry ? [answerOf(run.retry.next)] : [])];
   return points.sort((a, b) => a.t - b.t);
 }
-
-/** An answer that let its request through: a 2xx. */
-export const accepted = (p: Pick<TimelinePoint, 'status'>) => p.status >= 200 && p.status < 300;
 
 /** A burst's answers before its first 429 (all of them when none came). */
 function beforeFirst429(b: BurstData): TimelinePoint[] {
@@ -337,7 +335,7 @@ export function quotaWindow(run: KeyRun): QuotaWindow {
 /** Accepted answers in two groups of one Reset each (within a second), a window apart, Remaining going back up. */
 function windowTurn(points: readonly TimelinePoint[], windowSeconds: number): { from: number; to: number; before: TimelinePoint[]; after: TimelinePoint[] } | undefined {
   // Only a Reset that is a Unix time in seconds names a window's end (seconds until the reset or milliseconds do not).
-  const ok = points.filter((p) => accepted(p) && p.reset !== undefined && resetShape(p.reset) === undefined);
+  const ok = points.filter((p) => isAccepted(p) && p.reset !== undefined && resetShape(p.reset) === undefined);
   if (ok.length < 2) return undefined;
   const resets = ok.map((p) => p.reset!);
   const [from, to] = [Math.min(...resets), Math.max(...resets)];
@@ -365,7 +363,7 @@ export type LimiterKind = 'fixed' | 'refilling' | 'unknown';
  * proves nothing either way.
  */
 export function limiterKind(points: readonly TimelinePoint[], refillPerSecond: number): LimiterKind {
-  const ok = points.filter(accepted);
+  const ok = points.filter(isAccepted);
   if (new Set(ok.map((p) => p.reset)).size > 1 && resetJitter(ok) === 0) return 'refilling';
   const positive = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined && r > 0);
   if (new Set(positive).size !== positive.length) return 'refilling';
@@ -382,7 +380,7 @@ export function limiterKind(points: readonly TimelinePoint[], refillPerSecond: n
  * two answers near a second's edge), and it must go back more than once.
  */
 export function resetJitter(points: readonly TimelinePoint[]): number {
-  const ok = points.filter((p) => accepted(p) && p.reset !== undefined);
+  const ok = points.filter((p) => isAccepted(p) && p.reset !== undefined);
   const resets = ok.map((p) => p.reset!);
   const spread = resets.length > 0 ? Math.max(...resets) - Math.min(...resets) : 0;
   if (spread === 0 || spread > 2) return 0;
@@ -400,7 +398,7 @@ export function refillPerSecond(run: Pick<KeyRun, 'quota' | 'windows'>): number 
 
 /** What a burst did: responses by kind, requests in flight at the stop, achieved rate. */
 export function loadFigures(b: BurstData): NonNullable<RateLimitKey['load']> {
-  const ok = b.points.filter(accepted).length;
+  const ok = b.points.filter(isAccepted).length;
   const rejected = b.points.filter((p) => p.status === 429).length;
   return {
     sent: b.sent,

@@ -15,8 +15,8 @@
 //   Reset, whichever window the headers are read as describing.
 //
 // Pure: a key's run in, a finding out.
-import { answerOf, type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
-import { CLOCK_SLACK_S, classifyRefusal, serverSecond, type WindowName } from '../rate-limit/vocabulary.ts';
+import { type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { CLOCK_SLACK_S, classifyRefusal, serverSecond, type WindowName, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
 import { isAccepted } from '../status.ts';
@@ -26,7 +26,7 @@ const LOG_RESET_SLACK_S = CLOCK_SLACK_S + 1;
 
 /** Every answer of the key's run that carries rate-limit headers, in time order: probes, the burst, recovery, isolation, the day's 429 and what followed it. */
 export function answersOf(run: KeyRun): TimelinePoint[] {
-  const looks = [run.isolation?.before, run.isolation?.after].flatMap((l) => (l ? [answerOf(l)] : []));
+  const looks = [run.isolation?.before, run.isolation?.after].flatMap((l) => (l ? [readRateAnswer(l)] : []));
   const day = [...(run.day?.block ? [run.day.block] : []), ...(run.day?.followUps ?? [])];
   const all = [...pointsOf(run), ...looks, ...day];
   const seen = new Set<string>();

@@ -2,8 +2,8 @@
 // every request it paid for, X-RateLimit-Remaining counts what it sent, the rate was held, and the
 // thresholds a target config sets hold. Pure: each check judges one key's paced run, or all of them.
 import { arrivalSlackMs, first429, type LoadThresholds, overallFigures, type PacedLoadKey, type PacedRequest, type PacedRun, pacedFigures, rateError, sentWithin } from '../result/paced-load.ts';
-import { answerOf, type TimelinePoint } from '../result/rate-limits.ts';
-import { classifyRefusal, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { type TimelinePoint } from '../result/rate-limits.ts';
+import { classifyRefusal, windowDescribed, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
 import { isAccepted } from '../status.ts';
@@ -67,7 +67,7 @@ interface Answer {
 function answers(run: PacedRun): Answer[] {
   const paced = run.requests.flatMap((r: PacedRequest, i) => (acceptedPoint(r.point) && r.point.remaining !== undefined ? [{ n: i + 1, sentAt: r.sentAt, point: r.point }] : []));
   const start = run.start;
-  const look = start && isAccepted(start) ? answerOf(start) : undefined;
+  const look = start && isAccepted(start) ? readRateAnswer(start) : undefined;
   return [...(look?.remaining !== undefined ? [{ n: 0, sentAt: look.t, point: look }] : []), ...paced];
 }
 

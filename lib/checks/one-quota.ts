@@ -1,8 +1,8 @@
 // One quota per key: every authenticated request of a key counts against its plan, whatever the
 // operation and whatever the answer (400 and 404 included). Judged from the window one key spent
 // on a mix of operations (lib/drive/drive-mix.ts). Pure: the key's run in, a finding out.
-import { answerOf, type KeyRun, type MixData, type MixOperation, type MixPoint } from '../result/rate-limits.ts';
-import { CLOCK_SLACK_S, countedAgainstQuota, readRetryAfter, resetAtMs, resetShape, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { type KeyRun, type MixData, type MixOperation, type MixPoint } from '../result/rate-limits.ts';
+import { CLOCK_SLACK_S, countedAgainstQuota, readRetryAfter, resetAtMs, resetShape, windowDescribed, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import { mostInOneWindow, notReached, refillOver } from './not-reached.ts';
 import { defineCheck } from './define.ts';
 import { driven, explainedBy, fail, type Finding, pass, skip } from './types.ts';
@@ -33,7 +33,7 @@ export function mixAllowance(run: Pick<KeyRun, 'quota' | 'windows'>, mix: MixDat
   const { perMinute } = run.quota;
   const refill = refillOver(run, mix.durationMs);
   const last = mix.points.at(-1);
-  const start = answerOf(mix.start);
+  const start = readRateAnswer(mix.start);
   // Only headers of the minute name its window's end: headers of the day name the day's, while the
   // minute turns underneath them.
   const ofMinute = windowDescribed(run.quota, start) === 'minute';

@@ -1,8 +1,8 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
-import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, answerOf, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
+import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
 import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansMeeting, spansWithin } from '../rate-limit/day-count.ts';
-import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed, resetShape } from '../rate-limit/vocabulary.ts';
+import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed, resetShape, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import { describeWithinQuota } from '../rate-limit/within-quota.ts';
 import { defineCheck } from './define.ts';
 import { oneQuota } from './one-quota.ts';
@@ -36,7 +36,7 @@ const isDayRefusal = (run: KeyRun, p: TimelinePoint) => classifyRefusal(run, p) 
 /** The main burst's first 429, and what the headers said before it. */
 function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; start: number; startWindow: 'minute' | 'day' } | undefined {
   const refusal = run.burst?.points.find((p) => p.status === 429);
-  const look = run.start && answerOf(run.start);
+  const look = run.start && readRateAnswer(run.start);
   const start = look?.remaining;
   if (!refusal || !look || start === undefined) return undefined;
   return { refusal, accepted: quotaWindow(run).points.filter(isAccepted).length, start, startWindow: describes(run, look) };
@@ -49,7 +49,7 @@ function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; 
  * accepted (rate-limit.remaining's). Then the plan's quota is counted instead.
  */
 function remainingStatesNoQuota(run: KeyRun): string | undefined {
-  const look = run.start && answerOf(run.start);
+  const look = run.start && readRateAnswer(run.start);
   if (look?.remaining !== undefined && look.limit !== undefined && look.remaining > look.limit) {
     return `X-RateLimit-Remaining ${look.remaining} is above X-RateLimit-Limit ${look.limit} (rate-limit.headers-one-window judges that), so it states no one window's quota`;
   }
@@ -129,7 +129,7 @@ function quotaAllowance(run: KeyRun, start: number): number {
  * (with the same allowance).
  */
 function noRefusalAllowance(run: KeyRun, start: number, ok: readonly TimelinePoint[]): { most: number; minuteStart: number; turns: number } {
-  const look = run.start && answerOf(run.start);
+  const look = run.start && readRateAnswer(run.start);
   const dayHeaders = look !== undefined && describes(run, look) === 'day';
   const minuteStart = dayHeaders ? run.quota.perMinute : start;
   const turns = minuteTurns(run, ok, run.burst?.startedAt ?? ok[0]?.t ?? 0);
@@ -413,7 +413,7 @@ export function judgeIsolation(run: KeyRun): Finding {
   const { before, after, exhausted } = run.isolation;
   if (after.status === 429) return fail('refused-after-other-key', `${run.label} got 429 right after ${exhausted} (same plan) was exhausted`, '2xx: quotas are per key', '429');
   if (!isAccepted(after)) return fail('not-accepted-after-other-key', `${run.label} got ${after.status} right after ${exhausted} was exhausted`, '2xx', `${after.status}`);
-  const [b, a] = [answerOf(before), answerOf(after)];
+  const [b, a] = [readRateAnswer(before), readRateAnswer(after)];
   const [r0, r1] = [b.remaining, a.remaining];
   const sameWindow = b.reset === a.reset;
   if (sameWindow && r0 !== undefined && r1 !== undefined && r1 < r0 - 1) {
@@ -674,7 +674,7 @@ export function judgeBindingHeaders(run: KeyRun): Finding {
 export function describeBan(run: KeyRun): Finding {
   if (run.unavailable) {
     const { refusal } = run.unavailable;
-    const reset = answerOf(refusal).reset;
+    const reset = readRateAnswer(refusal).reset;
     const resetAhead = reset !== undefined ? `, X-RateLimit-Reset ${reset - serverSecond(refusal.t, refusal.headers.date)} s ahead` : '';
     const what = refusal.status === 429 ? `429 with Retry-After ${refusal.headers['retry-after'] ?? '(none)'}${resetAhead}, beyond what the harness waits; it looks banned (e.g. by an earlier run)` : `${refusal.status}${refusal.status === 403 ? '; it looks banned (e.g. by an earlier run)' : ''}`;
     return pass(`${run.label} was refused from its first request: ${what}, so it was not driven and another key of plan ${run.plan} was used if there was one`);
@@ -684,7 +684,7 @@ export function describeBan(run: KeyRun): Finding {
   if (!run.ban) return skip('only keys marked disposable are probed');
   const { last, after } = run.ban;
   // The key provoked it: a 429 that keeps it out beyond a minute window is a ban.
-  const lastPoint = last && last.status === 429 ? answerOf(last) : undefined;
+  const lastPoint = last && last.status === 429 ? readRateAnswer(last) : undefined;
   const banned = lastPoint && classifyRefusal({ ...run, provoked: true }, lastPoint) === 'ban' ? `banned: the last 429 kept the key out ${refusalSeconds(lastPoint)} s (Retry-After ${lastPoint.retryAfter ?? 'none'}), beyond one minute window; ` : '';
   const still = after.status === 429 ? `still 429 after waiting Retry-After: the key looks banned (${after.headers['retry-after'] ?? 'no Retry-After'})` : banned ? `${after.status} after waiting it out, as it said` : `${after.status} after waiting Retry-After: no ban`;
   return pass(`kept sending after a 429: ${run.ban.statuses.join(', ')}; ${banned}${still}`);

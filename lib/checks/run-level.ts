@@ -2,7 +2,7 @@
 // suite caused it, and every Retry-After the harness obeyed. Judged once, over the whole exchange
 // log, after the suites. Pure: exchanges in, findings out.
 import type { Exchange } from '../result/exchange.ts';
-import { rateAnswerOf, rateLimitHeaderProblems, readRetryAfter } from '../rate-limit/vocabulary.ts';
+import { readRateAnswer, rateLimitHeaderProblems, readRetryAfter } from '../rate-limit/vocabulary.ts';
 import { errorBodyProblems, isJsonMediaType, type Problem, problem } from './bodies.ts';
 import { invalidPetProblems, readPage } from './pets.ts';
 import { defineCheck } from './define.ts';
@@ -134,7 +134,7 @@ export const rateLimitHeaders = defineCheck({
 // quoting what came, not once per key. Read through the vocabulary (readRateAnswer, readRetryAfter).
 const exceeding = 'Limits / Exceeding the limit';
 const is429 = (s: Seen) => s.status === 429;
-const retryAfterOf = (s: Seen, e: Exchange) => rateAnswerOf(answeredAt(e), s.status, s.headers).retryAfter;
+const retryAfterOf = (s: Seen, e: Exchange) => readRateAnswer(answeredAt(e), s.status, s.headers).retryAfter;
 
 /** Code: absent. */
 export const retryAfterPresent = defineCheck({

@@ -7,7 +7,7 @@ import type { TargetKey } from '../config/schema.ts';
 import { carrierName, carrierValue, type KeyCarrier } from '../generators/key-carriers.ts';
 import type { NearMissKey } from '../generators/near-miss-key.ts';
 import { headerInt } from '../models.ts';
-import { rateAnswerOf, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
+import { readRateAnswer, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
 import { RateLimitedError, RefusedWithinQuotaError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
 import { describeWithinQuota, refusedWithinQuota } from '../rate-limit/within-quota.ts';
 import { keyLabelOf } from '../result/exchange.ts';
@@ -211,7 +211,7 @@ export class ApiClient {
       const at = now();
       let decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: at, random: this.options.random ?? Math.random, options: retry });
       // Refused again at the time a 429 named: its next Retry-After is not trusted alone, but the later of it and Reset.
-      const { reset } = rateAnswerOf(at, response.status, response.headers);
+      const { reset } = readRateAnswer(at, response.status, response.headers);
       const resetWaitMs = reset === undefined ? undefined : resetAtMs(reset, at, response.headers.date, true) - at;
       if (decision.retry && next.followsRetryAfter && response.status === 429 && resetWaitMs !== undefined && resetWaitMs > decision.delayMs) {
         const delayMs = resetWaitMs;
@@ -330,7 +330,7 @@ export class ApiClient {
     if (status !== 429 || !('key' in auth) || windows === undefined || requestsOf === undefined) return undefined;
     const { key } = auth;
     const counted = [...requestsOf(key.label), ...Array.from({ length: this.inFlight.get(key.label) ?? 0 }, () => Number.POSITIVE_INFINITY)];
-    return refusedWithinQuota(counted, { sentAt, answer: rateAnswerOf(answeredAt, status, headers) }, { quota: key.quota, windows, knownSince: this.knownSince });
+    return refusedWithinQuota(counted, { sentAt, answer: readRateAnswer(answeredAt, status, headers) }, { quota: key.quota, windows, knownSince: this.knownSince });
   }
 
   private url(req: ApiRequest): string {

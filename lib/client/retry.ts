@@ -1,7 +1,7 @@
 // The harness as a well-behaved client ("Exceeding the limit"): it retries only after the time a
 // 429 indicates, and otherwise backs off exponentially with full jitter. Pure: clock and randomness
 // are parameters, so the policy is tested without sleeping.
-import { rateAnswerOf, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
+import { readRateAnswer, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
 
 export interface RetryOptions {
   /** Attempts in all, the first included. */
@@ -47,7 +47,7 @@ export function decideRetry(input: RetryInput): RetryDecision {
   let source = 'Retry-After';
   if (floor === undefined && status === 429) {
     // No usable Retry-After: the reset time of an exhausted window is the next best signal.
-    const { reset, remaining } = rateAnswerOf(nowMs, status, headers);
+    const { reset, remaining } = readRateAnswer(nowMs, status, headers);
     if (remaining === 0 && reset !== undefined && reset > 0) {
       floor = Math.max(0, resetAtMs(reset, nowMs, headers.date, true) - nowMs);
       source = 'X-RateLimit-Reset';

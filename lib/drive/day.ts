@@ -5,9 +5,9 @@
 // returns its record. The accepted requests of the key over the whole run, every suite's, are what
 // the day is counted from, per day window.
 import type { TargetKey } from '../config/schema.ts';
-import { type BurstData, DAY_FOLLOW_UPS, type DayData, answerOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { type BurstData, DAY_FOLLOW_UPS, type DayData, type TimelinePoint } from '../result/rate-limits.ts';
 import { beyondAnyDay } from '../rate-limit/day-count.ts';
-import { classifyRefusal, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { classifyRefusal, windowDescribed, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import type { DriveContext } from './drive-context.ts';
 import { inFlightMargin, runBurst } from './drive-key.ts';
 import { look } from './look.ts';
@@ -85,7 +85,7 @@ async function spend(ctx: DriveContext, key: TargetKey, day: DayData, state: Ext
   if ('tooLong' in looked) return { at: 'skipped', why: looked.tooLong };
   const obs = looked.look;
   day.requests! += 1;
-  const lookPoint = answerOf(obs);
+  const lookPoint = readRateAnswer(obs);
   let data: BurstData | undefined;
   let refusedInARow = state.refusedInARow;
   if (isAccepted(obs.status)) {
@@ -142,7 +142,7 @@ async function followUp(ctx: DriveContext, key: TargetKey, day: DayData): Promis
   const looked = await look(ctx, key);
   if ('tooLong' in looked) return { at: 'done' };
   day.requests! += 1;
-  const point = answerOf(looked.look);
+  const point = readRateAnswer(looked.look);
   day.followUps!.push(point);
   if (isAccepted(point.status)) {
     day.accepted += 1;

@@ -5,9 +5,9 @@ import type { Target, TargetKey } from '../config/schema.ts';
 import { HarnessError } from '../errors.ts';
 import { approach, type ApproachResult } from '../load/approach.ts';
 import { lateByMs, type Segment } from '../load/segment.ts';
-import { type BurstData, headersOf, type KeyRun, type Look, answerOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { type BurstData, headersOf, type KeyRun, type Look, type TimelinePoint } from '../result/rate-limits.ts';
 import { type OwnCount, roomLeft } from '../load/room.ts';
-import { resetAtMs } from '../rate-limit/vocabulary.ts';
+import { resetAtMs, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import { refusedWithinQuota } from '../rate-limit/within-quota.ts';
 import { type DriveContext, loadRecorder, loadUrl } from './drive-context.ts';
 import { look, noteRetryAfter } from './look.ts';
@@ -40,7 +40,7 @@ export function inFlightMargin(b: Pick<BurstData, 'latency'>): number {
  * Remaining. A window that has turned shows a later Reset or more Remaining.
  */
 function sameWindow(before: Look, after: Look): boolean {
-  const [b, a] = [answerOf(before), answerOf(after)];
+  const [b, a] = [readRateAnswer(before), readRateAnswer(after)];
   return after.status !== 429 && a.reset !== undefined && a.reset === b.reset && a.remaining !== undefined && b.remaining !== undefined && a.remaining < b.remaining;
 }
 
@@ -155,7 +155,7 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
   const aligned = await alignToWindow(ctx, key, obs, slot);
   if ('tooLong' in aligned) return banned(aligned.tooLong, obs);
   run.start = aligned.look;
-  const start = answerOf(aligned.look);
+  const start = readRateAnswer(aligned.look);
   ctx.progress(`${key.label}: bursting above ${key.plan}'s rate from Remaining ${start.remaining ?? 'not stated'}`);
   run.burst = await runBurst(ctx, key, start, ctx.segment);
   // The burst's first 429, against every request the run sent with the key (the burst's own recorded by now).
@@ -171,7 +171,7 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
  * The look that shows the fresh window is returned.
  */
 export async function alignToWindow(ctx: DriveContext, key: TargetKey, obs: Look, slot: number | undefined): Promise<{ look: Look } | { tooLong: string }> {
-  const reset = answerOf(obs).reset;
+  const reset = readRateAnswer(obs).reset;
   const windowMs = ctx.target.windows.minute * 1000;
   // Runners of a load segment decide against their agreed slot, not their own clock's now: the
   // same window start whichever side of a window's end their first looks fell.

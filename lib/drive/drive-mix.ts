@@ -8,7 +8,7 @@
 import type { TargetKey } from '../config/schema.ts';
 import { stringifyJson } from '../json.ts';
 import { MISSING_PET_ID } from '../models.ts';
-import { answerOf, type KeyRun, type Look, type MixData, type MixOperation, type MixPoint, type TimelinePoint } from '../result/rate-limits.ts';
+import { type KeyRun, type Look, type MixData, type MixOperation, type MixPoint, type TimelinePoint } from '../result/rate-limits.ts';
 import { readRateAnswer } from '../rate-limit/vocabulary.ts';
 import type { DriveContext, WireRequest } from './drive-context.ts';
 import { alignToWindow, burstConnections, ownCount } from './drive-key.ts';
@@ -73,7 +73,7 @@ export async function driveMix(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   }
   const start = started.look;
   const writes = ctx.target.allow.writes;
-  const expected = Math.min(answerOf(start).remaining ?? key.quota.perMinute, key.quota.perMinute - 1);
+  const expected = Math.min(readRateAnswer(start).remaining ?? key.quota.perMinute, key.quota.perMinute - 1);
   const cap = expected + key.quota.perMinute + burstConnections(ctx.target);
   const windowMs = ctx.target.windows.minute * 1000;
   const startedAt = ctx.clock.now();
@@ -85,11 +85,11 @@ export async function driveMix(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   let ended: MixData['ended'] | undefined;
   const send = async (op: MixOperation, earlyOnPurpose?: string): Promise<MixPoint> => {
     const answer = await ctx.wire.send(key, { ...mixRequest(op, writes), ...(earlyOnPurpose !== undefined ? { earlyOnPurpose } : {}) });
-    const point: MixPoint = { ...readRateAnswer(answer.t, answer.status, (name) => answer.headers[name]), sentAt: answer.sentAt, op: mixOperation(op, writes) };
+    const point: MixPoint = { ...readRateAnswer(answer), sentAt: answer.sentAt, op: mixOperation(op, writes) };
     if (answer.status === 429) noteRetryAfter(ctx, key, answer.t, answer.headers, answer.seq);
     return point;
   };
-  let answers: TimelinePoint[] = [answerOf(start)];
+  let answers: TimelinePoint[] = [readRateAnswer(start)];
   while (ended === undefined) {
     // Near the limit, one at a time: by the last wave's Remaining of the window the headers
     // describe, and by the harness's own count of every request of the key for the other.

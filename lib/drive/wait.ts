@@ -3,8 +3,8 @@
 // is not waited: the caller gets that as a value and leaves the key (its value is judged, not
 // waited out). Only the run's time limit is an error.
 import { RunTimeLimitError } from '../errors.ts';
-import { answerOf, type Look, type TimelinePoint } from '../result/rate-limits.ts';
-import { readRetryAfter, resetAtMs, type Windows } from '../rate-limit/vocabulary.ts';
+import { type Look, type TimelinePoint } from '../result/rate-limits.ts';
+import { readRetryAfter, resetAtMs, type Windows, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import type { DriveContext } from './drive-context.ts';
 
 /** A wait sat out, or one the harness does not sit out (with why). */
@@ -48,7 +48,7 @@ export interface RefusalWaitOptions {
  * (read in the server's time); with neither, a minute window and a little. Plus the margin.
  */
 export function refusalWait(p: TimelinePoint | Look, windows: Pick<Windows, 'minute'>, options: RefusalWaitOptions = {}): { until: number; what: string } {
-  const a = 'headers' in p ? answerOf(p) : p;
+  const a = 'headers' in p ? readRateAnswer(p) : p;
   const named = readRetryAfter(a.retryAfter, a.t, a.date)?.untilMs;
   const resetAt = a.reset !== undefined ? resetAtMs(a.reset, a.t, a.date) + 100 : undefined;
   const until = (options.marginMs ?? 0) + (named !== undefined && resetAt !== undefined && options.laterOfReset ? Math.max(named, resetAt) : (named ?? resetAt ?? a.t + windows.minute * 1000 + 100));
@@ -59,7 +59,7 @@ export function refusalWait(p: TimelinePoint | Look, windows: Pick<Windows, 'min
 export async function waitOut(ctx: DriveContext, p: TimelinePoint | Look, label: string, options: RefusalWaitOptions = {}): Promise<Waited> {
   const { until, what } = refusalWait(p, ctx.target.windows, options);
   if (until - p.t > waitCapMs(ctx.target.windows)) {
-    const value = 'headers' in p ? answerOf(p).retryAfter : p.retryAfter;
+    const value = 'headers' in p ? readRateAnswer(p).retryAfter : p.retryAfter;
     return { waited: false, tooLong: `${label}: asked to wait ${Math.round((until - p.t) / 1000)} s (Retry-After "${value ?? ''}"), more than two minute windows` };
   }
   await waitUntil(ctx, until, `${label}: ${what}`);

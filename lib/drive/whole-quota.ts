@@ -1,8 +1,8 @@
 // Waiting until a key's limiter holds nothing sent before against it, for a load that must stay
 // within the quota from its first request (the paced load).
 import type { TargetKey } from '../config/schema.ts';
-import { type Look, answerOf } from '../result/rate-limits.ts';
-import { resetAtMs } from '../rate-limit/vocabulary.ts';
+import { type Look } from '../result/rate-limits.ts';
+import { resetAtMs, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import type { DriveContext } from './drive-context.ts';
 import { look } from './look.ts';
 import { waitOut, waitUntil } from './wait.ts';
@@ -10,7 +10,7 @@ import { isAccepted } from '../status.ts';
 
 /** A look at the key that shows its whole minute quota left: Limit the plan's per-minute quota, all but this request Remaining. */
 function showsWholeQuota(key: TargetKey, o: Look): boolean {
-  const { limit, remaining } = answerOf(o);
+  const { limit, remaining } = readRateAnswer(o);
   return isAccepted(o) && limit === key.quota.perMinute && remaining !== undefined && remaining >= limit - 1;
 }
 
@@ -32,7 +32,7 @@ export async function wholeQuota(ctx: DriveContext, key: TargetKey, what: string
   if (showsWholeQuota(key, current)) return { look: current };
   if (current.status === 401 || current.status === 403) return { unavailable: `${key.label} got ${current.status} (banned, not allowed, or not accepted); not used for ${what}` };
   const windowMs = ctx.target.windows.minute * 1000;
-  const reset = answerOf(current).reset;
+  const reset = readRateAnswer(current).reset;
   const resetAt = reset === undefined ? undefined : resetAtMs(reset, current.t, current.headers.date, true);
   if (resetAt !== undefined && resetAt > ctx.clock.now() && resetAt - current.t <= windowMs + 2_000) {
     await waitUntil(ctx, Math.max(resetAt + 150, ctx.notBefore.get(key.label) ?? 0), `${key.label}: its window to reset before ${what}`);

@@ -203,12 +203,21 @@ export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining',
 /** Headers of the IETF RateLimit draft, which some limiters send instead (lower-case). */
 export const DRAFT_HEADERS = ['ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'] as const;
 
+/** Where an answer's headers are read from: a lookup by lower-case name (however they were sent), or a map of lower-case names (a recorded answer's). */
+export type HeaderSource = ((name: string) => string | undefined) | Readonly<Record<string, string | undefined>>;
+
 /**
  * An answer's rate-limit headers as integers (each undefined when absent or not an integer), its
- * Retry-After and Date as sent. `header` looks a lower-case name up however it was sent.
+ * Retry-After and Date as sent: the one reading of them, for the client, the load, the drivers,
+ * the records and the checks. Takes the moment, the status and the headers, or an answer that
+ * carries all three (a driver's look).
  */
-export function readRateAnswer(t: number, status: number, header: (name: string) => string | undefined): RateAnswer {
-  const answer: RateAnswer = { t, status };
+export function readRateAnswer(answer: { readonly t: number; readonly status: number; readonly headers: HeaderSource }): RateAnswer;
+export function readRateAnswer(t: number, status: number, headers: HeaderSource): RateAnswer;
+export function readRateAnswer(first: number | { readonly t: number; readonly status: number; readonly headers: HeaderSource }, status?: number, source?: HeaderSource): RateAnswer {
+  const [t, code, headers] = typeof first === 'number' ? [first, status as number, source as HeaderSource] : [first.t, first.status, first.headers];
+  const header = typeof headers === 'function' ? headers : (name: string) => headers[name];
+  const answer: RateAnswer = { t, status: code };
   const limit = headerInt(header('x-ratelimit-limit'));
   const remaining = headerInt(header('x-ratelimit-remaining'));
   const reset = headerInt(header('x-ratelimit-reset'));
@@ -232,11 +241,6 @@ export function readRateAnswer(t: number, status: number, header: (name: string)
 export function countedAgainstQuota(status: number, rateHeaders: boolean): boolean {
   if (isAccepted(status)) return true;
   return status >= 400 && status < 500 && status !== 429 && status !== 401 && status !== 403 && rateHeaders;
-}
-
-/** The same, from a map of lower-case header names (a recorded answer's). */
-export function rateAnswerOf(t: number, status: number, headers: Readonly<Record<string, string | undefined>>): RateAnswer {
-  return readRateAnswer(t, status, (name) => headers[name]);
 }
 
 /** What is wrong with an answer's X-RateLimit-*, in the server's words; the worst kind first (missing, then not an integer, then a Reset that is no Unix time in seconds). */

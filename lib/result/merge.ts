@@ -4,10 +4,11 @@
 // merged run exactly as they judge a single runner's. Every other check is taken from the segments
 // that ran it, the worst outcome where several did. Pure: reports in, a report's parts out.
 import { UsageError } from '../errors.ts';
-import { answerOf, type KeyRun, type KeyRunRecord, type Look, mergeHistograms, percentilesOf, summariseKey, type TimelinePoint } from './rate-limits.ts';
+import { type KeyRun, type KeyRunRecord, type Look, mergeHistograms, percentilesOf, summariseKey, type TimelinePoint } from './rate-limits.ts';
 import type { CheckResult, Outcome, Report } from './model.ts';
 import type { Exchange } from './exchange.ts';
 import { isAccepted } from '../status.ts';
+import { readRateAnswer } from '../rate-limit/vocabulary.ts';
 
 export interface SegmentReport {
   /** Where it was read from, to name it in messages. */
@@ -64,13 +65,13 @@ export function mergeKeyRuns(parts: readonly { index: number; run: KeyRun }[]): 
   const starts = usable.filter((r) => r.start).map((r) => r.start!);
   // The first look the server answered: the highest Remaining (arrival times of separate
   // processes may swap two answers of the same moment), else the earliest.
-  const remainingOf = (o: Look) => answerOf(o).remaining ?? -Infinity;
+  const remainingOf = (o: Look) => readRateAnswer(o).remaining ?? -Infinity;
   const start = starts.length > 0 ? starts.reduce((a, b) => (remainingOf(b) > remainingOf(a) || (remainingOf(b) === remainingOf(a) && b.t < a.t) ? b : a)) : undefined;
   const bursts = usable.filter((r) => r.burst).map((r) => r.burst!);
   const merged: KeyRun = { ...base };
   if (start) merged.start = start;
   if (bursts.length > 0) {
-    const points: TimelinePoint[] = starts.filter((s) => s !== start).map(answerOf);
+    const points: TimelinePoint[] = starts.filter((s) => s !== start).map(readRateAnswer);
     let offset = 0;
     for (const b of bursts) {
       for (const p of b.points) points.push(p.conn !== undefined ? { ...p, conn: p.conn + offset } : p);

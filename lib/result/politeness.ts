@@ -4,7 +4,7 @@
 // those already on the wire when the 429 came back, and the few the rate-limit suite sends early on
 // purpose (marked earlyOnPurpose); anything else is a bug of the harness. Pure: the log in, figures out.
 import { z } from 'zod';
-import { rateAnswerOf, readRetryAfter, resetAtMs } from '../rate-limit/vocabulary.ts';
+import { readRateAnswer, readRetryAfter, resetAtMs } from '../rate-limit/vocabulary.ts';
 import { keyLabelOf } from './exchange.ts';
 import type { Exchange } from './exchange.ts';
 
@@ -87,7 +87,7 @@ export function keyRequests(exchanges: readonly Exchange[]): Map<string, Exchang
  * Undefined when it names neither.
  */
 function refusedUntil({ e, end }: Timed): number | undefined {
-  const a = rateAnswerOf(end, 429, e.responseHeaders);
+  const a = readRateAnswer(end, 429, e.responseHeaders);
   return readRetryAfter(a.retryAfter, a.t, a.date)?.untilMs ?? (a.reset !== undefined ? resetAtMs(a.reset, a.t, a.date) : undefined);
 }
 

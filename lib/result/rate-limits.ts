@@ -2,7 +2,7 @@
 // recovery, the day), defined once. The load driver fills it, the checks judge it, and report.json
 // keeps each key's summary (RateLimitKey). Pure: no clock, no sockets.
 import { z } from 'zod';
-import { rateAnswerOf, readRateAnswer, resetShape } from '../rate-limit/vocabulary.ts';
+import { readRateAnswer, resetShape } from '../rate-limit/vocabulary.ts';
 import { isAccepted } from '../status.ts';
 
 /** One response of a key's run: its status and the rate-limit headers it carried. */
@@ -282,12 +282,9 @@ export function headersOf(p: TimelinePoint): Record<string, string> {
   return headers;
 }
 
-/** A look as a timeline point: its headers read once, by the vocabulary. */
-export const answerOf = (o: Look): TimelinePoint => rateAnswerOf(o.t, o.status, o.headers);
-
 /** Every response of the key's run as timeline points, probes included, in time order. */
 export function pointsOf(run: KeyRun): TimelinePoint[] {
-  const points = [...(run.start ? [answerOf(run.start)] : []), ...(run.burst?.points ?? []), ...(run.retry ? [answerOf(run.retry.next)] : [])];
+  const points = [...(run.start ? [readRateAnswer(run.start)] : []), ...(run.burst?.points ?? []), ...(run.retry ? [readRateAnswer(run.retry.next)] : [])];
   return points.sort((a, b) => a.t - b.t);
 }
 
@@ -320,9 +317,9 @@ export interface QuotaWindow {
  */
 export function quotaWindow(run: KeyRun): QuotaWindow {
   const points = run.burst ? beforeFirst429(run.burst) : [];
-  const stated = run.start ? answerOf(run.start).remaining : undefined;
+  const stated = run.start ? readRateAnswer(run.start).remaining : undefined;
   if (run.burst?.ended !== 'first-429') return { points, start: stated };
-  const turn = windowTurn([...(run.start ? [answerOf(run.start)] : []), ...points], run.windows.minute);
+  const turn = windowTurn([...(run.start ? [readRateAnswer(run.start)] : []), ...points], run.windows.minute);
   if (!turn) return { points, start: stated };
   const remainings = turn.after.map((p) => p.remaining).filter((r): r is number => r !== undefined);
   return {

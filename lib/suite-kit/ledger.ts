@@ -10,7 +10,7 @@
 // client adding the requests still in flight. Numbers only: a run's worth is small.
 import type { PlanQuota } from '../plans.ts';
 import { type AcceptedSpan, acceptedSpan, widened, withinDayWindow } from '../rate-limit/day-count.ts';
-import { countedAgainstQuota, type DateOffsets, dateSkewSeconds, meetDateOffsets, rateAnswerOf } from '../rate-limit/vocabulary.ts';
+import { countedAgainstQuota, type DateOffsets, dateSkewSeconds, meetDateOffsets, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import { keyLabelOf } from '../result/exchange.ts';
 import type { Exchange } from '../result/exchange.ts';
 
@@ -49,7 +49,7 @@ export class AcceptedLedger {
     if (carried !== undefined) push(this.sentAt, carried, sentAt + e.durationMs);
     const label = e.auth.kind === 'key' || e.auth.kind === 'key-in-query' ? e.auth.label : undefined;
     if (label === undefined || e.status === undefined) return;
-    const { reset, limit, remaining } = rateAnswerOf(sentAt + e.durationMs, e.status, e.responseHeaders);
+    const { reset, limit, remaining } = readRateAnswer(sentAt + e.durationMs, e.status, e.responseHeaders);
     if (!countedAgainstQuota(e.status, limit !== undefined || remaining !== undefined)) return;
     const day = this.dayOf(label);
     const span = acceptedSpan(sentAt, sentAt + e.durationMs, e.responseHeaders.date);

@@ -4,10 +4,9 @@
 // when, and the verdict; none takes more than a fraction of a second of real time.
 import { describe, expect, it } from 'vitest';
 import { countWithin } from '../../../lib/rate-limit/day-count.ts';
-import { readRetryAfter } from '../../../lib/rate-limit/vocabulary.ts';
+import { readRetryAfter, readRateAnswer } from '../../../lib/rate-limit/vocabulary.ts';
 import type { Exchange } from '../../../lib/result/exchange.ts';
 import { keyRequests, periodsOf } from '../../../lib/result/politeness.ts';
-import { answerOf } from '../../../lib/result/rate-limits.ts';
 import { SLOW_DAY } from '../../../targets/reference/delivery.ts';
 import { type ClockRun, driveOnClock, T0 } from '../../support/drive-on-clock.ts';
 
@@ -44,7 +43,7 @@ describe('fixed window (the reference limiter)', () => {
       expect({ label, failed: failures(r, label) }).toEqual({ label, failed: [] });
       const run = r.runs.get(label)!;
       // What was sent: the quota stated at the start, then the 429, nothing in flight beyond the pair's one.
-      const start = answerOf(run.start!).remaining!;
+      const start = readRateAnswer(run.start!).remaining!;
       expect(run.burst!.points.filter((p) => p.status === 200 && !p.afterStop)).toHaveLength(start);
       expect(run.burst!.inFlightAtFirst429).toBeLessThanOrEqual(1);
       expect(finding(r, label, 'rate-limit.quota')).toMatchObject({ outcome: 'pass', message: `fixed window: exactly ${start} accepted before the first 429, from Remaining ${start}` });
@@ -67,7 +66,7 @@ describe('fixed window (the reference limiter)', () => {
     const run = r.runs.get('free#1')!;
     expect(run.start!.t).toBeGreaterThanOrEqual(T0 + 4_000);
     expect(new Set(run.burst!.points.filter((p) => p.status === 200).map((p) => p.reset))).toEqual(new Set([(T0 + 8_000) / 1000]));
-    expect(answerOf(run.start!).remaining).toBe(59);
+    expect(readRateAnswer(run.start!).remaining).toBe(59);
     expect(failures(r, 'free#1')).toEqual([]);
   });
 });
@@ -227,7 +226,7 @@ describe('one quota per key: a window spent on a mix of operations (the referenc
     const r = await driveOnClock({ keys: [FREE_1], windows: WINDOWS });
     const mix = mixed(r);
     // From the Remaining the look before it showed: exactly that many let through, then the 429.
-    expect(mix.expected).toBe(answerOf(mix.start).remaining);
+    expect(mix.expected).toBe(readRateAnswer(mix.start).remaining);
     expect(mix.expected).toBeGreaterThan(50);
     const refusedAt = mix.points.findIndex((p) => p.status === 429);
     expect(refusedAt).toBe(mix.expected);

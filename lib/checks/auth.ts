@@ -1,7 +1,7 @@
 // Authentication: "When the key is missing or invalid, the response is 401 with an Error body."
 import { statusAsAsked } from './bodies.ts';
 import { defineCheck } from './define.ts';
-import { describeSeen, type EachCase, eachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
+import { describeSeen, type EachCase, eachCase, fail, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
 import { isAccepted } from '../status.ts';
 
 const clause = 'Authentication';

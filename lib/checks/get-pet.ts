@@ -5,7 +5,7 @@ import { findingOfProblems, problem, statusAsAsked } from './bodies.ts';
 import { readPet, sameAnimalProblems } from './pets.ts';
 import { judgeNo5xx } from './bodies.ts';
 import { defineCheck } from './define.ts';
-import { describeSeen, eachCase, explainedBy, type Finding, fail, findingOf, pass, type Seen, skip } from './types.ts';
+import { describeSeen, eachCase, type Finding, fail, findingOf, pass, type Seen, skip } from './types.ts';
 import { isImfFixdate, readDateForm } from '../http-date.ts';
 import { decodedSegment, isZeroPadded, otherSpellingOf } from './pet-id-spelling.ts';
 import { isAccepted } from '../status.ts';

@@ -49,7 +49,6 @@ function windowNamed(run: KeyRun, limit: number): WindowName | undefined {
   return limit === run.quota.perMinute ? 'minute' : limit === run.quota.perDay ? 'day' : undefined;
 }
 
-const secondsOf = (run: KeyRun, w: WindowName) => (w === 'minute' ? run.windows.minute : run.windows.day);
 const quotaOf = (run: KeyRun, w: WindowName) => (w === 'minute' ? run.quota.perMinute : run.quota.perDay);
 const sent = (p: TimelinePoint) => serverSecond(p.t, p.date);
 /** Seconds from an answer's Date to its Reset. */
@@ -100,7 +99,7 @@ function risesBeforeReset(run: KeyRun, answers: readonly Full[]): { rises: Rise[
   for (const after of answers) {
     const window = windowNamed(run, after.limit);
     if (!window || !isAccepted(after)) continue;
-    const length = secondsOf(run, window);
+    const length = run.windows[window];
     const rate = quotaOf(run, window) / length;
     const afterIsLog = ahead(after) > length - LOG_RESET_SLACK_S;
     for (const before of answers) {

@@ -4,7 +4,7 @@ import { PAGE_SIZE, type Pet, type PetStatus } from '../models.ts';
 import { duplicateIds, type Page, readPage, readPet } from './pets.ts';
 import { findingOfProblems, judgeNo5xx, problem, saidOf, serverError, statusAsAsked } from './bodies.ts';
 import { defineCheck } from './define.ts';
-import { describeSeen, eachCase, explainedBy, type Finding, fail, findingOf, pass, type Seen, skip } from './types.ts';
+import { describeSeen, eachCase, type Finding, fail, findingOf, pass, type Seen, skip } from './types.ts';
 
 const clause = 'Endpoints / listPets';
 const pageSize = 'Limits / Page size';

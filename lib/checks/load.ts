@@ -3,7 +3,7 @@
 // thresholds a target config sets hold. Pure: each check judges one key's paced run, or all of them.
 import { arrivalSlackMs, first429, type LoadThresholds, overallFigures, type PacedLoadKey, type PacedRequest, type PacedRun, pacedFigures, rateError, sentWithin } from '../result/paced-load.ts';
 import { type TimelinePoint } from '../result/rate-limits.ts';
-import { classifyRefusal, windowDescribed, readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { classifyRefusal, windowDescribed, readRateAnswer, windowMs } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, skip } from './types.ts';
 import { isAccepted } from '../status.ts';
@@ -45,7 +45,7 @@ export function judgePacedNo429(run: PacedRun): Finding {
   const beyond = blockedBeyondMinute(run, p);
   if (beyond) return skip(`${run.label}: a 429 at paced request ${first.request} is not judged: ${beyond}, which the paced run cannot tell from requests before it (rate-limit.daily-quota judges the day)`);
   // What the client sent in the minute before it, with room for requests reaching the server sooner than sent.
-  const inWindow = sentWithin(run, r.sentAt, run.windows.minute * 1000 + arrivalSlackMs(run));
+  const inWindow = sentWithin(run, r.sentAt, windowMs(run.windows) + arrivalSlackMs(run));
   if (inWindow > run.quota.perMinute) return skip(`${run.label}: a 429 at paced request ${first.request} is not judged: the harness itself sent ${inWindow} requests with the key within a minute window of it, more than the quota of ${run.quota.perMinute}`);
   const headers = [`Retry-After ${p.retryAfter ?? '(none)'}`, p.remaining !== undefined ? `Remaining ${p.remaining}` : undefined, p.limit !== undefined ? `Limit ${p.limit}` : undefined].filter(Boolean).join(', ');
   return fail(
@@ -125,7 +125,7 @@ export function judgePacedRemaining(run: PacedRun): Finding {
     if (!isDay(a.point)) {
       // The other requests the window holds against the key cannot be more than were sent in it.
       const counted = l - 1 - r!;
-      const sent = sentWithin(run, a.sentAt, run.windows.minute * 1000 + slack) - 1;
+      const sent = sentWithin(run, a.sentAt, windowMs(run.windows) + slack) - 1;
       const tolerance = Math.max(2, Math.ceil(l * 0.05));
       if (counted > sent + tolerance) {
         return fail(

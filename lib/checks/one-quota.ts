@@ -2,7 +2,7 @@
 // operation and whatever the answer (400 and 404 included). Judged from the window one key spent
 // on a mix of operations (lib/drive/drive-mix.ts). Pure: the key's run in, a finding out.
 import { type KeyRun, type MixData, type MixOperation, type MixPoint } from '../result/rate-limits.ts';
-import { CLOCK_SLACK_S, countedAgainstQuota, readRetryAfter, resetAtMs, resetShape, windowDescribed, readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { CLOCK_SLACK_S, countedAgainstQuota, readRetryAfter, resetAtMs, resetShape, windowDescribed, readRateAnswer, windowMs } from '../rate-limit/vocabulary.ts';
 import { mostInOneWindow, notReached, refillOver } from './not-reached.ts';
 import { defineCheck } from './define.ts';
 import { driven, explainedBy, fail, type Finding, pass, skip } from './types.ts';
@@ -42,7 +42,7 @@ export function mixAllowance(run: Pick<KeyRun, 'quota' | 'windows'>, mix: MixDat
   const resetAt = ofMinute && named ? resetAtMs(start.reset!, mix.start.t, mix.start.headers.date) : undefined;
   // Without a Reset that names the window's end, any turn is possible: so assumed, one for each
   // window's length the mix took; with it, one at that end and one for each window's length after.
-  const W = run.windows.minute * 1000;
+  const W = windowMs(run.windows);
   const from = resetAt === undefined ? mix.start.t : resetAt - CLOCK_SLACK_S * 1000;
   const turns = last === undefined || (resetAt !== undefined && last.t < from) ? 0 : Math.max(1, Math.ceil((last.t - from) / W));
   return { most: mix.expected + Math.max(refill, perMinute - mix.expected) + turns * perMinute, turned: turns > 0, turns };
@@ -57,7 +57,7 @@ export function mixAllowance(run: Pick<KeyRun, 'quota' | 'windows'>, mix: MixDat
 export function acceptedElsewhere(run: Pick<KeyRun, 'quota' | 'windows'>, refused: MixPoint, other: MixPoint | undefined): boolean {
   if (other === undefined || !counted(other)) return false;
   if (refused.reset === undefined || other.reset === undefined || Math.abs(other.reset - refused.reset) > 1) return false;
-  const tokenMs = (run.windows.minute * 1000) / run.quota.perMinute;
+  const tokenMs = windowMs(run.windows) / run.quota.perMinute;
   if (other.t - (refused.sentAt ?? refused.t) >= tokenMs) return false;
   const until = readRetryAfter(refused.retryAfter, refused.t, refused.date)?.untilMs;
   return until !== undefined && until > (other.sentAt ?? other.t) + 1000;

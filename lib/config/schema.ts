@@ -2,7 +2,7 @@
 // errors. Values substituted from the environment arrive as strings, so numeric and boolean fields
 // accept their exact string forms too ("10000", "true"), and nothing looser ("yes" stays an error).
 import { z } from 'zod';
-import { CUSTOM_PLANS, PUBLISHED_PLANS, type PlanQuota } from '../plans.ts';
+import { CUSTOM_PLANS, PUBLISHED_PLANS, type PlanQuota, planQuota } from '../plans.ts';
 
 const positiveInt = z.preprocess(
   (v) => (typeof v === 'string' && /^\s*[0-9]+\s*$/.test(v) ? Number(v) : v),
@@ -23,7 +23,7 @@ const Key = z.strictObject({
   disposable: bool.default(false),
 });
 
-const Quota = z.strictObject({ perMinute: positiveInt, perDay: positiveInt });
+const Quota = planQuota(positiveInt);
 
 const BaseUrl = z
   .string()

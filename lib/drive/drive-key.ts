@@ -7,7 +7,7 @@ import { approach, type ApproachResult } from '../load/approach.ts';
 import { lateByMs, type Segment } from '../load/segment.ts';
 import { type BurstData, headersOf, type KeyRun, type Look, type TimelinePoint } from '../result/rate-limits.ts';
 import { type OwnCount, roomLeft } from '../load/room.ts';
-import { resetAtMs, readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { resetAtMs, readRateAnswer, windowMs } from '../rate-limit/vocabulary.ts';
 import { refusedWithinQuota } from '../rate-limit/within-quota.ts';
 import { type DriveContext, loadRecorder, loadUrl } from './drive-context.ts';
 import { look, noteRetryAfter } from './look.ts';
@@ -59,7 +59,7 @@ export function ownCount(ctx: DriveContext, key: TargetKey, runners = 1): OwnCou
 export async function runBurst(ctx: DriveContext, key: TargetKey, start: TimelinePoint, segment?: Segment): Promise<BurstData> {
   const { wire, target, clock } = ctx;
   const of = segment?.count ?? 1;
-  const windowMs = target.windows.minute * 1000;
+  const minuteMs = windowMs(target.windows);
   const own = ownCount(ctx, key, of);
   const expected = roomLeft(own, [start], clock.now());
   // Room for a limiter that lets a whole plan's quota through, bounded either way.
@@ -75,7 +75,7 @@ export async function runBurst(ctx: DriveContext, key: TargetKey, start: Timelin
       remaining: expected,
       maxRequests: cap,
       // Two windows: answers too slow to spend the quota before the window turns go on to the 429 of the next.
-      maxDurationMs: Math.max(1, Math.min(2 * windowMs, ctx.deadline - clock.now())),
+      maxDurationMs: Math.max(1, Math.min(2 * minuteMs, ctx.deadline - clock.now())),
       timeoutS: Math.ceil(target.http.timeoutMs / 1000),
       own,
       ...(segment ? { share: { of, crosses: segment.index === 1 } } : {}),
@@ -172,10 +172,10 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
  */
 export async function alignToWindow(ctx: DriveContext, key: TargetKey, obs: Look, slot: number | undefined): Promise<{ look: Look } | { tooLong: string }> {
   const reset = readRateAnswer(obs).reset;
-  const windowMs = ctx.target.windows.minute * 1000;
+  const minuteMs = windowMs(ctx.target.windows);
   // Runners of a load segment decide against their agreed slot, not their own clock's now: the
   // same window start whichever side of a window's end their first looks fell.
-  if (reset === undefined || resetAtMs(reset, obs.t, obs.headers.date) - (slot ?? ctx.clock.now()) >= windowMs / 2) return { look: obs };
+  if (reset === undefined || resetAtMs(reset, obs.t, obs.headers.date) - (slot ?? ctx.clock.now()) >= minuteMs / 2) return { look: obs };
   const before = obs;
   const resetAt = resetAtMs(reset, obs.t, obs.headers.date, true);
   await waitUntil(ctx, Math.max(resetAt + 150, ctx.notBefore.get(key.label) ?? 0), `${key.label}: the minute window to reset before the burst`);

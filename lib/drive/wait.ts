@@ -4,7 +4,7 @@
 // waited out). Only the run's time limit is an error.
 import { RunTimeLimitError } from '../errors.ts';
 import { type Look, type TimelinePoint } from '../result/rate-limits.ts';
-import { readRetryAfter, resetAtMs, type Windows, readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { readRetryAfter, resetAtMs, type Windows, readRateAnswer, windowMs } from '../rate-limit/vocabulary.ts';
 import type { DriveContext } from './drive-context.ts';
 
 /** A wait sat out, or one the harness does not sit out (with why). */
@@ -12,7 +12,7 @@ export type Waited = { waited: true; ms: number } | { waited: false; tooLong: st
 
 /** The longest wait the harness sits out for one key: two minute windows and a little. */
 export function waitCapMs(windows: Pick<Windows, 'minute'>): number {
-  return 2 * windows.minute * 1000 + 5_000;
+  return 2 * windowMs(windows) + 5_000;
 }
 
 /** Progress lines while waiting come this often. */
@@ -51,7 +51,7 @@ export function refusalWait(p: TimelinePoint | Look, windows: Pick<Windows, 'min
   const a = 'headers' in p ? readRateAnswer(p) : p;
   const named = readRetryAfter(a.retryAfter, a.t, a.date)?.untilMs;
   const resetAt = a.reset !== undefined ? resetAtMs(a.reset, a.t, a.date) + 100 : undefined;
-  const until = (options.marginMs ?? 0) + (named !== undefined && resetAt !== undefined && options.laterOfReset ? Math.max(named, resetAt) : (named ?? resetAt ?? a.t + windows.minute * 1000 + 100));
+  const until = (options.marginMs ?? 0) + (named !== undefined && resetAt !== undefined && options.laterOfReset ? Math.max(named, resetAt) : (named ?? resetAt ?? a.t + windowMs(windows) + 100));
   return { until, what: named !== undefined ? `Retry-After ${a.retryAfter}` : 'the window to reset (no usable Retry-After)' };
 }
 

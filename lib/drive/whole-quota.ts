@@ -2,7 +2,7 @@
 // within the quota from its first request (the paced load).
 import type { TargetKey } from '../config/schema.ts';
 import { type Look } from '../result/rate-limits.ts';
-import { resetAtMs, readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { resetAtMs, readRateAnswer, windowMs } from '../rate-limit/vocabulary.ts';
 import type { DriveContext } from './drive-context.ts';
 import { look } from './look.ts';
 import { waitOut, waitUntil } from './wait.ts';
@@ -31,17 +31,17 @@ export async function wholeQuota(ctx: DriveContext, key: TargetKey, what: string
   let current = looked.look;
   if (showsWholeQuota(key, current)) return { look: current };
   if (current.status === 401 || current.status === 403) return { unavailable: `${key.label} got ${current.status} (banned, not allowed, or not accepted); not used for ${what}` };
-  const windowMs = ctx.target.windows.minute * 1000;
+  const minuteMs = windowMs(ctx.target.windows);
   const reset = readRateAnswer(current).reset;
   const resetAt = reset === undefined ? undefined : resetAtMs(reset, current.t, current.headers.date, true);
-  if (resetAt !== undefined && resetAt > ctx.clock.now() && resetAt - current.t <= windowMs + 2_000) {
+  if (resetAt !== undefined && resetAt > ctx.clock.now() && resetAt - current.t <= minuteMs + 2_000) {
     await waitUntil(ctx, Math.max(resetAt + 150, ctx.notBefore.get(key.label) ?? 0), `${key.label}: its window to reset before ${what}`);
     const again = await look(ctx, key);
     if ('tooLong' in again) return { unavailable: `${again.tooLong}; not used for ${what}` };
     current = again.look;
     if (showsWholeQuota(key, current)) return { look: current };
   }
-  await waitUntil(ctx, ctx.clock.now() + windowMs, `${key.label}: a whole ${ctx.target.windows.minute} s window without requests before ${what} (its headers did not show the whole quota left)`);
+  await waitUntil(ctx, ctx.clock.now() + minuteMs, `${key.label}: a whole ${ctx.target.windows.minute} s window without requests before ${what} (its headers did not show the whole quota left)`);
   const last = await look(ctx, key);
   if ('tooLong' in last) return { unavailable: `${last.tooLong}; not used for ${what}` };
   if (!isAccepted(last.look)) return { unavailable: `${key.label} got ${last.look.status} after a whole window without requests; not used for ${what}` };

@@ -7,7 +7,8 @@
 // of the window the headers describe, and for the other the plan's quota less the harness's own
 // count (room.ts), so the careful part is reached before any window can refuse. When there is room
 // again (a refilling limiter, old requests out of a window's length), the fast part takes over.
-import { type LatencyHistogram, mergeHistograms, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { type TimelinePoint } from '../result/rate-limits.ts';
+import { type LatencyHistogram, mergeHistograms, percentilesOf } from '../result/latency.ts';
 import { countSent, growing, type OwnCount, roomLeft } from './room.ts';
 import type { BoundaryPair, CarefulOptions } from './careful.ts';
 import type { Clock } from './clock.ts';

@@ -12,7 +12,8 @@
 // 429, and the next request would then go into a 429 period, which is what this part is for to
 // avoid. A passing fault costs the key's burst (its checks say why they were not judged), never a
 // request sent after a refusal.
-import { burstPoint, histogramOf, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { burstPoint, type TimelinePoint } from '../result/rate-limits.ts';
+import { histogramOf, percentilesOf } from '../result/latency.ts';
 import { countSent, growing, type OwnCount, roomLeft } from './room.ts';
 import { windowDescribed } from '../rate-limit/vocabulary.ts';
 import { isAccepted } from '../status.ts';

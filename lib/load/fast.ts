@@ -12,7 +12,8 @@
 // the same way, since that answer may have been the 429 (ended `no-answer`).
 import type { HttpConnection } from '../http/transport.ts';
 import { TransportError } from '../errors.ts';
-import { burstPoint, histogramOf, type LatencyHistogram, percentilesOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { burstPoint, type TimelinePoint } from '../result/rate-limits.ts';
+import { histogramOf, type LatencyHistogram, percentilesOf } from '../result/latency.ts';
 import type { Clock } from './clock.ts';
 import { isAccepted } from '../status.ts';
 

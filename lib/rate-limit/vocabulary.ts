@@ -305,6 +305,11 @@ function nearNames(headers: Readonly<Record<string, string>>, name: string): str
 
 export type WindowName = 'minute' | 'day';
 
+/** A window's length in milliseconds (`windows` are in seconds, as the target configures them): the one conversion. */
+export function windowMs<N extends WindowName = 'minute'>(windows: Readonly<Pick<Windows, N>>, name: N = 'minute' as N): number {
+  return windows[name] * 1000;
+}
+
 /**
  * The window an answer's X-RateLimit-* describe ("the applicable request limit": either is a
  * reading): the day's when Limit names the day quota, else the minute's.

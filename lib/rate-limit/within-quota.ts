@@ -15,7 +15,7 @@
 // headers still count the minute with requests left was refused by something they do not count
 // (a day near its end, headers of the minute only), which this cannot tell. Pure.
 import type { PlanQuota } from '../plans.ts';
-import { classifyRefusal, type RateAnswer, windowDescribed } from './vocabulary.ts';
+import { classifyRefusal, type RateAnswer, windowDescribed, windowMs } from './vocabulary.ts';
 
 /** How early a 429 came: the key's requests within one minute window's length, the refused one included, and the plan's quota. */
 export interface WithinQuota {
@@ -37,12 +37,12 @@ export function refusedWithinQuota(counted: readonly number[], refusal: { sentAt
   const { answer } = refusal;
   if (answer.status !== 429 || classifyRefusal(ctx, answer) !== 'minute') return undefined;
   // Requests of the window before the harness knew the key's traffic may have spent it.
-  if (refusal.sentAt - ctx.windows.minute * 1000 < ctx.knownSince) return undefined;
+  if (refusal.sentAt - windowMs(ctx.windows) < ctx.knownSince) return undefined;
   if (windowDescribed(ctx.quota, answer) === 'minute' && answer.remaining !== undefined && answer.remaining > 0) return undefined;
   const seconds = ctx.windows.minute;
   // The limiter decided at the sending at the earliest: what it held then it had counted within a
   // window's length before, so after `from` (each request counted by its answer at the latest).
-  const from = refusal.sentAt - seconds * 1000;
+  const from = refusal.sentAt - windowMs(ctx.windows);
   const sent = counted.filter((at) => at > from).length;
   return sent <= ctx.quota.perMinute ? { sent, quota: ctx.quota.perMinute, seconds } : undefined;
 }

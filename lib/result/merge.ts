@@ -4,7 +4,8 @@
 // merged run exactly as they judge a single runner's. Every other check is taken from the segments
 // that ran it, the worst outcome where several did. Pure: reports in, a report's parts out.
 import { UsageError } from '../errors.ts';
-import { type KeyRun, type KeyRunRecord, type Look, mergeHistograms, percentilesOf, summariseKey, type TimelinePoint } from './rate-limits.ts';
+import { type KeyRun, type KeyRunRecord, type Look, summariseKey, type TimelinePoint } from './rate-limits.ts';
+import { mergeHistograms, percentilesOf } from './latency.ts';
 import type { CheckResult, Outcome, Report } from './model.ts';
 import type { Exchange } from './exchange.ts';
 import { isAccepted } from '../status.ts';

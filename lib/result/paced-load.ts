@@ -4,8 +4,11 @@
 // and 429 counts second by second, the first 429. Defined once: the load driver fills it, the
 // checks judge it, the writers show it. Pure: no clock, no sockets.
 import { z } from 'zod';
-import { histogramOf, LatencyHistogram, mergeHistograms, type Look, percentileOf, Quota, type TimelinePoint } from './rate-limits.ts';
+import { type Look, type TimelinePoint } from './rate-limits.ts';
+import { PlanQuota } from '../plans.ts';
+import { histogramOf, LatencyHistogram, mergeHistograms, Percentiles, percentileOf, percentileOfValues, percentilesOf } from './latency.ts';
 import { isAccepted } from '../status.ts';
+import { windowMs } from '../rate-limit/vocabulary.ts';
 
 /** One request of a paced run: when it left, and its answer (none when it got no response). */
 export interface PacedRequest {
@@ -23,7 +26,7 @@ export interface PacedRequest {
 export interface PacedRun {
   label: string;
   plan: string;
-  quota: Quota;
+  quota: PlanQuota;
   windows: { minute: number; day: number };
   /** Fraction of the plan's per-minute quota asked for (--load-rate). */
   fraction: number;
@@ -45,7 +48,6 @@ export interface PacedRun {
   unavailable?: string;
 }
 
-const Percentiles = z.object({ p50: z.number(), p90: z.number(), p95: z.number(), p99: z.number(), max: z.number() });
 
 const Second = z.object({
   second: z.number().int().describe('Seconds since the first paced request (requests counted by when they were sent)'),
@@ -62,7 +64,7 @@ const Second = z.object({
 export const PacedLoadKey = z.object({
   label: z.string(),
   plan: z.string(),
-  quota: Quota,
+  quota: PlanQuota,
   windows: z.object({ minute: z.number().int(), day: z.number().int() }),
   fraction: z.number().describe("Fraction of the plan's per-minute quota asked for"),
   askedRate: z.number().describe('Requests per second asked for'),
@@ -119,16 +121,8 @@ export type PacedLoadSection = z.infer<typeof PacedLoadSection>;
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** The nearest-rank percentile `q` of plain numbers (0 when there are none). */
-function percentile(values: readonly number[], q: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
-
-function percentiles(h: LatencyHistogram): z.infer<typeof Percentiles> {
-  return { p50: percentileOf(h, 0.5), p90: percentileOf(h, 0.9), p95: percentileOf(h, 0.95), p99: percentileOf(h, 0.99), max: h.at(-1)?.[0] ?? 0 };
-}
+/** The percentiles the paced load reports (report.json `pacedLoad`). */
+const PACED_PERCENTILES = ['p50', 'p90', 'p95', 'p99'] as const;
 
 const latencies = (requests: readonly PacedRequest[]) => requests.flatMap((r) => (r.latencyMs !== undefined ? [r.latencyMs] : []));
 
@@ -158,7 +152,7 @@ export function sentWithin(run: Pick<PacedRun, 'requests' | 'start'>, to: number
  * wire varies. The run's own p99 latency bounds it (at least 100 ms, at most a second).
  */
 export function arrivalSlackMs(run: Pick<PacedRun, 'requests'>): number {
-  return Math.min(1000, Math.max(100, percentile(latencies(run.requests), 0.99) + 50));
+  return Math.min(1000, Math.max(100, percentileOfValues(latencies(run.requests), 0.99) + 50));
 }
 
 /** The first 429 of the run, with where it came. */
@@ -172,7 +166,7 @@ export function first429(run: PacedRun): PacedLoadKey['first429'] {
     request: i + 1,
     atMs: Math.round(atMs),
     rate: i > 0 && atMs > 0 ? round((i * 1000) / atMs, 2) : run.askedRate,
-    sentInWindow: sentWithin(run, r.sentAt, run.windows.minute * 1000),
+    sentInWindow: sentWithin(run, r.sentAt, windowMs(run.windows)),
     ...(p.retryAfter !== undefined ? { retryAfter: p.retryAfter } : {}),
     ...(p.limit !== undefined ? { limit: p.limit } : {}),
     ...(p.remaining !== undefined ? { remaining: p.remaining } : {}),
@@ -228,8 +222,8 @@ export function pacedFigures(run: PacedRun): PacedLoadKey {
     noResponse: rs.filter((r) => !r.point).length,
     dropped: run.dropped,
     durationMs: Math.round(run.durationMs),
-    gaps: { p50: round(percentile(gaps, 0.5)), p99: round(percentile(gaps, 0.99)) },
-    latency: percentiles(histogram),
+    gaps: { p50: round(percentileOfValues(gaps, 0.5)), p99: round(percentileOfValues(gaps, 0.99)) },
+    latency: percentilesOf(histogram, PACED_PERCENTILES),
     latencyHistogram: histogram,
     perSecond: perSecond(run),
     ...(first ? { first429: first } : {}),
@@ -242,5 +236,5 @@ export function pacedFigures(run: PacedRun): PacedLoadKey {
 export function overallFigures(keys: readonly PacedLoadKey[]): PacedLoadSection['overall'] {
   const sent = keys.reduce((n, k) => n + k.sent, 0);
   const errors = keys.reduce((n, k) => n + k.rejected + k.other + k.noResponse, 0);
-  return { sent, errors, errorRate: sent > 0 ? errors / sent : 0, latency: percentiles(mergeHistograms(keys.map((k) => k.latencyHistogram))) };
+  return { sent, errors, errorRate: sent > 0 ? errors / sent : 0, latency: percentilesOf(mergeHistograms(keys.map((k) => k.latencyHistogram)), PACED_PERCENTILES) };
 }

@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { readRateAnswer, resetShape } from '../rate-limit/vocabulary.ts';
 import { isAccepted } from '../status.ts';
+import { PlanQuota } from '../plans.ts';
+import { Latency, LatencyHistogram } from './latency.ts';
 
 /** One response of a key's run: its status and the rate-limit headers it carried. */
 export const TimelinePoint = z.object({
@@ -23,51 +25,6 @@ export const TimelinePoint = z.object({
 });
 export type TimelinePoint = z.infer<typeof TimelinePoint>;
 
-export const Quota = z.object({ perMinute: z.number().int(), perDay: z.number().int() });
-export type Quota = z.infer<typeof Quota>;
-
-const Latency = z.object({ p50: z.number(), p90: z.number(), p99: z.number(), max: z.number() });
-
-/**
- * Response times in whole milliseconds as [ms, count] pairs, in rising order: the histograms of
- * several runners add up to the one a single runner would have recorded, so percentiles merge
- * exactly.
- */
-export const LatencyHistogram = z.array(z.tuple([z.number().int().nonnegative(), z.number().int().positive()]));
-export type LatencyHistogram = z.infer<typeof LatencyHistogram>;
-
-export function histogramOf(latenciesMs: readonly number[]): LatencyHistogram {
-  const counts = new Map<number, number>();
-  for (const ms of latenciesMs) {
-    const bucket = Math.max(0, Math.round(ms));
-    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
-  }
-  return [...counts].sort((a, b) => a[0] - b[0]);
-}
-
-export function mergeHistograms(histograms: readonly LatencyHistogram[]): LatencyHistogram {
-  const counts = new Map<number, number>();
-  for (const h of histograms) for (const [ms, n] of h) counts.set(ms, (counts.get(ms) ?? 0) + n);
-  return [...counts].sort((a, b) => a[0] - b[0]);
-}
-
-/** The nearest-rank percentile `q` (0..1) of a histogram (0 when it is empty). */
-export function percentileOf(h: LatencyHistogram, q: number): number {
-  const total = h.reduce((sum, [, n]) => sum + n, 0);
-  if (total === 0) return 0;
-  const rank = Math.max(1, Math.ceil(q * total));
-  let seen = 0;
-  for (const [ms, n] of h) {
-    seen += n;
-    if (seen >= rank) return ms;
-  }
-  return h.at(-1)![0];
-}
-
-/** Nearest-rank percentiles of a histogram (0 when it is empty). */
-export function percentilesOf(h: LatencyHistogram): z.infer<typeof Latency> {
-  return { p50: percentileOf(h, 0.5), p90: percentileOf(h, 0.9), p99: percentileOf(h, 0.99), max: h.at(-1)?.[0] ?? 0 };
-}
 
 /** One burst of the daily quota's spending. */
 const DayBurst = z.object({
@@ -202,7 +159,7 @@ export type KeyRunRecord = z.infer<typeof KeyRunRecord>;
 export interface KeyRun extends KeyRunRecord {
   label: string;
   plan: string;
-  quota: Quota;
+  quota: PlanQuota;
   /** Window lengths in seconds. */
   windows: { minute: number; day: number };
 }
@@ -217,7 +174,7 @@ export function keyRunRecord(run: KeyRun): KeyRunRecord {
 export const RateLimitKey = z.object({
   label: z.string(),
   plan: z.string(),
-  quota: Quota,
+  quota: PlanQuota,
   windows: z.object({ minute: z.number().int(), day: z.number().int() }),
   behaviour: z.string().describe('What the limiter looked like: fixed window, refilling, or not observed'),
   timeline: z.array(TimelinePoint),

@@ -3,13 +3,11 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { resolvePlans, type PlanQuota } from '../../lib/plans.ts';
+import { PlanQuota, resolvePlans } from '../../lib/plans.ts';
 import { FAULT_IDS, type FaultId } from './faults.ts';
 import { VARIATION_IDS, type VariationId } from './variations.ts';
 
 const PositiveInt = z.number().int().positive();
-
-const Quota = z.strictObject({ perMinute: PositiveInt, perDay: PositiveInt });
 
 const KeyEntry = z.strictObject({
   // A key is sent in a header as a b64token-like value: visible ASCII, no spaces.
@@ -32,7 +30,7 @@ export const ServerConfigSchema = z
     port: z.number().int().min(0).max(65535).default(0),
     keys: z.array(KeyEntry).min(1),
     /** Overrides or extends the published plan table (enterprise has no published numbers). */
-    plans: z.record(z.string().min(1), Quota).default({}),
+    plans: z.record(z.string().min(1), PlanQuota).default({}),
     /** Window lengths in seconds; a local build may run short windows. */
     windows: z
       .strictObject({ minute: PositiveInt.default(60), day: PositiveInt.default(86_400) })

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { approach, carefulMargin, type Phases } from '../../../lib/load/approach.ts';
 import { systemClock } from '../../../lib/load/clock.ts';
 import type { BurstResult } from '../../../lib/load/fast.ts';
-import { histogramOf, mergeHistograms, percentilesOf, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { histogramOf, mergeHistograms, percentilesOf } from '../../../lib/result/latency.ts';
 
 const LATENCY = { p50: 1, p90: 2, p99: 3, max: 4 };
 /** Each answer took (its index within the part mod 5) + 1 ms. */

@@ -6,7 +6,8 @@ import { UsageError } from '../../../lib/errors.ts';
 import { checkSegments, combineChecks, keyEvidence, mergeKeyRuns, segmentRuns, sumRequests, type SegmentReport } from '../../../lib/result/merge.ts';
 import type { CheckResult, Report } from '../../../lib/result/model.ts';
 import type { Exchange } from '../../../lib/result/exchange.ts';
-import { histogramOf, type KeyRun, keyRunRecord, mergeHistograms, percentilesOf, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { type KeyRun, keyRunRecord, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { histogramOf, mergeHistograms, percentilesOf } from '../../../lib/result/latency.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 18, 0, 0);
 const RESET = T0 / 1000 + 5;

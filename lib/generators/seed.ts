@@ -1,5 +1,6 @@
 // Per-check seeds: a property check's cases depend only on the run's seed and the check's name,
 // so running a subset of the checks (or adding one) replays the same cases for every other check.
+import { fmix32 } from '../hash.ts';
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -12,17 +13,6 @@ function fnv1a(text: string): number {
     hash = Math.imul(hash, FNV_PRIME);
   }
   return hash >>> 0;
-}
-
-/** MurmurHash3's finaliser: every input bit affects every output bit. */
-function fmix32(value: number): number {
-  let h = value >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
 
 /**

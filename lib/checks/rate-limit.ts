@@ -1,10 +1,11 @@
 // Limits: per-plan quotas, the X-RateLimit-* headers' meaning, 429 with Retry-After, recovery,
 // isolation between keys, the daily quota. Pure: each check judges what one key's run recorded.
-import { DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, loadFigures, pointsOf, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter, type TimelinePoint } from '../result/rate-limits.ts';
+import { DAY_FOLLOW_UPS, type DayData, type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansMeeting, spansWithin } from '../rate-limit/day-count.ts';
 import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, readRetryAfter, refusalSeconds, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, windowDescribed, resetShape, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import { describeWithinQuota } from '../rate-limit/within-quota.ts';
 import { defineCheck } from './define.ts';
+import { limiterKind, loadFigures, type QuotaWindow, quotaWindow, refillPerSecond, resetJitter } from './limiter.ts';
 import { oneQuota } from './one-quota.ts';
 import { minuteTurns, mostInOneWindow, notReached, refillOver } from './not-reached.ts';
 import { headersOneWindow } from './headers-one-window.ts';

@@ -23,7 +23,9 @@ import {
   RATE_LIMIT_CHECKS,
 } from '../../../lib/checks/rate-limit.ts';
 import type { Finding } from '../../../lib/checks/types.ts';
-import { type BurstData, DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, type Look, pointsOf, resetJitter, summariseKey, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { type BurstData, DAY_FOLLOW_UPS, type DayData, type KeyRun, type Look, pointsOf, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { limiterKind, resetJitter } from '../../../lib/checks/limiter.ts';
+import { summariseKey } from '../../../lib/checks/key-summary.ts';
 import { expectFinding, type Outcome } from './_seen.ts';
 
 /** Monday 6 January 2025, 12:00:00 UTC: every run starts here. */

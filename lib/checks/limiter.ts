@@ -1,9 +1,11 @@
 // The limiter as one key's answers show it: the window a burst ended its quota in, whether the
 // limiter is a fixed window or a refilling one, how noisy its Reset is, what a refilling one gives
-// back, and what a burst did. Pure: what the driver recorded (lib/result/rate-limits.ts) in,
-// figures out.
+// back, what a burst did; and the readings of a key's answers the rate-limit checks share (when a
+// response was sent, which window its headers describe, which kind of 429 it is, the burst's first
+// 429). Pure: what the driver recorded (lib/result/rate-limits.ts) in, figures out.
 import type { BurstData, KeyRun, RateLimitKey, TimelinePoint } from '../result/rate-limits.ts';
-import { readRateAnswer, resetShape } from '../rate-limit/vocabulary.ts';
+import { classifyRefusal, readRateAnswer, resetShape, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { refillOver } from './not-reached.ts';
 import { isAccepted } from '../status.ts';
 
 /** A burst's answers before its first 429 (all of them when none came). */
@@ -127,4 +129,54 @@ export function loadFigures(b: BurstData): NonNullable<RateLimitKey['load']> {
     achievedRate: b.durationMs > 0 ? Math.round((b.points.length / b.durationMs) * 1000) : 0,
     latency: b.latency,
   };
+}
+
+/** The second a response was sent: its Date header, else when it arrived. */
+export const sentAt = (p: TimelinePoint): number => serverSecond(p.t, p.date);
+
+/** Which window a response's X-RateLimit-* describe, the minute's or the day's (by its Limit). */
+export const describes = (run: KeyRun, p: Pick<TimelinePoint, 'limit'>) => windowDescribed(run.quota, p);
+/** A 429 of the day's (the driver never sends a polite key's requests early: a long 429 is the day's, not a ban). */
+export const isDayRefusal = (run: KeyRun, p: TimelinePoint) => classifyRefusal(run, p) === 'day';
+
+/** A 429 that is a ban (the interface allows one, its length not shown): its Reset may name the ban's end. */
+export const isBan = (run: KeyRun, p: TimelinePoint) => p.status === 429 && classifyRefusal(run, p) === 'ban';
+
+/** The main burst's first 429, and what the headers said before it. */
+export function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; start: number; startWindow: 'minute' | 'day' } | undefined {
+  const refusal = run.burst?.points.find((p) => p.status === 429);
+  const look = run.start && readRateAnswer(run.start);
+  const start = look?.remaining;
+  if (!refusal || !look || start === undefined) return undefined;
+  return { refusal, accepted: quotaWindow(run).points.filter(isAccepted).length, start, startWindow: describes(run, look) };
+}
+
+/** Requests a token bucket may add during the burst: the plan's rate times its duration. */
+export function refillAllowance(run: KeyRun): number {
+  return refillOver(run, run.burst?.durationMs ?? 0);
+}
+
+/**
+ * Requests any refilling limiter may add during the burst: a token bucket's refill, or for a
+ * sliding log every request of the last window that ages out meanwhile, at most what was already
+ * spent when the burst started. Never more than the plan allows in a window.
+ */
+export function quotaAllowance(run: KeyRun, start: number): number {
+  return Math.max(refillAllowance(run), run.quota.perMinute - start);
+}
+
+/** The burst's answers before its first 429, in the window that ended in it (see quotaWindow). */
+export function beforeStop(run: KeyRun): TimelinePoint[] {
+  return quotaWindow(run).points;
+}
+
+/** What the count starts from, and how the window turned when it did. */
+export function stated(window: QuotaWindow): string {
+  return window.turned
+    ? `Remaining ${window.start} (the window turned during the burst, Reset ${window.turned.from} to ${window.turned.to}, after ${window.turned.acceptedBefore} accepted: the new window is counted, from one more than its highest Remaining)`
+    : `Remaining ${window.start}`;
+}
+
+export function said(window: QuotaWindow): string {
+  return window.turned ? `the new window started at ${stated(window)}` : `Remaining said ${window.start}`;
 }

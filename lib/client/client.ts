@@ -6,7 +6,6 @@ import { type HttpConnection, type Sender, Transport } from '../http/transport.t
 import type { TargetKey } from '../config/schema.ts';
 import { carrierName, carrierValue, type KeyCarrier } from '../generators/key-carriers.ts';
 import type { NearMissKey } from '../generators/near-miss-key.ts';
-import { headerInt } from '../models.ts';
 import { readRateAnswer, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
 import { RateLimitedError, RefusedWithinQuotaError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
 import { describeWithinQuota, refusedWithinQuota } from '../rate-limit/within-quota.ts';
@@ -97,6 +96,7 @@ export interface ClientOptions {
   /** Told before each wait, so the console can show what is being waited for. */
   onWait?: (delayMs: number, reason: string) => void;
   sleep?: (ms: number) => Promise<void>;
+  /** The client's clock, epoch ms: every time it reads (deadline, startedAt, durationMs, a wait's start) comes from it. Default Date.now. */
   now?: () => number;
   random?: () => number;
   /** First sequence number (requests sent before this client existed). */
@@ -130,6 +130,7 @@ export class ApiClient {
   /** Each key's 429s within the plan's minute quota so far, in order, with their exchanges. */
   private readonly early = new Map<string, (EarlyRefusal & { exchange: Exchange })[]>();
   private readonly knownSince: number;
+  private readonly now: () => number;
   private readonly http: Transport;
   private seq: number;
   private readonly subscribers = new Set<(exchange: Exchange) => void>();
@@ -140,7 +141,8 @@ export class ApiClient {
     this.redactor = new Redactor(options.keys);
     this.budget = options.budget;
     this.seq = options.seqStart ?? 0;
-    this.knownSince = options.knownSince ?? (options.now ?? Date.now)();
+    this.now = options.now ?? Date.now;
+    this.knownSince = options.knownSince ?? this.now();
     this.suite = options.suite ?? 'harness';
     this.http = new Transport({
       timeoutMs: options.timeoutMs,
@@ -199,7 +201,6 @@ export class ApiClient {
   /** Sends a request, retrying 429/503 per policy; the final response is returned. */
   async send(req: ApiRequest): Promise<ApiResponse> {
     const retry = this.options.retry ?? DEFAULT_RETRY;
-    const now = this.options.now ?? Date.now;
     const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     const key = req.retry !== false && 'key' in req.auth ? req.auth.key : undefined;
     if (key && this.earlyRefusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, false);
@@ -208,7 +209,7 @@ export class ApiClient {
       const response = await this.sendOnce(next);
       if (req.retry === false) return response;
       if (key && response.exchange.refusedWithinQuota && this.earlyRefusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, true);
-      const at = now();
+      const at = this.now();
       let decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: at, random: this.options.random ?? Math.random, options: retry });
       // Refused again at the time a 429 named: its next Retry-After is not trusted alone, but the later of it and Reset.
       const { reset } = readRateAnswer(at, response.status, response.headers);
@@ -250,7 +251,7 @@ export class ApiClient {
 
   /** One request, no retry. Throws TransportError when no complete response arrives. */
   async sendOnce(req: ApiRequest): Promise<ApiResponse> {
-    if (this.options.deadline !== undefined && Date.now() >= this.options.deadline) {
+    if (this.options.deadline !== undefined && this.now() >= this.options.deadline) {
       throw new RunTimeLimitError('the run time limit (budget.maxSeconds) is reached: no more requests are sent');
     }
     if (this.failuresInARow >= GIVE_UP_AFTER) {
@@ -273,7 +274,7 @@ export class ApiClient {
       headers['content-type'] = 'carrierOf' in req.auth && req.auth.carriers.some((c) => c.place === 'form-body') ? FORM_TYPE : 'application/json';
     }
     const auth = this.authorise(req.auth, headers);
-    const started = Date.now();
+    const started = this.now();
     const label = keyLabelOf(auth);
     if (label !== undefined) this.inFlight.set(label, (this.inFlight.get(label) ?? 0) + 1);
     const base: Omit<Exchange, 'responseHeaders' | 'durationMs'> = {
@@ -291,7 +292,7 @@ export class ApiClient {
     try {
       const res = await (req.connection ?? this.http).send({ method: req.method, url, headers, ...(body !== undefined ? { body } : {}) });
       const recorded = Buffer.byteLength(res.text) > RECORDED_BODY_BYTES;
-      const answeredAt = Date.now();
+      const answeredAt = this.now();
       const early = this.earlyRefusal(req.auth, started, answeredAt, res.status, res.headers);
       const exchange: Exchange = {
         ...base,
@@ -311,7 +312,7 @@ export class ApiClient {
     } catch (err) {
       if (!(err instanceof TransportError)) throw err;
       const code = err.cause_code;
-      const exchange: Exchange = { ...base, responseHeaders: {}, transportError: code, durationMs: Date.now() - started };
+      const exchange: Exchange = { ...base, responseHeaders: {}, transportError: code, durationMs: this.now() - started };
       this.emit(exchange);
       this.failuresInARow += 1;
       throw new TransportError(`${req.method} ${this.redactor.scrub(url)}: no response (${code}: ${this.redactor.scrub(err.message)})`, code);

@@ -4,38 +4,16 @@
 import { readFileSync } from 'node:fs';
 import { type HttpConnection, type Sender, Transport } from '../http/transport.ts';
 import type { TargetKey } from '../config/schema.ts';
-import { carrierName, carrierValue, type KeyCarrier } from '../generators/key-carriers.ts';
-import type { NearMissKey } from '../generators/near-miss-key.ts';
 import { readRateAnswer, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
 import { RateLimitedError, RefusedWithinQuotaError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
 import { describeWithinQuota, refusedWithinQuota } from '../rate-limit/within-quota.ts';
 import { keyLabelOf } from '../result/exchange.ts';
-import type { AuthUsed, Exchange } from '../result/exchange.ts';
+import type { Exchange } from '../result/exchange.ts';
 import type { EarlyRefusal } from '../result/rate-limits.ts';
 import { Budget } from './budget.ts';
+import { addQueryCredential, assertMadeFromOwnKey, type Auth, authorise, bodyType, bodyWithCarriers } from './credentials.ts';
 import { DEFAULT_RETRY, decideRetry, type RetryOptions } from './retry.ts';
 import { Redactor } from './redact.ts';
-
-/** How a request authenticates: a configured key, none, or a credential made up by a check. */
-export type Auth =
-  | { key: TargetKey; scheme?: string }
-  | { none: true }
-  | { header: string }
-  | { queryParam: string; value: string }
-  /** A configured key sent as a query parameter instead of the header (it must be refused). */
-  | { keyInQuery: TargetKey; param: string }
-  /**
-   * A credential close to a configured key (its prefix, another case...), made from the key: a
-   * secret like the key. Recorded as the shell text that rebuilds it from the key's variable.
-   */
-  | { nearMissOf: TargetKey; nearMiss: NearMissKey }
-  /**
-   * A configured key sent by other carriers than `Authorization: Bearer` (another scheme, another
-   * header, a query parameter, a cookie, a field of the JSON or form body), one or several at once,
-   * without an Authorization header unless a carrier is one: it must be refused. Recorded redacted,
-   * as kind `key-carrier`; reproductions rebuild each value from the key's variable.
-   */
-  | { carrierOf: TargetKey; carriers: readonly KeyCarrier[] };
 
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -257,23 +235,16 @@ export class ApiClient {
     if (this.failuresInARow >= GIVE_UP_AFTER) {
       throw new TargetGoneError(`the target stopped answering: ${GIVE_UP_AFTER} requests in a row got no response, so no more are sent`);
     }
-    // The redactor scrubs what is made from the client's own keys (a near miss holds the key or its
-    // prefix, in some case; a carrier the key, maybe encoded); made from any other key, it would be
-    // recorded as sent.
-    const { auth: credential } = req;
-    const madeFrom = 'nearMissOf' in credential ? { key: credential.nearMissOf, what: `a near miss of ${credential.nearMissOf.label}` } : 'carrierOf' in credential ? { key: credential.carrierOf, what: `${credential.carrierOf.label} in other carriers` } : undefined;
-    if (madeFrom && !this.options.keys.some((k) => k.key === madeFrom.key.key)) {
-      throw new Error(`${madeFrom.what}, which is not one of this client's keys: it would not be redacted`);
-    }
+    assertMadeFromOwnKey(req.auth, this.options.keys);
     this.budget.take();
     const seq = this.seq++;
     const url = this.url(req);
     const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers, ...req.headers };
-    const body = bodyWithCarriers(req);
+    const body = bodyWithCarriers(req.auth, req.body);
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
-      headers['content-type'] = 'carrierOf' in req.auth && req.auth.carriers.some((c) => c.place === 'form-body') ? FORM_TYPE : 'application/json';
+      headers['content-type'] = bodyType(req.auth);
     }
-    const auth = this.authorise(req.auth, headers);
+    const auth = authorise(req.auth, headers, (text) => this.redactor.scrub(text));
     const started = this.now();
     const label = keyLabelOf(auth);
     if (label !== undefined) this.inFlight.set(label, (this.inFlight.get(label) ?? 0) + 1);
@@ -339,45 +310,8 @@ export class ApiClient {
     for (const [name, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.append(name, String(value));
     }
-    if ('queryParam' in req.auth) url.searchParams.append(req.auth.queryParam, req.auth.value);
-    if ('keyInQuery' in req.auth) url.searchParams.append(req.auth.param, req.auth.keyInQuery.key);
-    if ('carrierOf' in req.auth) {
-      for (const c of req.auth.carriers) if (c.place === 'query') url.searchParams.append(c.name, carrierValue(c, req.auth.carrierOf.key));
-    }
+    addQueryCredential(url, req.auth);
     return url.toString();
-  }
-
-  /** Sets the Authorization header and describes it without the secret. */
-  private authorise(auth: Auth, headers: Record<string, string>): AuthUsed {
-    if ('key' in auth) {
-      // An empty scheme sends the bare key, as a client that forgot "Bearer " would.
-      const scheme = auth.scheme ?? 'Bearer';
-      headers.authorization = scheme ? `${scheme} ${auth.key.key}` : auth.key.key;
-      return { kind: 'key', label: auth.key.label, env: auth.key.env, header: scheme ? `${scheme} $${auth.key.env}` : `$${auth.key.env}` };
-    }
-    if ('keyInQuery' in auth) {
-      return { kind: 'key-in-query', label: auth.keyInQuery.label, env: auth.keyInQuery.env, param: auth.param };
-    }
-    if ('carrierOf' in auth) {
-      const { key } = auth.carrierOf;
-      const cookies: string[] = [];
-      for (const c of auth.carriers) {
-        if (c.place === 'header') headers[c.name.toLowerCase()] = carrierValue(c, key);
-        else if (c.place === 'cookie') cookies.push(`${c.name}=${carrierValue(c, key)}`);
-      }
-      if (cookies.length > 0) headers.cookie = [headers.cookie, ...cookies].filter(Boolean).join('; ');
-      return { kind: 'key-carrier', label: auth.carrierOf.label, env: auth.carrierOf.env, carriers: auth.carriers.map(carrierName) };
-    }
-    if ('nearMissOf' in auth) {
-      headers.authorization = auth.nearMiss.header;
-      return { kind: 'key', label: auth.nearMissOf.label, env: auth.nearMissOf.env, header: auth.nearMiss.shell(auth.nearMissOf.env) };
-    }
-    if ('header' in auth) {
-      headers.authorization = auth.header;
-      return { kind: 'literal', header: this.redactor.scrub(auth.header), where: 'header' };
-    }
-    if ('queryParam' in auth) return { kind: 'literal', header: this.redactor.scrub(auth.value), where: 'query' };
-    return { kind: 'none' };
   }
 
   /**
@@ -398,30 +332,6 @@ export class ApiClient {
     }
     return out;
   }
-}
-
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-/**
- * The body to send: the request's, with the key added by body carriers: as fields of its JSON
- * object (a body that is not one gets an object of them alone), or as fields of its form body.
- */
-function bodyWithCarriers(req: ApiRequest): string | undefined {
-  if (!('carrierOf' in req.auth)) return req.body;
-  const { key } = req.auth.carrierOf;
-  const json = req.auth.carriers.filter((c) => c.place === 'json-body');
-  const form = req.auth.carriers.filter((c) => c.place === 'form-body');
-  let body = req.body;
-  if (json.length > 0) {
-    const fields = json.map((c) => `${JSON.stringify(c.name)}:${JSON.stringify(carrierValue(c, key))}`).join(',');
-    const object = /^\s*\{([\s\S]*)\}\s*$/.exec(body ?? '');
-    body = object ? `{${object[1]!.trim() === '' ? '' : `${object[1]!.replace(/\s+$/, '')},`}${fields}}` : `{${fields}}`;
-  }
-  if (form.length > 0) {
-    const fields = new URLSearchParams(form.map((c): [string, string] => [c.name, carrierValue(c, key)])).toString();
-    body = body ? `${body}&${fields}` : fields;
-  }
-  return body;
 }
 
 function truncateUtf8(text: string, bytes: number): string {

@@ -1,18 +1,19 @@
-// The harness's HTTP client, over the transport (lib/http/transport.ts). Every request is counted
-// against the budget, recorded as an Exchange with the Authorization value redacted, and retried
-// after a 429 only as lib/client/retry allows. Checks receive the Exchange; they never see the key.
+// The harness's HTTP client, over the transport (lib/http/transport.ts): it sends and records.
+// Every request is counted against the budget, carries its credential as credentials.ts sets it,
+// is recorded as an Exchange with the Authorization value redacted, and is retried after a 429
+// only as retry.ts's loop allows. Checks receive the Exchange; they never see the key.
 import { readFileSync } from 'node:fs';
 import { type HttpConnection, type Sender, Transport } from '../http/transport.ts';
 import type { TargetKey } from '../config/schema.ts';
-import { readRateAnswer, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
-import { RateLimitedError, RefusedWithinQuotaError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
+import { readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { RefusedWithinQuotaError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
 import { describeWithinQuota, refusedWithinQuota } from '../rate-limit/within-quota.ts';
 import { keyLabelOf } from '../result/exchange.ts';
 import type { Exchange } from '../result/exchange.ts';
 import type { EarlyRefusal } from '../result/rate-limits.ts';
 import { Budget } from './budget.ts';
-import { addQueryCredential, assertMadeFromOwnKey, type Auth, authorise, bodyType, bodyWithCarriers } from './credentials.ts';
-import { DEFAULT_RETRY, decideRetry, type RetryOptions } from './retry.ts';
+import { addQueryCredential, assertMadeFromOwnKey, type Auth, authorise, bodyType, bodyWithCarriers, carriesKey } from './credentials.ts';
+import { DEFAULT_RETRY, type RetryOptions, sendRetrying } from './retry.ts';
 import { Redactor } from './redact.ts';
 
 export interface ApiRequest {
@@ -176,40 +177,24 @@ export class ApiClient {
     this.http.close();
   }
 
-  /** Sends a request, retrying 429/503 per policy; the final response is returned. */
+  /** Sends a request, retrying 429/503 per policy (retry.ts); the final response is returned. */
   async send(req: ApiRequest): Promise<ApiResponse> {
-    const retry = this.options.retry ?? DEFAULT_RETRY;
-    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-    const key = req.retry !== false && 'key' in req.auth ? req.auth.key : undefined;
+    if (req.retry === false) return this.sendOnce(req);
+    const key = 'key' in req.auth ? req.auth.key : undefined;
     if (key && this.earlyRefusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, false);
-    let next = req;
-    for (let attempt = 0; ; attempt++) {
-      const response = await this.sendOnce(next);
-      if (req.retry === false) return response;
-      if (key && response.exchange.refusedWithinQuota && this.earlyRefusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, true);
-      const at = this.now();
-      let decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: at, random: this.options.random ?? Math.random, options: retry });
-      // Refused again at the time a 429 named: its next Retry-After is not trusted alone, but the later of it and Reset.
-      const { reset } = readRateAnswer(at, response.status, response.headers);
-      const resetWaitMs = reset === undefined ? undefined : resetAtMs(reset, at, response.headers.date, true) - at;
-      if (decision.retry && next.followsRetryAfter && response.status === 429 && resetWaitMs !== undefined && resetWaitMs > decision.delayMs) {
-        const delayMs = resetWaitMs;
-        decision = delayMs > retry.maxWaitMs ? { retry: false, reason: `refused again after waiting out a Retry-After, and X-RateLimit-Reset is ${Math.ceil(delayMs / 1000)} s away` } : { ...decision, delayMs, reason: `${decision.reason}; refused again after waiting out a Retry-After, so until X-RateLimit-Reset` };
-      }
-      if (!decision.retry) {
-        if (response.status === 429) throw new RateLimitedError(`${req.method} ${req.path} still rate-limited: ${decision.reason}`);
-        return response;
-      }
-      // A 429's Retry-After waited out: the retry is that 429's evidence (it named a time the key was let through again).
-      const keyed = 'key' in req.auth || 'keyInQuery' in req.auth;
-      const named = response.status === 429 && keyed ? retryAfterWaitMs(response.headers['retry-after'], at, response.headers.date) : undefined;
-      next = named !== undefined ? { ...req, followsRetryAfter: { seq: response.exchange.seq, until: at + named } } : req;
-      if (this.options.deadline !== undefined && at + decision.delayMs > this.options.deadline) {
-        throw new RunTimeLimitError(`${req.method} ${req.path}: the wait for a retry (${Math.ceil(decision.delayMs / 1000)} s) would end after the run time limit (budget.maxSeconds)`);
-      }
-      this.options.onWait?.(decision.delayMs, `${req.method} ${req.path}: ${decision.reason}`);
-      await sleep(decision.delayMs);
-    }
+    return sendRetrying(req, {
+      sendOnce: (next) => this.sendOnce(next),
+      giveUp: (response) => {
+        if (key && response.exchange.refusedWithinQuota && this.earlyRefusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, true);
+      },
+      keyed: carriesKey(req.auth),
+      options: this.options.retry ?? DEFAULT_RETRY,
+      now: this.now,
+      sleep: this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
+      random: this.options.random ?? Math.random,
+      ...(this.options.deadline !== undefined ? { deadline: this.options.deadline } : {}),
+      ...(this.options.onWait ? { onWait: this.options.onWait } : {}),
+    });
   }
 
   /** The key's 429s within the plan's minute quota so far, in order, with their exchanges (rate-limit.quota's evidence). */

@@ -29,6 +29,11 @@ export type Auth =
    */
   | { carrierOf: TargetKey; carriers: readonly KeyCarrier[] };
 
+/** A credential that carries a configured key as such, in the header or the query: a 429 to it is the key's. */
+export function carriesKey(auth: Auth): boolean {
+  return 'key' in auth || 'keyInQuery' in auth;
+}
+
 /**
  * Throws unless a credential made from a key (a near miss holds the key or its prefix, in some
  * case; a carrier the key, maybe encoded) is made from one of `keys`: the client's redactor scrubs

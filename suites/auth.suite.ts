@@ -6,7 +6,8 @@
 // is not refused.
 import { describe } from 'vitest';
 import * as auth from '../lib/checks/auth.ts';
-import type { Auth, ApiRequest } from '../lib/client/client.ts';
+import type { ApiRequest } from '../lib/client/client.ts';
+import type { Auth } from '../lib/client/credentials.ts';
 import { type NearMissKey, nearMissKeys } from '../lib/generators/near-miss-key.ts';
 import { stringifyJson, tryParseJson } from '../lib/json.ts';
 import { type CheckContext, check, sendEach } from '../lib/suite-kit/vitest-adapter.ts';

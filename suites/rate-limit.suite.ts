@@ -4,13 +4,15 @@
 // one after another, so that each key's first request right after the previous key was exhausted
 // tests isolation); then each check judges what was recorded.
 import { describe } from 'vitest';
-import * as rl from '../lib/checks/rate-limit.ts';
+import { RATE_LIMIT_CHECKS } from '../lib/checks/rate-limit.ts';
+import { quota } from '../lib/checks/rate-limit-quota.ts';
 import { skip } from '../lib/checks/types.ts';
 import { systemClock } from '../lib/load/clock.ts';
 import { LoadEvidence } from '../lib/load/evidence.ts';
 import { clientWire, driveContext } from '../lib/drive/drive-context.ts';
 import { driveKeys, segmentSlots } from '../lib/drive/drive-keys.ts';
-import { type KeyRun, keyRunRecord, summariseKey } from '../lib/result/rate-limits.ts';
+import { type KeyRun, keyRunRecord } from '../lib/result/rate-limits.ts';
+import { summariseKey } from '../lib/checks/key-summary.ts';
 import { check, LOAD_NOT_ALLOWED, prepare } from '../lib/suite-kit/vitest-adapter.ts';
 import { HarnessError, SuiteCutShort } from '../lib/errors.ts';
 import { runStart } from '../lib/config/run-context.ts';
@@ -60,9 +62,9 @@ describe('Limits', () => {
   });
 
   for (const key of run.target.keys) {
-    for (const def of rl.RATE_LIMIT_CHECKS) {
+    for (const def of RATE_LIMIT_CHECKS) {
       // The quota is judged without load too when another suite's request was refused within it: that needs no request more.
-      check(def, { subject: key.label, ...(def === rl.quota ? {} : { requires: 'load' as const }) }, async () => {
+      check(def, { subject: key.label, ...(def === quota ? {} : { requires: 'load' as const }) }, async () => {
         const early = earlyRefusals(key.label);
         if (!run.allowLoad) {
           if (early.length === 0) return skip(LOAD_NOT_ALLOWED);

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expectedFailures } from '../checks/harness.ts';
 import { linkCauses } from '../checks/causes.ts';
+import { summariseKey } from '../checks/key-summary.ts';
 import { RATE_LIMIT_CHECKS } from '../checks/rate-limit.ts';
 import { CHECKS } from '../checks/registry.ts';
 import { toCheckResult } from '../checks/to-check-result.ts';
@@ -12,7 +13,7 @@ import { skip } from '../checks/types.ts';
 import { UsageError } from '../errors.ts';
 import { applyBaseline, loadBaseline } from '../runner/baseline.ts';
 import { buildReport } from '../result/build.ts';
-import { checkSegments, combineChecks, keyEvidence, mergedRateLimits, mergeKeyRuns, type SegmentReport, segmentRuns, sumRequests } from '../result/merge.ts';
+import { checkSegments, combineChecks, keyEvidence, mergeKeyRuns, type SegmentReport, segmentRuns, sumRequests } from '../result/merge.ts';
 import { type CheckResult, Report } from '../result/model.ts';
 import { Exchange } from '../result/exchange.ts';
 import type { KeyRun } from '../result/rate-limits.ts';
@@ -57,6 +58,11 @@ function exchangesOf(dir: string): Map<string, Exchange[]> {
     byKey.set(label, [...(byKey.get(label) ?? []), parsed.data]);
   }
   return byKey;
+}
+
+/** What report.json keeps of a merged key: its summary, without the segments' raw runs. */
+function mergedRateLimits(order: readonly string[], runs: ReadonlyMap<string, KeyRun>): NonNullable<Report['rateLimits']> {
+  return order.filter((label) => runs.has(label)).map((label) => summariseKey(runs.get(label)!));
 }
 
 export function runMerge(args: MergeArgs, now: () => Date = () => new Date()): MergeOutcome {

@@ -1,42 +1,20 @@
-// The harness's HTTP client, over the transport (lib/http/transport.ts). Every request is counted
-// against the budget, recorded as an Exchange with the Authorization value redacted, and retried
-// after a 429 only as lib/client/retry allows. Checks receive the Exchange; they never see the key.
+// The harness's HTTP client, over the transport (lib/http/transport.ts): it sends and records.
+// Every request is counted against the budget, carries its credential as credentials.ts sets it,
+// is recorded as an Exchange with the Authorization value redacted, and is retried after a 429
+// only as retry.ts's loop allows. Checks receive the Exchange; they never see the key.
 import { readFileSync } from 'node:fs';
 import { type HttpConnection, type Sender, Transport } from '../http/transport.ts';
 import type { TargetKey } from '../config/schema.ts';
-import { carrierName, carrierValue, type KeyCarrier } from '../generators/key-carriers.ts';
-import type { NearMissKey } from '../generators/near-miss-key.ts';
-import { headerInt } from '../models.ts';
-import { readRateAnswer, resetAtMs, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
-import { RateLimitedError, RefusedWithinQuotaError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
+import { readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { RefusedWithinQuotaError, RunTimeLimitError, TargetGoneError, TransportError } from '../errors.ts';
 import { describeWithinQuota, refusedWithinQuota } from '../rate-limit/within-quota.ts';
 import { keyLabelOf } from '../result/exchange.ts';
-import type { AuthUsed, Exchange } from '../result/exchange.ts';
+import type { Exchange } from '../result/exchange.ts';
 import type { EarlyRefusal } from '../result/rate-limits.ts';
 import { Budget } from './budget.ts';
-import { DEFAULT_RETRY, decideRetry, type RetryOptions } from './retry.ts';
+import { addQueryCredential, assertMadeFromOwnKey, type Auth, authorise, bodyType, bodyWithCarriers, carriesKey } from './credentials.ts';
+import { DEFAULT_RETRY, type RetryOptions, sendRetrying } from './retry.ts';
 import { Redactor } from './redact.ts';
-
-/** How a request authenticates: a configured key, none, or a credential made up by a check. */
-export type Auth =
-  | { key: TargetKey; scheme?: string }
-  | { none: true }
-  | { header: string }
-  | { queryParam: string; value: string }
-  /** A configured key sent as a query parameter instead of the header (it must be refused). */
-  | { keyInQuery: TargetKey; param: string }
-  /**
-   * A credential close to a configured key (its prefix, another case...), made from the key: a
-   * secret like the key. Recorded as the shell text that rebuilds it from the key's variable.
-   */
-  | { nearMissOf: TargetKey; nearMiss: NearMissKey }
-  /**
-   * A configured key sent by other carriers than `Authorization: Bearer` (another scheme, another
-   * header, a query parameter, a cookie, a field of the JSON or form body), one or several at once,
-   * without an Authorization header unless a carrier is one: it must be refused. Recorded redacted,
-   * as kind `key-carrier`; reproductions rebuild each value from the key's variable.
-   */
-  | { carrierOf: TargetKey; carriers: readonly KeyCarrier[] };
 
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
@@ -97,6 +75,7 @@ export interface ClientOptions {
   /** Told before each wait, so the console can show what is being waited for. */
   onWait?: (delayMs: number, reason: string) => void;
   sleep?: (ms: number) => Promise<void>;
+  /** The client's clock, epoch ms: every time it reads (deadline, startedAt, durationMs, a wait's start) comes from it. Default Date.now. */
   now?: () => number;
   random?: () => number;
   /** First sequence number (requests sent before this client existed). */
@@ -130,6 +109,7 @@ export class ApiClient {
   /** Each key's 429s within the plan's minute quota so far, in order, with their exchanges. */
   private readonly early = new Map<string, (EarlyRefusal & { exchange: Exchange })[]>();
   private readonly knownSince: number;
+  private readonly now: () => number;
   private readonly http: Transport;
   private seq: number;
   private readonly subscribers = new Set<(exchange: Exchange) => void>();
@@ -140,7 +120,8 @@ export class ApiClient {
     this.redactor = new Redactor(options.keys);
     this.budget = options.budget;
     this.seq = options.seqStart ?? 0;
-    this.knownSince = options.knownSince ?? (options.now ?? Date.now)();
+    this.now = options.now ?? Date.now;
+    this.knownSince = options.knownSince ?? this.now();
     this.suite = options.suite ?? 'harness';
     this.http = new Transport({
       timeoutMs: options.timeoutMs,
@@ -196,41 +177,24 @@ export class ApiClient {
     this.http.close();
   }
 
-  /** Sends a request, retrying 429/503 per policy; the final response is returned. */
+  /** Sends a request, retrying 429/503 per policy (retry.ts); the final response is returned. */
   async send(req: ApiRequest): Promise<ApiResponse> {
-    const retry = this.options.retry ?? DEFAULT_RETRY;
-    const now = this.options.now ?? Date.now;
-    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-    const key = req.retry !== false && 'key' in req.auth ? req.auth.key : undefined;
+    if (req.retry === false) return this.sendOnce(req);
+    const key = 'key' in req.auth ? req.auth.key : undefined;
     if (key && this.earlyRefusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, false);
-    let next = req;
-    for (let attempt = 0; ; attempt++) {
-      const response = await this.sendOnce(next);
-      if (req.retry === false) return response;
-      if (key && response.exchange.refusedWithinQuota && this.earlyRefusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, true);
-      const at = now();
-      let decision = decideRetry({ attempt, status: response.status, headers: response.headers, nowMs: at, random: this.options.random ?? Math.random, options: retry });
-      // Refused again at the time a 429 named: its next Retry-After is not trusted alone, but the later of it and Reset.
-      const { reset } = readRateAnswer(at, response.status, response.headers);
-      const resetWaitMs = reset === undefined ? undefined : resetAtMs(reset, at, response.headers.date, true) - at;
-      if (decision.retry && next.followsRetryAfter && response.status === 429 && resetWaitMs !== undefined && resetWaitMs > decision.delayMs) {
-        const delayMs = resetWaitMs;
-        decision = delayMs > retry.maxWaitMs ? { retry: false, reason: `refused again after waiting out a Retry-After, and X-RateLimit-Reset is ${Math.ceil(delayMs / 1000)} s away` } : { ...decision, delayMs, reason: `${decision.reason}; refused again after waiting out a Retry-After, so until X-RateLimit-Reset` };
-      }
-      if (!decision.retry) {
-        if (response.status === 429) throw new RateLimitedError(`${req.method} ${req.path} still rate-limited: ${decision.reason}`);
-        return response;
-      }
-      // A 429's Retry-After waited out: the retry is that 429's evidence (it named a time the key was let through again).
-      const keyed = 'key' in req.auth || 'keyInQuery' in req.auth;
-      const named = response.status === 429 && keyed ? retryAfterWaitMs(response.headers['retry-after'], at, response.headers.date) : undefined;
-      next = named !== undefined ? { ...req, followsRetryAfter: { seq: response.exchange.seq, until: at + named } } : req;
-      if (this.options.deadline !== undefined && at + decision.delayMs > this.options.deadline) {
-        throw new RunTimeLimitError(`${req.method} ${req.path}: the wait for a retry (${Math.ceil(decision.delayMs / 1000)} s) would end after the run time limit (budget.maxSeconds)`);
-      }
-      this.options.onWait?.(decision.delayMs, `${req.method} ${req.path}: ${decision.reason}`);
-      await sleep(decision.delayMs);
-    }
+    return sendRetrying(req, {
+      sendOnce: (next) => this.sendOnce(next),
+      giveUp: (response) => {
+        if (key && response.exchange.refusedWithinQuota && this.earlyRefusals(key.label).length >= STOP_AFTER_EARLY_REFUSALS) throw this.refusedEarly(req, key, true);
+      },
+      keyed: carriesKey(req.auth),
+      options: this.options.retry ?? DEFAULT_RETRY,
+      now: this.now,
+      sleep: this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
+      random: this.options.random ?? Math.random,
+      ...(this.options.deadline !== undefined ? { deadline: this.options.deadline } : {}),
+      ...(this.options.onWait ? { onWait: this.options.onWait } : {}),
+    });
   }
 
   /** The key's 429s within the plan's minute quota so far, in order, with their exchanges (rate-limit.quota's evidence). */
@@ -250,30 +214,23 @@ export class ApiClient {
 
   /** One request, no retry. Throws TransportError when no complete response arrives. */
   async sendOnce(req: ApiRequest): Promise<ApiResponse> {
-    if (this.options.deadline !== undefined && Date.now() >= this.options.deadline) {
+    if (this.options.deadline !== undefined && this.now() >= this.options.deadline) {
       throw new RunTimeLimitError('the run time limit (budget.maxSeconds) is reached: no more requests are sent');
     }
     if (this.failuresInARow >= GIVE_UP_AFTER) {
       throw new TargetGoneError(`the target stopped answering: ${GIVE_UP_AFTER} requests in a row got no response, so no more are sent`);
     }
-    // The redactor scrubs what is made from the client's own keys (a near miss holds the key or its
-    // prefix, in some case; a carrier the key, maybe encoded); made from any other key, it would be
-    // recorded as sent.
-    const { auth: credential } = req;
-    const madeFrom = 'nearMissOf' in credential ? { key: credential.nearMissOf, what: `a near miss of ${credential.nearMissOf.label}` } : 'carrierOf' in credential ? { key: credential.carrierOf, what: `${credential.carrierOf.label} in other carriers` } : undefined;
-    if (madeFrom && !this.options.keys.some((k) => k.key === madeFrom.key.key)) {
-      throw new Error(`${madeFrom.what}, which is not one of this client's keys: it would not be redacted`);
-    }
+    assertMadeFromOwnKey(req.auth, this.options.keys);
     this.budget.take();
     const seq = this.seq++;
     const url = this.url(req);
     const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers, ...req.headers };
-    const body = bodyWithCarriers(req);
+    const body = bodyWithCarriers(req.auth, req.body);
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
-      headers['content-type'] = 'carrierOf' in req.auth && req.auth.carriers.some((c) => c.place === 'form-body') ? FORM_TYPE : 'application/json';
+      headers['content-type'] = bodyType(req.auth);
     }
-    const auth = this.authorise(req.auth, headers);
-    const started = Date.now();
+    const auth = authorise(req.auth, headers, (text) => this.redactor.scrub(text));
+    const started = this.now();
     const label = keyLabelOf(auth);
     if (label !== undefined) this.inFlight.set(label, (this.inFlight.get(label) ?? 0) + 1);
     const base: Omit<Exchange, 'responseHeaders' | 'durationMs'> = {
@@ -291,7 +248,7 @@ export class ApiClient {
     try {
       const res = await (req.connection ?? this.http).send({ method: req.method, url, headers, ...(body !== undefined ? { body } : {}) });
       const recorded = Buffer.byteLength(res.text) > RECORDED_BODY_BYTES;
-      const answeredAt = Date.now();
+      const answeredAt = this.now();
       const early = this.earlyRefusal(req.auth, started, answeredAt, res.status, res.headers);
       const exchange: Exchange = {
         ...base,
@@ -311,7 +268,7 @@ export class ApiClient {
     } catch (err) {
       if (!(err instanceof TransportError)) throw err;
       const code = err.cause_code;
-      const exchange: Exchange = { ...base, responseHeaders: {}, transportError: code, durationMs: Date.now() - started };
+      const exchange: Exchange = { ...base, responseHeaders: {}, transportError: code, durationMs: this.now() - started };
       this.emit(exchange);
       this.failuresInARow += 1;
       throw new TransportError(`${req.method} ${this.redactor.scrub(url)}: no response (${code}: ${this.redactor.scrub(err.message)})`, code);
@@ -338,45 +295,8 @@ export class ApiClient {
     for (const [name, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.append(name, String(value));
     }
-    if ('queryParam' in req.auth) url.searchParams.append(req.auth.queryParam, req.auth.value);
-    if ('keyInQuery' in req.auth) url.searchParams.append(req.auth.param, req.auth.keyInQuery.key);
-    if ('carrierOf' in req.auth) {
-      for (const c of req.auth.carriers) if (c.place === 'query') url.searchParams.append(c.name, carrierValue(c, req.auth.carrierOf.key));
-    }
+    addQueryCredential(url, req.auth);
     return url.toString();
-  }
-
-  /** Sets the Authorization header and describes it without the secret. */
-  private authorise(auth: Auth, headers: Record<string, string>): AuthUsed {
-    if ('key' in auth) {
-      // An empty scheme sends the bare key, as a client that forgot "Bearer " would.
-      const scheme = auth.scheme ?? 'Bearer';
-      headers.authorization = scheme ? `${scheme} ${auth.key.key}` : auth.key.key;
-      return { kind: 'key', label: auth.key.label, env: auth.key.env, header: scheme ? `${scheme} $${auth.key.env}` : `$${auth.key.env}` };
-    }
-    if ('keyInQuery' in auth) {
-      return { kind: 'key-in-query', label: auth.keyInQuery.label, env: auth.keyInQuery.env, param: auth.param };
-    }
-    if ('carrierOf' in auth) {
-      const { key } = auth.carrierOf;
-      const cookies: string[] = [];
-      for (const c of auth.carriers) {
-        if (c.place === 'header') headers[c.name.toLowerCase()] = carrierValue(c, key);
-        else if (c.place === 'cookie') cookies.push(`${c.name}=${carrierValue(c, key)}`);
-      }
-      if (cookies.length > 0) headers.cookie = [headers.cookie, ...cookies].filter(Boolean).join('; ');
-      return { kind: 'key-carrier', label: auth.carrierOf.label, env: auth.carrierOf.env, carriers: auth.carriers.map(carrierName) };
-    }
-    if ('nearMissOf' in auth) {
-      headers.authorization = auth.nearMiss.header;
-      return { kind: 'key', label: auth.nearMissOf.label, env: auth.nearMissOf.env, header: auth.nearMiss.shell(auth.nearMissOf.env) };
-    }
-    if ('header' in auth) {
-      headers.authorization = auth.header;
-      return { kind: 'literal', header: this.redactor.scrub(auth.header), where: 'header' };
-    }
-    if ('queryParam' in auth) return { kind: 'literal', header: this.redactor.scrub(auth.value), where: 'query' };
-    return { kind: 'none' };
   }
 
   /**
@@ -397,30 +317,6 @@ export class ApiClient {
     }
     return out;
   }
-}
-
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-/**
- * The body to send: the request's, with the key added by body carriers: as fields of its JSON
- * object (a body that is not one gets an object of them alone), or as fields of its form body.
- */
-function bodyWithCarriers(req: ApiRequest): string | undefined {
-  if (!('carrierOf' in req.auth)) return req.body;
-  const { key } = req.auth.carrierOf;
-  const json = req.auth.carriers.filter((c) => c.place === 'json-body');
-  const form = req.auth.carriers.filter((c) => c.place === 'form-body');
-  let body = req.body;
-  if (json.length > 0) {
-    const fields = json.map((c) => `${JSON.stringify(c.name)}:${JSON.stringify(carrierValue(c, key))}`).join(',');
-    const object = /^\s*\{([\s\S]*)\}\s*$/.exec(body ?? '');
-    body = object ? `{${object[1]!.trim() === '' ? '' : `${object[1]!.replace(/\s+$/, '')},`}${fields}}` : `{${fields}}`;
-  }
-  if (form.length > 0) {
-    const fields = new URLSearchParams(form.map((c): [string, string] => [c.name, carrierValue(c, key)])).toString();
-    body = body ? `${body}&${fields}` : fields;
-  }
-  return body;
 }
 
 function truncateUtf8(text: string, bytes: number): string {

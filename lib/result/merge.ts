@@ -4,7 +4,7 @@
 // merged run exactly as they judge a single runner's. Every other check is taken from the segments
 // that ran it, the worst outcome where several did. Pure: reports in, a report's parts out.
 import { UsageError } from '../errors.ts';
-import { type KeyRun, type KeyRunRecord, type Look, summariseKey, type TimelinePoint } from './rate-limits.ts';
+import { type KeyRun, type KeyRunRecord, type Look, type TimelinePoint } from './rate-limits.ts';
 import { mergeHistograms, percentilesOf } from './latency.ts';
 import type { CheckResult, Outcome, Report } from './model.ts';
 import type { Exchange } from './exchange.ts';
@@ -175,9 +175,4 @@ export function keyEvidence(perSegment: readonly (readonly Exchange[])[]): Excha
     picked.push(...new Map([...all.slice(0, 2), ...around, ...all.slice(-1)].map((e) => [e.seq, e])).values());
   }
   return picked.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
-}
-
-/** What report.json keeps of a merged key: its summary, without the segments' raw runs. */
-export function mergedRateLimits(order: readonly string[], runs: ReadonlyMap<string, KeyRun>): NonNullable<Report['rateLimits']> {
-  return order.filter((label) => runs.has(label)).map((label) => summariseKey(runs.get(label)!));
 }

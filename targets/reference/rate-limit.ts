@@ -1,3 +1,4 @@
+// Whole on purpose (over 400 lines): one job, the limiter (its decision over the two windows, and the early retries and bans it keeps per client, all on one state); its meters are already apart (meters.ts), and over a quarter of its lines are comments.
 // Rate limiting per bucket (one bucket per API key, plus one for anonymous callers), with a minute
 // window and a day window whose lengths come from config; early-retry detection and bans per client.
 //

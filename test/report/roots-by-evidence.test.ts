@@ -5,7 +5,7 @@
 // under it. Built from CheckResults as the runner makes them (toCheckResult, linkCauses): no server.
 import { describe, expect, it } from 'vitest';
 import { linkCauses } from '../../lib/checks/causes.ts';
-import { quota } from '../../lib/checks/rate-limit.ts';
+import { quota } from '../../lib/checks/rate-limit-quota.ts';
 import { toCheckResult } from '../../lib/checks/to-check-result.ts';
 import { rateLimitHeaders } from '../../lib/checks/run-level.ts';
 import { fail } from '../../lib/checks/types.ts';

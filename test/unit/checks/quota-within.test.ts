@@ -2,7 +2,7 @@
 // burst's count may agree with what the headers stated (a limiter with no room for a burst says
 // Remaining 0 honestly), and the quota still fails; a failure of the burst's own count keeps its code.
 import { describe, expect, it } from 'vitest';
-import { judgeQuota } from '../../../lib/checks/rate-limit.ts';
+import { judgeQuota } from '../../../lib/checks/rate-limit-quota.ts';
 import type { KeyRun, TimelinePoint } from '../../../lib/result/rate-limits.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 12, 0, 0);

@@ -1,29 +1,15 @@
-// lib/checks/rate-limit.ts: the Limits clause judged over what one key's run recorded. Every run
+// lib/checks/rate-limit*.ts: the Limits clause judged over what one key's run recorded. Every run
 // here is built by hand from a fixed base time: no clock, no server, no load.
 import { describe, expect, it } from 'vitest';
-import {
-  bindingHeaders,
-  dailyQuota,
-  describeBan,
-  describeHeadersWindow,
-  describeLoad,
-  headersWindow,
-  judgeBindingHeaders,
-  judgeBoundaryRace,
-  judgePerConnection,
-  judgeDailyQuota,
-  judgeIsolation,
-  judgeLimitHeader,
-  judgeQuota,
-  judgeRemaining,
-  judgeResetHeader,
-  judgeRetryAfterConsistent,
-  judgeRetryAfterHonoured,
-  quota,
-  RATE_LIMIT_CHECKS,
-} from '../../../lib/checks/rate-limit.ts';
+import { RATE_LIMIT_CHECKS } from '../../../lib/checks/rate-limit.ts';
+import { bindingHeaders, describeHeadersWindow, headersWindow, judgeBindingHeaders, judgeLimitHeader, judgeRemaining, judgeResetHeader } from '../../../lib/checks/rate-limit-headers.ts';
+import { describeLoad, judgeBoundaryRace, judgeIsolation, judgePerConnection, judgeQuota, quota } from '../../../lib/checks/rate-limit-quota.ts';
+import { describeBan, judgeRetryAfterConsistent, judgeRetryAfterHonoured } from '../../../lib/checks/rate-limit-exceeded.ts';
+import { dailyQuota, judgeDailyQuota } from '../../../lib/checks/rate-limit-day.ts';
 import type { Finding } from '../../../lib/checks/types.ts';
-import { type BurstData, DAY_FOLLOW_UPS, type DayData, type KeyRun, limiterKind, type Look, pointsOf, resetJitter, summariseKey, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { type BurstData, DAY_FOLLOW_UPS, type DayData, type KeyRun, type Look, pointsOf, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { limiterKind, resetJitter } from '../../../lib/checks/limiter.ts';
+import { summariseKey } from '../../../lib/checks/key-summary.ts';
 import { expectFinding, type Outcome } from './_seen.ts';
 
 /** Monday 6 January 2025, 12:00:00 UTC: every run starts here. */

@@ -5,7 +5,7 @@ import { Budget } from '../../../lib/client/budget.ts';
 import { ApiClient, type ClientOptions } from '../../../lib/client/client.ts';
 import { curlCommand } from '../../../lib/result/curl.ts';
 import type { TargetKey } from '../../../lib/config/schema.ts';
-import { BudgetExhaustedError, RateLimitedError, TargetGoneError, TransportError } from '../../../lib/errors.ts';
+import { BudgetExhaustedError, RateLimitedError, RunTimeLimitError, TargetGoneError, TransportError } from '../../../lib/errors.ts';
 import { nearMissKeys } from '../../../lib/generators/near-miss-key.ts';
 import type { Exchange } from '../../../lib/result/exchange.ts';
 import { closedPort, type Received as Seen, type RecordingServer, startRecordingServer } from '../../support/recording-server.ts';
@@ -409,6 +409,38 @@ describe('ApiClient: a retry after a Retry-After records the 429 it follows', ()
     const { api } = client();
     const { exchange } = await api.send({ method: 'GET', path: '/follows-given', auth: { key: FREE }, retry: false, followsRetryAfter: { seq: 3, until: NOW } });
     expect(exchange.followsRetryAfter).toEqual({ seq: 3, until: '2025-01-06T12:00:00.000Z' });
+  });
+});
+
+describe('ApiClient: every time it reads comes from the injected clock', () => {
+  /** Far from the wall clock, so that a reading of the wall clock shows. */
+  const T0 = Date.UTC(2031, 4, 2, 9, 30, 0);
+
+  it("sendOnce dates and times an exchange by the injected clock (the server's answer moves it 750 ms on)", async () => {
+    let clock = T0;
+    routes.set('/v1/clocked', (_req, res) => {
+      clock += 750;
+      json(res, 200, []);
+    });
+    const { api, exchanges } = client({ now: () => clock });
+    const { exchange } = await api.sendOnce({ method: 'GET', path: '/clocked', auth: { none: true } });
+    expect({ startedAt: exchange.startedAt, durationMs: exchange.durationMs }).toEqual({ startedAt: new Date(T0).toISOString(), durationMs: 750 });
+    expect(exchanges).toEqual([exchange]);
+  });
+
+  it('sendOnce dates and times a request that got no response by the injected clock', async () => {
+    const port = await closedPort();
+    const { api, exchanges } = client({ baseUrl: `http://127.0.0.1:${port}/v1`, now: () => T0 });
+    await expect(api.sendOnce({ method: 'GET', path: '/pets', auth: { none: true } })).rejects.toBeInstanceOf(TransportError);
+    expect(exchanges.map((e) => [e.startedAt, e.durationMs, e.transportError])).toEqual([[new Date(T0).toISOString(), 0, 'CONNECTION_REFUSED']]);
+  });
+
+  it('sendOnce stops at the run time limit by the injected clock, though the wall clock is an hour before it', async () => {
+    const deadline = Date.now() + 3_600_000;
+    const { api, exchanges } = client({ now: () => deadline, deadline });
+    await expect(api.sendOnce({ method: 'GET', path: '/clocked-late', auth: { none: true } })).rejects.toBeInstanceOf(RunTimeLimitError);
+    expect(exchanges).toEqual([]);
+    expect(hits('/clocked-late')).toBe(0);
   });
 });
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkById } from '../../../lib/checks/registry.ts';
 import { politenessOf } from '../../../lib/result/politeness.ts';
-import { summariseKey } from '../../../lib/result/rate-limits.ts';
+import { summariseKey } from '../../../lib/checks/key-summary.ts';
 import { VARIATION_IDS, type VariationId, WIRE_VARIATIONS } from '../../../targets/reference/variations.ts';
 import { driveOnClock, T0 } from '../../support/drive-on-clock.ts';
 import { CAUGHT, KEYS, PLANS, WINDOWS } from '../../support/fault-catalogue.ts';

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { minuteTurns, mostInOneWindow, notReached } from '../../../lib/checks/not-reached.ts';
 import { judgeOneQuota, mixAllowance } from '../../../lib/checks/one-quota.ts';
-import { judgeDailyQuota, judgeQuota } from '../../../lib/checks/rate-limit.ts';
+import { judgeDailyQuota } from '../../../lib/checks/rate-limit-day.ts';
+import { judgeQuota } from '../../../lib/checks/rate-limit-quota.ts';
 import type { BurstData, DayData, KeyRun, MixData, TimelinePoint } from '../../../lib/result/rate-limits.ts';
 import { driveOnClock, T0 } from '../../support/drive-on-clock.ts';
 

@@ -1,7 +1,7 @@
 // lib/result/merge.ts: N load segments judged as one run. Runs and reports are built by hand from a
 // fixed base time: no clock, no server.
 import { describe, expect, it } from 'vitest';
-import { judgePerConnection, judgeQuota } from '../../../lib/checks/rate-limit.ts';
+import { judgePerConnection, judgeQuota } from '../../../lib/checks/rate-limit-quota.ts';
 import { UsageError } from '../../../lib/errors.ts';
 import { checkSegments, combineChecks, keyEvidence, mergeKeyRuns, segmentRuns, sumRequests, type SegmentReport } from '../../../lib/result/merge.ts';
 import type { CheckResult, Report } from '../../../lib/result/model.ts';

@@ -1,7 +1,8 @@
-// lib/result/rate-limits.ts: what report.json keeps of one key's run, the timeline and the load figures.
+// lib/checks/key-summary.ts (summariseKey): what report.json keeps of one key's run, the timeline and the load figures.
 // Runs are built by hand from a fixed base time: no clock, no load.
 import { describe, expect, it } from 'vitest';
-import { type BurstData, type KeyRun, summariseKey, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { type BurstData, type KeyRun, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { summariseKey } from '../../../lib/checks/key-summary.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 12, 0, 0);
 const S0 = T0 / 1000;

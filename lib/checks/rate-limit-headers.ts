@@ -1,0 +1,163 @@
+// Limits / Rate limit headers, over one key's run: X-RateLimit-Limit is the plan's quota,
+// X-RateLimit-Reset a Unix time within one window, X-RateLimit-Remaining counts down, the window
+// the headers describe (recorded), and the limit that binds shown. (rate-limit.headers-one-window,
+// the headers counting one window, is headers-one-window.ts.) Pure: each check judges what one
+// key's run recorded.
+import { type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { CLOCK_SLACK_S, describedSeconds, resetShape, readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { defineCheck } from './define.ts';
+import { describes, firstRefusal, isBan, isDayRefusal, limiterKind, quotaWindow, refillAllowance, refillPerSecond, sentAt, stated } from './limiter.ts';
+import { driven, fail, type Finding, pass, skip } from './types.ts';
+import { isAccepted } from '../status.ts';
+
+const headersClause = 'Limits / Rate limit headers';
+const suite = 'rate-limit';
+
+export function judgeLimitHeader(run: KeyRun): Finding {
+  const allowed = [run.quota.perMinute, run.quota.perDay];
+  const wrong = pointsOf(run).filter((p) => p.limit !== undefined && !allowed.includes(p.limit));
+  const seen = [...new Set(pointsOf(run).map((p) => p.limit).filter((l) => l !== undefined))];
+  if (seen.length === 0) return skip('no X-RateLimit-Limit seen (headers.rate-limit-present judges that)');
+  if (wrong.length === 0) return pass(`X-RateLimit-Limit: ${seen.join(', ')}`);
+  return fail('not-the-plan-quota', `${run.label}: X-RateLimit-Limit is ${wrong[0]!.limit} on ${wrong.length} responses`, `${run.quota.perMinute} (per minute) or ${run.quota.perDay} (per day) for plan ${run.plan}`, `${wrong[0]!.limit}`);
+}
+
+/**
+ * Why X-RateLimit-Remaining states no quota to count against, if it does not: the look before the
+ * burst said Remaining above its own Limit (the headers count two windows at once,
+ * rate-limit.headers-one-window's failure), or Remaining did not count down as requests were
+ * accepted (rate-limit.remaining's). Then the plan's quota is counted instead.
+ */
+export function remainingStatesNoQuota(run: KeyRun): string | undefined {
+  const look = run.start && readRateAnswer(run.start);
+  if (look?.remaining !== undefined && look.limit !== undefined && look.remaining > look.limit) {
+    return `X-RateLimit-Remaining ${look.remaining} is above X-RateLimit-Limit ${look.limit} (rate-limit.headers-one-window judges that), so it states no one window's quota`;
+  }
+  // Remaining that does not fall as requests are accepted says nothing of how many are left.
+  const counted = judgeRemaining(run);
+  if (counted.outcome === 'fail' && counted.code === 'not-counting-down') return `X-RateLimit-Remaining does not count down (rate-limit.remaining judges that), so it states no quota`;
+  return undefined;
+}
+
+/** The window a response's Reset names the end of: the day's for the day's 429, else the one its headers describe. */
+function windowOf(run: KeyRun, p: TimelinePoint): number {
+  return p.status === 429 && isDayRefusal(run, p) ? run.windows.day : describedSeconds(run.quota, run.windows, p);
+}
+
+/**
+ * One cause in the shape of the headers, one failure: a Reset that is no Unix time in seconds (a
+ * count of seconds, or milliseconds) is headers.rate-limit-present's, over every answer of the run.
+ * A check that would compare it with a moment cannot judge, and says why, quoting it.
+ */
+export function resetNotUnixSkip(points: readonly Pick<TimelinePoint, 'reset'>[]): Finding | undefined {
+  const p = points.find((x) => resetShape(x.reset) !== undefined);
+  return p ? skip(`not judged: X-RateLimit-Reset is "${p.reset}", not a Unix time in seconds (${resetShape(p.reset)}; headers.rate-limit-present names it)`) : undefined;
+}
+
+export function judgeResetHeader(run: KeyRun): Finding {
+  const all = pointsOf(run);
+  if (all.length === 0) return skip(`${run.label} was not driven: no response to judge`);
+  if (all.every((p) => p.reset === undefined)) return skip(`no response of ${run.label} carried an integer X-RateLimit-Reset (headers.rate-limit-present judges the header)`);
+  const shaped = resetNotUnixSkip(all);
+  if (shaped) return shaped;
+  const bans = all.filter((p) => p.reset !== undefined && isBan(run, p));
+  const points = all.filter((p) => !bans.includes(p));
+  if (points.every((p) => p.reset === undefined)) return skip(`${run.label}'s only X-RateLimit-Resets came with a ban (a 429 keeping the key out beyond the day window), whose length is not shown`);
+  for (const p of points) {
+    if (p.reset === undefined) continue;
+    const now = sentAt(p);
+    const window = windowOf(run, p);
+    // Date is the send time rounded down to the second, and the reset moment is later than the
+    // send time, so one server's Reset is never below its Date's second. But the replica that
+    // writes Date may run a second or two ahead of the limiter's store (variation
+    // several-instances), and a full bucket may name a moment just past: CLOCK_SLACK_S either way.
+    // Reset rounds up to the next second, and a busy node:http server writes a Date cached up to a
+    // second or more stale: two seconds of slack past one window.
+    // (A Reset that counts seconds or milliseconds was named above: resetNotUnixSkip.)
+    if (p.reset < now - CLOCK_SLACK_S) {
+      return fail('reset-before-date', `${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+    }
+    if (p.reset > now + window + 2) {
+      return fail('reset-beyond-window', `${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+    }
+  }
+  return pass(bans.length > 0 ? `${bans.length} ban refusal(s) with Reset up to ${Math.max(...bans.map((p) => p.reset! - sentAt(p)))} s ahead not judged (a ban's length is not shown; rate-limit.ban-probe records it)` : undefined);
+}
+
+/**
+ * Remaining counts down by one per accepted request. A negative Remaining is no value of the
+ * header's kind: headers.rate-limit-present judges it on every answer of the run, quoting it.
+ */
+export function judgeRemaining(run: KeyRun): Finding {
+  const window = quotaWindow(run);
+  const start = window.start;
+  const ok = window.points.filter(isAccepted);
+  if (start === undefined) return skip(`the response before ${run.label}'s burst carried no integer X-RateLimit-Remaining to count down from (headers.rate-limit-present judges the header)`);
+  if (start < 0) return skip(`the response before ${run.label}'s burst said X-RateLimit-Remaining ${start} (headers.rate-limit-present judges a negative value): nothing to count down from`);
+  if (ok.length === 0) return skip(`${run.label}'s burst had no accepted request before its first 429: nothing counted down`);
+  const remainings = ok.map((p) => p.remaining).filter((r): r is number => r !== undefined);
+  if (remainings.length === 0) return fail('absent', `${run.label}: no accepted response carried X-RateLimit-Remaining`, 'Remaining on every response', 'absent');
+  const lowest = Math.min(...remainings);
+  const fixed = limiterKind(ok, refillPerSecond(run)) === 'fixed';
+  const allowance = fixed ? 0 : refillAllowance(run);
+  // Whatever the limiter, the accepted response just before the first 429 says (about) none left.
+  const reachedBottom = run.burst?.ended === 'first-429' && lowest <= 1;
+  if (!reachedBottom && lowest > Math.max(0, start - ok.length + allowance)) {
+    return fail(
+      'not-counting-down',
+      `${run.label}: after ${ok.length} accepted requests from ${stated(window)}, Remaining went no lower than ${lowest}`,
+      `down to ${Math.max(0, start - ok.length)}${allowance ? ` (+${allowance} refill)` : ''}`,
+      `values seen: ${[...new Set(remainings)].slice(0, 12).join(', ')}`,
+    );
+  }
+  // A fixed window shows no positive Remaining twice (limiterKind); requests accepted at Remaining 0
+  // are over the quota, which rate-limit.quota judges: Remaining cannot fall below 0, and saying 0
+  // then is the truth.
+  const atZero = remainings.filter((r) => r === 0).length - 1;
+  if (fixed && atZero > 0) return pass(`counted down by one per accepted request to 0; ${atZero} more accepted at Remaining 0 (rate-limit.quota judges requests beyond the quota)`);
+  return pass();
+}
+
+/** Which window the X-RateLimit-* headers describe ("the applicable request limit": either is a reading), recorded. */
+export function describeHeadersWindow(run: KeyRun): Finding {
+  const points = pointsOf(run).filter((p) => p.limit !== undefined);
+  if (points.length === 0) return skip(`no response of ${run.label} carried an integer X-RateLimit-Limit (headers.rate-limit-present judges the header)`);
+  const day = points.filter((p) => describes(run, p) === 'day').length;
+  const minute = points.length - day;
+  if (day === 0) return pass(`${run.label}: the minute window (Limit ${run.quota.perMinute}) on all ${minute} responses`);
+  if (minute === 0) return pass(`${run.label}: the day window (Limit ${run.quota.perDay}) on all ${day} responses`);
+  return pass(`${run.label}: the minute window (Limit ${run.quota.perMinute}) on ${minute} responses, the day window (Limit ${run.quota.perDay}) on ${day} (the one that binds, say)`);
+}
+
+/**
+ * When the headers describe one window and the other refuses first, a client counting down
+ * Remaining is refused with requests left: a `should` failure with the figures (both windows are
+ * readings of "the applicable request limit", so never a `must`).
+ */
+export function judgeBindingHeaders(run: KeyRun): Finding {
+  const first = firstRefusal(run);
+  if (!first) return skip(`${run.label}: no 429 came after a response stating Remaining: nothing to compare`);
+  const { refusal, accepted: k, start, startWindow } = first;
+  const refusedBy = isDayRefusal(run, refusal) ? 'day' : 'minute';
+  const mixed = remainingStatesNoQuota(run);
+  if (mixed) return skip(`${run.label}: ${mixed}: which limit binds cannot be read from it`);
+  const leftover = refusal.remaining !== undefined && refusal.remaining > 0 ? `, and the 429 itself says Remaining ${refusal.remaining}` : '';
+  if (startWindow !== refusedBy && k + 1 < start) {
+    return fail(
+      'other-limit-binds',
+      `${run.label}: the headers do not show the limit that binds: they describe the ${startWindow} window (Remaining said ${start}), but the ${refusedBy}'s quota refused after ${k} accepted${leftover}`,
+      `X-RateLimit-* of the limit that refuses first (Remaining ${k} at the start)`,
+      `Remaining ${start}, refused after ${k}`,
+    );
+  }
+  if (leftover) return fail('remaining-left-on-429', `${run.label}: a 429 says X-RateLimit-Remaining ${refusal.remaining}: the headers do not show the limit that refused`, 'Remaining 0 on a 429 of the limit described', `Remaining ${refusal.remaining}`);
+  return startWindow === refusedBy
+    ? pass(`${run.label}: the headers describe the ${startWindow} window, whose quota refused first (after ${k} accepted, Remaining said ${start})`)
+    : pass(`${run.label}: the headers describe the ${startWindow} window and the ${refusedBy}'s quota refused, after ${k} accepted as Remaining ${start} said: nothing was left over`);
+}
+
+export const limitHeader = defineCheck({ id: 'rate-limit.limit-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: "X-RateLimit-Limit is the plan's per-minute quota (or per-day when that is tighter)", severity: 'must', judge: driven(judgeLimitHeader) });
+export const resetHeader = defineCheck({ id: 'rate-limit.reset-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-Reset is a Unix time in seconds, after the Date and at most one window ahead', severity: 'must', judge: driven(judgeResetHeader) });
+export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', explainedBy: ['headers.rate-limit-present', 'rate-limit.per-connection'], restsOn: 'accepted', clause: headersClause, suite, title: 'X-RateLimit-Remaining falls by one per accepted request', severity: 'must', judge: driven(judgeRemaining) });
+export const headersWindow = defineCheck({ id: 'rate-limit.headers-window', clause: headersClause, suite, title: 'Which window X-RateLimit-* describe, the minute or the day (either reads "the applicable request limit"), recorded', severity: 'info', judge: driven(describeHeadersWindow) });
+export const bindingHeaders = defineCheck({ id: 'rate-limit.binding-headers', explainedBy: ['headers.rate-limit-present', 'rate-limit.headers-one-window'], clause: headersClause, suite, title: 'X-RateLimit-* show the limit that binds: Remaining is not left over when a 429 comes', severity: 'should', judge: driven(judgeBindingHeaders) });

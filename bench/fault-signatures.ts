@@ -5,7 +5,7 @@
 //   node --import tsx bench/fault-signatures.ts
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../lib/config/load.ts';
+import { PROJECT_ROOT } from '../lib/config/load-target.ts';
 import { startReferenceServer } from '../targets/reference/server.ts';
 import { readReport, runCli, tempDir, writeTarget } from '../test/e2e/cli-helpers.ts';
 import { CAUGHT, KEYS, PLANS, WINDOWS } from '../test/support/fault-catalogue.ts';

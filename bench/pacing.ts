@@ -17,7 +17,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { PROJECT_ROOT } from '../lib/config/load.ts';
+import { PROJECT_ROOT } from '../lib/config/load-target.ts';
 import { Transport } from '../lib/http/transport.ts';
 import { pace } from '../lib/load/pace.ts';
 import { freePort } from '../lib/runner/start-target.ts';

@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { PROJECT_ROOT } from '../lib/config/load.ts';
+import { PROJECT_ROOT } from '../lib/config/load-target.ts';
 import { Report } from '../lib/result/model.ts';
 import { listSuites } from '../lib/runner/vitest-run.ts';
 import { NAMED_ONLY } from '../lib/runner/vitest-settings.ts';

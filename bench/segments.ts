@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { PROJECT_ROOT } from '../lib/config/load.ts';
+import { PROJECT_ROOT } from '../lib/config/load-target.ts';
 import { Report } from '../lib/result/model.ts';
 import type { FaultId } from '../targets/reference/faults.ts';
 import { type RunningServer, startReferenceServer } from '../targets/reference/server.ts';

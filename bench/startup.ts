@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../lib/config/load.ts';
+import { PROJECT_ROOT } from '../lib/config/load-target.ts';
 import { median } from './measure.ts';
 
 const GNU_TIME = '/usr/bin/time';

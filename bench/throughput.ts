@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { stringify } from 'yaml';
-import { PROJECT_ROOT } from '../lib/config/load.ts';
+import { PROJECT_ROOT } from '../lib/config/load-target.ts';
 import { freePort } from '../lib/runner/start-target.ts';
 import { summary } from './measure.ts';
 

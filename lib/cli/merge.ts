@@ -1,5 +1,5 @@
 // `animal-store-conformance merge DIR...`: reads the load segments' reports, judges them as one run
-// (lib/result/merge.ts) and writes the merged reports. The reports and exchange logs it reads were
+// (lib/result/merge-segments.ts) and writes the merged reports. The reports and exchange logs it reads were
 // redacted when written; it never sees a key.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { skip } from '../checks/types.ts';
 import { UsageError } from '../errors.ts';
 import { applyBaseline, loadBaseline } from '../runner/baseline.ts';
 import { buildReport } from '../result/build.ts';
-import { checkSegments, combineChecks, keyEvidence, mergeKeyRuns, type SegmentReport, segmentRuns, sumRequests } from '../result/merge.ts';
+import { checkSegments, combineChecks, keyEvidence, mergeKeyRuns, type SegmentReport, segmentRuns, sumRequests } from '../result/merge-segments.ts';
 import { type CheckResult, Report } from '../result/model.ts';
 import { Exchange } from '../result/exchange.ts';
 import type { KeyRun } from '../result/rate-limits.ts';

@@ -9,7 +9,7 @@ import { CHECKS } from '../checks/registry.ts';
 import { RUN_CHECKS } from '../checks/run-level.ts';
 import { toCheckResult } from '../checks/to-check-result.ts';
 import { Redactor } from '../client/redact.ts';
-import { loadTarget } from '../config/load.ts';
+import { loadTarget } from '../config/load-target.ts';
 import { toolInfo } from '../paths.ts';
 import { TargetUnreachableError, UsageError } from '../errors.ts';
 import { applyBaseline, loadBaseline } from './baseline.ts';

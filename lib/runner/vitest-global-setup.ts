@@ -8,7 +8,7 @@
 // (`should` failures fail their tests too), ANIMAL_STORE_RUNS (cases per property).
 import type { TestProject } from 'vitest/node';
 import { Redactor } from '../client/redact.ts';
-import { loadTarget } from '../config/load.ts';
+import { loadTarget } from '../config/load-target.ts';
 import { HarnessError } from '../errors.ts';
 import { resolveRun, type RunOptions } from './options.ts';
 import { probeTarget } from './probe.ts';

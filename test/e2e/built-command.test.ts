@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listChecks } from '../../lib/checks/registry.ts';
-import { PROJECT_ROOT } from '../../lib/config/load.ts';
+import { PROJECT_ROOT } from '../../lib/config/load-target.ts';
 import { readReport, runNode, tempDir } from './cli-helpers.ts';
 
 const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };

@@ -4,10 +4,10 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { PROJECT_ROOT } from '../../lib/config/load.ts';
+import { PROJECT_ROOT } from '../../lib/config/load-target.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Report } from '../../lib/result/model.ts';
-import { REPORT_SCHEMA_FILE } from '../../lib/result/schema.ts';
+import { REPORT_SCHEMA_FILE } from '../../lib/result/report-schema.ts';
 
 export interface CliRun {
   code: number | null;

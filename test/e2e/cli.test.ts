@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { validate } from 'ctrf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/config/load.ts';
+import { PROJECT_ROOT } from '../../lib/config/load-target.ts';
 import { freePort } from '../../lib/runner/start-target.ts';
 import { type RunningServer, startReferenceServer } from '../../targets/reference/server.ts';
 import { filesUnder, readReport, runCli, tempDir, writeTarget } from './cli-helpers.ts';

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/config/load.ts';
+import { PROJECT_ROOT } from '../../lib/config/load-target.ts';
 import { startReferenceServer } from '../../targets/reference/server.ts';
 import { type CliRun, tempDir, writeTarget } from './cli-helpers.ts';
 

@@ -4,12 +4,12 @@
 import { RATE_LIMIT_CHECKS } from '../../lib/checks/rate-limit.ts';
 import { RUN_CHECKS } from '../../lib/checks/run-level.ts';
 import type { Finding } from '../../lib/checks/types.ts';
-import { validateTarget } from '../../lib/config/load.ts';
+import { validateTarget } from '../../lib/config/load-target.ts';
 import type { Target } from '../../lib/config/schema.ts';
 import { type DriveContext, driveContext } from '../../lib/drive/drive-context.ts';
 import { dayOfTarget } from '../../lib/suite-kit/ledger.ts';
 import { driveKeys, segmentSlots } from '../../lib/drive/drive-keys.ts';
-import { mergeKeyRuns } from '../../lib/result/merge.ts';
+import { mergeKeyRuns } from '../../lib/result/merge-segments.ts';
 import type { KeyRun } from '../../lib/result/rate-limits.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import { inProcessReference, type InProcessServer } from '../../targets/reference/in-process.ts';

@@ -6,7 +6,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { defineCheck, SUITE_NAMES } from '../../../lib/checks/define.ts';
 import { CHECKS, type CheckId, checkById, isCheckId, listChecks } from '../../../lib/checks/registry.ts';
 import { renderCheckList } from '../../../lib/cli/list-checks.ts';
-import { PROJECT_ROOT } from '../../../lib/config/load.ts';
+import { PROJECT_ROOT } from '../../../lib/config/load-target.ts';
 import { pass } from '../../../lib/checks/types.ts';
 
 const suiteFiles = readdirSync(path.join(PROJECT_ROOT, 'suites'))

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { listTargets, loadTarget, resolveTargetFile, TARGETS_DIR, validateTarget } from '../../../lib/config/load.ts';
+import { listTargets, loadTarget, resolveTargetFile, TARGETS_DIR, validateTarget } from '../../../lib/config/load-target.ts';
 import { ConfigError } from '../../../lib/errors.ts';
 import { PUBLISHED_PLANS } from '../../../lib/plans.ts';
 

@@ -1,9 +1,9 @@
-// lib/result/merge.ts: N load segments judged as one run. Runs and reports are built by hand from a
+// lib/result/merge-segments.ts: N load segments judged as one run. Runs and reports are built by hand from a
 // fixed base time: no clock, no server.
 import { describe, expect, it } from 'vitest';
 import { judgePerConnection, judgeQuota } from '../../../lib/checks/rate-limit-quota.ts';
 import { UsageError } from '../../../lib/errors.ts';
-import { checkSegments, combineChecks, keyEvidence, mergeKeyRuns, segmentRuns, sumRequests, type SegmentReport } from '../../../lib/result/merge.ts';
+import { checkSegments, combineChecks, keyEvidence, mergeKeyRuns, segmentRuns, sumRequests, type SegmentReport } from '../../../lib/result/merge-segments.ts';
 import type { CheckResult, Report } from '../../../lib/result/model.ts';
 import type { Exchange } from '../../../lib/result/exchange.ts';
 import { type KeyRun, keyRunRecord, type TimelinePoint } from '../../../lib/result/rate-limits.ts';

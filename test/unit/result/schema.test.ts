@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { REPORT_SCHEMA_FILE, reportJsonSchema, reportJsonSchemaText } from '../../../lib/result/schema.ts';
+import { REPORT_SCHEMA_FILE, reportJsonSchema, reportJsonSchemaText } from '../../../lib/result/report-schema.ts';
 
 describe('the published JSON Schema of report.json', () => {
   it('is the one generated from the zod model (run `npm run schema` after changing the model)', () => {

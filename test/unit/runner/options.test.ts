@@ -1,6 +1,6 @@
 // lib/runner/options.ts: what the user asked combined with what the target allows.
 import { describe, expect, it } from 'vitest';
-import { validateTarget } from '../../../lib/config/load.ts';
+import { validateTarget } from '../../../lib/config/load-target.ts';
 import { DEFAULT_RUNS, resolveRun, type RunOptions } from '../../../lib/runner/options.ts';
 import { SOAK_LIMIT_SECONDS } from '../../../lib/config/run-context.ts';
 

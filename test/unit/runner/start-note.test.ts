@@ -2,7 +2,7 @@
 // started say so, and how to start it again on the port the commands use. leanReferenceServer:
 // only the harness's own reference server is started with Node options of the harness's choosing.
 import { describe, expect, it } from 'vitest';
-import { validateTarget } from '../../../lib/config/load.ts';
+import { validateTarget } from '../../../lib/config/load-target.ts';
 import { harnessCommand } from '../../../lib/paths.ts';
 import { leanReferenceServer, startedTargetNote } from '../../../lib/runner/start-target.ts';
 

@@ -16,7 +16,7 @@
 //
 // Pure: a key's run in, a finding out.
 import { type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
-import { CLOCK_SLACK_S, classifyRefusal, serverSecond, type WindowName, readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { CLOCK_SLACK_S, classifyRefusal, serverSecond, type WindowName, readRateAnswer, quotaOf } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
 import { isAccepted } from '../status.ts';
@@ -49,7 +49,6 @@ function windowNamed(run: KeyRun, limit: number): WindowName | undefined {
   return limit === run.quota.perMinute ? 'minute' : limit === run.quota.perDay ? 'day' : undefined;
 }
 
-const quotaOf = (run: KeyRun, w: WindowName) => (w === 'minute' ? run.quota.perMinute : run.quota.perDay);
 const sent = (p: TimelinePoint) => serverSecond(p.t, p.date);
 /** Seconds from an answer's Date to its Reset. */
 const ahead = (p: Full) => p.reset - sent(p);
@@ -100,7 +99,7 @@ function risesBeforeReset(run: KeyRun, answers: readonly Full[]): { rises: Rise[
     const window = windowNamed(run, after.limit);
     if (!window || !isAccepted(after)) continue;
     const length = run.windows[window];
-    const rate = quotaOf(run, window) / length;
+    const rate = quotaOf(run.quota, window) / length;
     const afterIsLog = ahead(after) > length - LOG_RESET_SLACK_S;
     for (const before of answers) {
       // Decided before `after` was sent: answers of a burst on several connections may arrive out of order.
@@ -122,9 +121,9 @@ function risesBeforeReset(run: KeyRun, answers: readonly Full[]): { rises: Rise[
 
 function describeRise(run: KeyRun, rise: Rise, count: number): Finding {
   const { before, after, window, seconds, refill } = rise;
-  const quota = quotaOf(run, window);
+  const quota = quotaOf(run.quota, window);
   const other: WindowName = window === 'day' ? 'minute' : 'day';
-  const fits = after.remaining < quotaOf(run, other) ? ` (it fits the ${other}'s: ${quotaOf(run, other)} a ${other})` : '';
+  const fits = after.remaining < quotaOf(run.quota, other) ? ` (it fits the ${other}'s: ${quotaOf(run.quota, other)} a ${other})` : '';
   const same = before.reset === after.reset ? 'unchanged' : `then ${after.reset}`;
   const gained = after.remaining - before.remaining;
   return fail(

@@ -9,7 +9,7 @@
 // moment is a parameter, never a clock.
 import type { PlanQuota } from '../plans.ts';
 import type { TimelinePoint } from '../result/rate-limits.ts';
-import { countedAgainstQuota, type WindowName, type Windows, windowDescribed, windowMs } from '../rate-limit/vocabulary.ts';
+import { countedAgainstQuota, type WindowName, type Windows, windowDescribed, windowMs, quotaOf } from '../rate-limit/vocabulary.ts';
 
 /** What the harness knows of a key's room without its headers: its plan, and its own requests. */
 export interface OwnCount {
@@ -43,7 +43,7 @@ export function countedRoom(own: OwnCount, window: WindowName, now: number): num
   const since = now - windowMs(own.windows, window);
   let sent = 0;
   for (const t of own.sent) if (t > since) sent += 1;
-  return (window === 'day' ? own.quota.perDay : own.quota.perMinute) - (own.runners ?? 1) * sent;
+  return quotaOf(own.quota, window) - (own.runners ?? 1) * sent;
 }
 
 /**

@@ -305,6 +305,11 @@ function nearNames(headers: Readonly<Record<string, string>>, name: string): str
 
 export type WindowName = 'minute' | 'day';
 
+/** A plan's quota for one of its windows: the one reading of which number a window counts to. */
+export function quotaOf(quota: PlanQuota, window: WindowName): number {
+  return window === 'day' ? quota.perDay : quota.perMinute;
+}
+
 /** A window's length in milliseconds (`windows` are in seconds, as the target configures them): the one conversion. */
 export function windowMs<N extends WindowName = 'minute'>(windows: Readonly<Pick<Windows, N>>, name: N = 'minute' as N): number {
   return windows[name] * 1000;

@@ -1,6 +1,6 @@
 // The reference server's fault catalogue as the harness's tests hold it: for every fault, the check
 // that must fail, and where that is shown. Faults of the rate-limit suite (and of the headers it
-// reads) are caught in this process on a virtual clock (test/unit/rate-limit/catalogue.test.ts);
+// reads) are caught in this process on a virtual clock (test/clock/catalogue.test.ts);
 // the others through the command itself (test/e2e/fault-catalogue.test.ts). One list, so that a new
 // fault cannot be forgotten and none is shown twice.
 import type { CheckId } from '../../lib/checks/registry.ts';

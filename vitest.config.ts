@@ -26,8 +26,19 @@ export default defineConfig({
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], maxWorkers: MAX_WORKERS, testTimeout: 10_000 } },
       // A key's whole run on the virtual clock takes milliseconds; the slowest test about two seconds.
       { test: { name: 'clock', include: ['test/clock/**/*.test.ts'], maxWorkers: MAX_WORKERS, testTimeout: 30_000 } },
-      // Real sockets and timers; the slowest test (every variation at once) about ten seconds.
-      { test: { name: 'reference', include: ['test/reference/**/*.test.ts'], maxWorkers: MAX_WORKERS, testTimeout: 60_000, hookTimeout: 30_000 } },
+      {
+        test: {
+          name: 'reference',
+          include: ['test/reference/**/*.test.ts'],
+          maxWorkers: MAX_WORKERS,
+          // Real sockets and timers; the slowest test (every variation at once) about ten seconds.
+          testTimeout: 60_000,
+          hookTimeout: 30_000,
+          // The command line's tests start servers as child processes side by side: two at a time, as
+          // end-to-end files run their CLI processes, so the other worker's timing is not starved.
+          maxConcurrency: 2,
+        },
+      },
       {
         test: {
           name: 'e2e',

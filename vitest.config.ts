@@ -1,9 +1,20 @@
-// Two vitest projects. "harness": the harness's own tests (`npm test` runs only these).
-// "conformance": the suites in suites/, run by vitest alone against the target named in
-// ANIMAL_STORE_TARGET (`ANIMAL_STORE_TARGET=local npx vitest run suites/auth.suite.ts`); the
-// runner behind `npm run conformance` runs the same suites with the same settings.
+// The harness's own tests in four projects, one a tier, each runnable alone (`npx vitest run
+// --project unit`); `npm test` runs all four. "unit": pure tests (test/unit/), "clock": the rate
+// limits on a virtual clock (test/clock/), "reference": the reference server over real sockets
+// (test/reference/), "e2e": the command end to end (test/e2e/). "conformance": the suites in
+// suites/, run by vitest alone against the target named in ANIMAL_STORE_TARGET
+// (`ANIMAL_STORE_TARGET=local npx vitest run suites/auth.suite.ts`); the runner behind `npm run
+// conformance` runs the same suites with the same settings.
 import { defineConfig } from 'vitest/config';
 import { NameOrder, suiteTestSettings } from './lib/runner/vitest-settings.ts';
+
+/**
+ * Two workers for every tier: the machine has two cores, and vitest runs projects of one run
+ * side by side only when their maxWorkers agree (otherwise it refuses them, or, given another
+ * sequence.groupOrder, runs one tier after another). So `npm test` schedules every file of the
+ * four tiers as one list in name order, as when they were one project.
+ */
+const MAX_WORKERS = 2;
 
 export default defineConfig({
   test: {
@@ -11,15 +22,32 @@ export default defineConfig({
     // sequencer from here only, so the harness's own tests run in name order too.
     sequence: { sequencer: NameOrder },
     projects: [
+      // Milliseconds a test; the slowest (a body dripped a byte at a time) about a second.
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], maxWorkers: MAX_WORKERS, testTimeout: 10_000 } },
+      // A key's whole run on the virtual clock takes milliseconds; the slowest test about two seconds.
+      { test: { name: 'clock', include: ['test/clock/**/*.test.ts'], maxWorkers: MAX_WORKERS, testTimeout: 30_000 } },
       {
         test: {
-          name: 'harness',
-          include: ['test/**/*.test.ts'],
+          name: 'reference',
+          include: ['test/reference/**/*.test.ts'],
+          maxWorkers: MAX_WORKERS,
+          // Real sockets and timers; the slowest test (every variation at once) about ten seconds.
+          testTimeout: 60_000,
+          hookTimeout: 30_000,
+          // The command line's tests start servers as child processes side by side: two at a time, as
+          // end-to-end files run their CLI processes, so the other worker's timing is not starved.
+          maxConcurrency: 2,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
           // Generous: an end-to-end test runs the CLI, which may wait out a short rate-limit window.
           testTimeout: 120_000,
           hookTimeout: 30_000,
           // Two cores: end-to-end files each start servers and CLI processes.
-          maxWorkers: 2,
+          maxWorkers: MAX_WORKERS,
           // End-to-end files run a few CLI processes side by side, not more: the machine has two cores.
           maxConcurrency: 2,
         },

@@ -1,5 +1,7 @@
 // The catalogue of deliberate faults. Each one is a small, realistic deviation from the interface
-// that the harness must catch; config `faults: [...]` switches them on.
+// that the harness must catch, and each names the check that must (`caught`: the check and the
+// code of its failure; the harness's tests hold every fault to it); config `faults: [...]`
+// switches them on.
 //
 // A fault takes one of two forms. A *rewrite* fault changes the finished Reply (status, headers,
 // body) and needs no code in the handler: most faults about what a response looks like belong

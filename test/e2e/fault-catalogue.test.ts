@@ -1,5 +1,5 @@
 // The reference server's fault catalogue against the command: each fault the rate-limit suite's
-// driver does not catch in this process (test/unit/rate-limit/catalogue.test.ts) must fail the run
+// driver does not catch in this process (test/clock/catalogue.test.ts) must fail the run
 // through the check meant for it, the legal variations must pass every suite (several at once,
 // since each is legal on its own), and the plain reference passes everything. The seed is pinned:
 // a fault caught today is caught on every run.
@@ -210,7 +210,7 @@ describe('what the report says about a fault', () => {
 /**
  * Legal variations, several to a server (each is legal alone, so together they are too): every
  * suite must pass, with --strict. The rate-limit suite meets each variation alone on the virtual
- * clock (test/unit/rate-limit/catalogue.test.ts); here they meet the functional suites and the
+ * clock (test/clock/catalogue.test.ts); here they meet the functional suites and the
  * paced load over real sockets.
  */
 const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' | 'every'; preload?: number }[] = [

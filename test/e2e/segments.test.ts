@@ -1,7 +1,7 @@
 // Load segments end to end (issue 15): two harness processes (--load-segment 1/2 and 2/2, one
 // --start-at) against one reference server, then `merge`: the merged report counts what the server
 // counted and passes. A limiter kept per connection, caught over the merged runs, is shown on the
-// virtual clock (test/unit/rate-limit/segments.test.ts).
+// virtual clock (test/clock/segments.test.ts).
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -2,10 +2,12 @@
 // conforming behaviour of the same requests is covered by the other files in this folder.
 import { Client } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { checkById, isCheckId } from '../../lib/checks/registry.ts';
 import { Pet, Pets } from '../../lib/models.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import { FAULT_CATALOGUE, FAULT_IDS, isFaultId, type FaultId } from '../../targets/reference/faults.ts';
 import type { RunningServer } from '../../targets/reference/server.ts';
+import { CAUGHT } from '../support/fault-catalogue.ts';
 import {
   KEYS,
   T0,
@@ -1090,6 +1092,12 @@ describe('fault catalogue', () => {
     }
     expect(isFaultId('auth-disabled')).toBe(true);
     expect(isFaultId('nope')).toBe(false);
+  });
+
+  it('names on each fault the check that must catch it, a check of the registry; the tests run a should check with --strict', () => {
+    for (const fault of FAULT_CATALOGUE) expect({ fault: fault.id, check: fault.caught.check, known: isCheckId(fault.caught.check) }).toEqual({ fault: fault.id, check: fault.caught.check, known: true });
+    for (const c of CAUGHT) expect({ fault: c.fault, strict: c.strict }).toEqual({ fault: c.fault, strict: checkById(c.check)?.severity === 'should' });
+    expect(CAUGHT.filter((c) => c.strict).map((c) => c.fault)).toContain('auth-scheme-case-sensitive');
   });
 
   it('has a check for every fault', () => {

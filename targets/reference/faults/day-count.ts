@@ -19,6 +19,8 @@ export const DAY_COUNT_FAULTS = [
       'Request rate by plan: perDay + 1 requests are accepted per day window, and the spent day\'s 429 then keeps the key out ' +
       `for ${BAN_DAY_WINDOWS} day windows (Retry-After and X-RateLimit-Reset at that end, as a ban would), longer than any ` +
       'client waits: a day test that stops there never counts the day.',
+    // The day's 429 names a ban-length wait: the day test stops before it, and still counts the day it saw.
+    caught: { check: 'rate-limit.daily-quota', code: 'over-day-quota-shown-window' },
     rewrite: (reply, { rate }) => {
       const decision = rate?.decision;
       if (!decision || reply.status !== 429 || decision.allowed || decision.blockedBy !== 'day') return reply;

@@ -51,6 +51,7 @@ export const RATE_LIMIT_FAULTS = [
   {
     id: 'rate-remaining-constant',
     breaks: 'X-RateLimit-Remaining is the requests remaining: it always equals the limit (enforcement unchanged).',
+    caught: { check: 'rate-limit.remaining' },
     rewrite: (reply) => {
       const limit = reply.headers[HEADER.limit];
       return limit === undefined ? reply : replaceHeader(reply, HEADER.remaining, limit);
@@ -59,6 +60,7 @@ export const RATE_LIMIT_FAULTS = [
   {
     id: 'rate-remaining-negative',
     breaks: 'X-RateLimit-Remaining never goes below 0: a 429 says -1, then -2, ... for each refusal in a row.',
+    caught: { check: 'headers.rate-limit-present', code: 'rate-limit-header-not-integer' },
     rewrite: onRated((reply, { decision }) =>
       reply.status !== 429 || decision.allowed ? reply : replaceHeader(reply, HEADER.remaining, String(-decision.refusedInARow)),
     ),
@@ -66,26 +68,33 @@ export const RATE_LIMIT_FAULTS = [
   {
     id: 'rate-reset-milliseconds',
     breaks: 'X-RateLimit-Reset is a Unix timestamp in seconds: it is given in milliseconds.',
+    caught: { check: 'headers.rate-limit-present' },
     rewrite: onRated((reply, { decision }) => replaceHeader(reply, HEADER.reset, String(decision.reset * 1000))),
   },
   {
     id: 'rate-reset-fraction',
     breaks: 'X-RateLimit-Reset is an integer: it is the expiry with its hundredths of a second (1795656377.77), as a limiter that divides a millisecond expiry by 1000 writes it.',
+    // One cause in the shape of the headers, one root failure quoting the value (issue 28).
+    caught: { check: 'headers.rate-limit-present' },
     rewrite: onRated((reply, { decision }) => replaceHeader(reply, HEADER.reset, `${decision.reset - 1}.${String(37 + (decision.at % 60)).padStart(2, '0')}`)),
   },
   {
     id: 'rate-reset-relative',
     breaks: 'X-RateLimit-Reset is a Unix timestamp: it is the number of seconds until the reset instead.',
+    caught: { check: 'headers.rate-limit-present' },
     rewrite: onRated((reply, { decision }) => replaceHeader(reply, HEADER.reset, String(secondsToReset(decision)))),
   },
   {
     id: 'rate-reset-window-start',
     breaks: 'X-RateLimit-Reset is when the limit resets: it is the start of the current window (in the past).',
+    // With 2-second windows the start is at most a second behind the Date; comparing with Retry-After catches it.
+    caught: { check: 'rate-limit.retry-after-consistent' },
     rewrite: onRated((reply, { decision }) => replaceHeader(reply, HEADER.reset, String(decision.reset - decision.windowSeconds))),
   },
   {
     id: 'rate-day-reset-negative',
     breaks: 'X-RateLimit-Reset is a Unix timestamp: a 429 refused by the spent day quota says -1.',
+    caught: { check: 'rate-limit.daily-quota' },
     rewrite: onRated((reply, { decision }) =>
       reply.status !== 429 || decision.blockedBy !== 'day' ? reply : replaceHeader(reply, HEADER.reset, '-1'),
     ),
@@ -96,6 +105,8 @@ export const RATE_LIMIT_FAULTS = [
       'The client retries only after the indicated time: once the day quota is spent, 429s name in Retry-After when the minute ' +
       'window lets a request through again (as a minute limiter that counts refused requests and answers first would), while ' +
       'the day stays closed; X-RateLimit-* still describe the day. A client that obeys retries into another 429.',
+    // The spent day's 429 says the minute's Retry-After: the request sent then is refused again.
+    caught: { check: 'rate-limit.retry-after-obeyed' },
     rewrite: onRefused((reply, { decision }) =>
       decision.blockedBy !== 'day' || decision.minuteRetryAtMs === undefined
         ? reply
@@ -105,16 +116,19 @@ export const RATE_LIMIT_FAULTS = [
   {
     id: 'rate-no-reset',
     breaks: 'Every response carries X-RateLimit-Reset: it is never sent (Limit and Remaining are).',
+    caught: { check: 'headers.rate-limit-present' },
     rewrite: (reply) => ({ ...reply, headers: withoutHeaders(reply.headers, [HEADER.reset]) }),
   },
   {
     id: 'rate-no-remaining',
     breaks: 'Every response carries X-RateLimit-Remaining: it is never sent (Limit and Reset are).',
+    caught: { check: 'headers.rate-limit-present' },
     rewrite: (reply) => ({ ...reply, headers: withoutHeaders(reply.headers, [HEADER.remaining]) }),
   },
   {
     id: 'rate-draft-headers',
     breaks: 'Rate limit headers are X-RateLimit-*: the IETF draft RateLimit-Limit, -Remaining, -Reset (delta) and -Policy come instead.',
+    caught: { check: 'headers.rate-limit-present' },
     // As express-rate-limit with standardHeaders: true, legacyHeaders: false.
     rewrite: onRated((reply, { decision }) => ({
       ...reply,
@@ -130,6 +144,7 @@ export const RATE_LIMIT_FAULTS = [
   {
     id: 'rate-limit-wrong-plan',
     breaks: "X-RateLimit-Limit is the plan's limit: it shows another plan's per-minute quota (free shows pro's, others free's).",
+    caught: { check: 'rate-limit.limit-header' },
     rewrite: onRated((reply, { plan, plans }) => {
       const other = plan === 'free' ? plans.pro : plans.free;
       return other === undefined ? reply : replaceHeader(reply, HEADER.limit, String(other.perMinute));
@@ -140,6 +155,7 @@ export const RATE_LIMIT_FAULTS = [
     breaks:
       'X-RateLimit-Limit, -Remaining and -Reset describe one window: Limit and Reset are the day window\'s, Remaining the minute\'s ' +
       '(two limiters each writing some of the headers), so Remaining comes back each minute while Limit and Reset stay the day\'s.',
+    caught: { check: 'rate-limit.headers-one-window' },
     rewrite: onRated((reply, { decision }) => withWindows(reply, decision.windows?.day, decision.windows?.minute, decision.windows?.day)),
   },
   {
@@ -147,24 +163,29 @@ export const RATE_LIMIT_FAULTS = [
     breaks:
       'X-RateLimit-Limit, -Remaining and -Reset describe one window: Limit and Reset are the minute window\'s, Remaining the day\'s, ' +
       'so Remaining says more requests are left than Limit allows.',
+    caught: { check: 'rate-limit.headers-one-window' },
     rewrite: onRated((reply, { decision }) => withWindows(reply, decision.windows?.minute, decision.windows?.day, decision.windows?.minute)),
   },
   {
     id: 'rate-one-too-many',
     breaks: 'Request rate by plan: quota + 1 requests are accepted per minute window (headers still give the quota).',
+    caught: { check: 'rate-limit.quota' },
   },
   {
     id: 'rate-never-429',
     breaks: 'A request over the limit receives 429: none ever does (the headers still count down to 0 and stay there).',
+    caught: { check: 'rate-limit.quota' },
   },
   {
     id: 'rate-no-retry-after',
     breaks: 'A 429 carries a Retry-After header: it is missing.',
+    caught: { check: 'rate-limit.retry-after-present' },
     rewrite: onRefused((reply) => ({ ...reply, headers: withoutHeaders(reply.headers, [HEADER.retryAfter]) })),
   },
   {
     id: 'rate-retry-after-milliseconds',
     breaks: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110): it gives the wait in milliseconds.',
+    caught: { check: 'rate-limit.retry-after-consistent' },
     rewrite: onRefused((reply, { decision }) =>
       decision.retryAtMs === undefined
         ? reply
@@ -174,6 +195,7 @@ export const RATE_LIMIT_FAULTS = [
   {
     id: 'rate-retry-after-fraction',
     breaks: 'Retry-After delta-seconds is a whole number (RFC 9110): it carries hundredths of a second ("49.75").',
+    caught: { check: 'rate-limit.retry-after-format' },
     rewrite: onRefused((reply, { decision }) =>
       decision.retryAtMs === undefined
         ? reply
@@ -183,6 +205,7 @@ export const RATE_LIMIT_FAULTS = [
   {
     id: 'rate-retry-after-too-short',
     breaks: 'The client retries only after Retry-After: it is 1 s shorter than the real wait (at least 0), so a retry then is refused.',
+    caught: { check: 'rate-limit.retry-after-honoured' },
     rewrite: onRefused((reply, { decision }) =>
       decision.retryAfter === undefined ? reply : replaceHeader(reply, HEADER.retryAfter, String(Math.max(0, decision.retryAfter - 1))),
     ),
@@ -190,38 +213,48 @@ export const RATE_LIMIT_FAULTS = [
   {
     id: 'rate-shared-bucket',
     breaks: "Limits are per key: every key counts in one shared bucket (each judged by its own plan's quota).",
+    caught: { check: 'rate-limit.isolation' },
   },
   {
     id: 'rate-check-then-count',
     breaks:
       'Limits: the limiter decides on the count it read, then awaits its store (5 ms) before counting, so two requests ' +
       'arriving together at Remaining 1 are both let through.',
+    caught: { check: 'rate-limit.boundary-race', code: 'both-accepted' },
   },
   {
     id: 'rate-per-connection',
     breaks: "Limits are per key: the limiter counts each of a key's connections on its own, so a client on four connections gets four quotas.",
+    caught: { check: 'rate-limit.per-connection' },
   },
   {
     id: 'rate-per-operation',
     breaks:
       "Limits are per key: the limiter counts each operation of a key on its own (as @nestjs/throttler's default tracker " +
       'keyed by route does), so a key gets its plan once per operation.',
+    // A mix of operations, valid and not, spends one window of one key.
+    caught: { check: 'rate-limit.one-quota' },
   },
   {
     id: 'rate-counts-only-success',
     breaks:
       "Request rate by plan: a request the server answers 4xx (400, 404, 405, ...) is given back to the key's quota once " +
       "answered (express-rate-limit's skipFailedRequests), so invalid requests are never counted.",
+    caught: { check: 'rate-limit.one-quota' },
   },
   {
     id: 'rate-day-one-too-many',
     breaks: 'Request rate by plan: perDay + 1 requests are accepted per day window (the extra one says Remaining 0, Limit the quota); the minute quota is exact.',
+    // Counted over the day window from every accepted request of the key, the main burst's included.
+    caught: { check: 'rate-limit.daily-quota' },
   },
   {
     id: 'rate-slow-refill',
     breaks:
       "Request rate by plan: the minute limit is a token bucket holding the quota that refills at a third of the plan's rate " +
       '(its refill period read as three windows), so a client pacing itself at 90% of its quota is refused within two windows.',
+    // Bursts cannot see a bucket that holds the quota but refills slowly: a client pacing itself at 90% of its quota does.
+    caught: { check: 'load.paced-no-429', code: '429-within-quota' },
   },
   {
     id: 'rate-no-burst',
@@ -229,9 +262,11 @@ export const RATE_LIMIT_FAULTS = [
       "Request rate by plan: a smoothing limiter with no room for a burst lets a key's request through only a minute's share " +
       '(window / quota) after its last accepted one, and says so (Remaining 0, Reset when the next may come): a client that ' +
       'sends two requests in a row is refused far below its quota.',
+    caught: { check: 'rate-limit.quota', code: 'refused-within-quota' },
   },
   {
     id: 'rate-daily-not-enforced',
     breaks: 'Request rate by plan: the per-day quota is never enforced, and the headers only ever describe the minute window.',
+    caught: { check: 'rate-limit.daily-quota' },
   },
 ] as const satisfies readonly FaultDefinition[];

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { linkCauses } from '../../../lib/checks/causes.ts';
 import type { CheckResult, Evidence } from '../../../lib/result/model.ts';
-import { exchange } from '../../report/fixture.ts';
+import { exchange } from '../report/fixture.ts';
 
 function result(id: string, outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {}): CheckResult {
   const suite = id.startsWith('errors.') || id.startsWith('responses.') || id === 'list-pets.pet-shape' || id.startsWith('headers.') ? 'run' : id.split('.')[0]!;

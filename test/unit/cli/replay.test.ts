@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planReplay, readReportFile, replayVerdict } from '../../../lib/cli/replay.ts';
 import { UsageError } from '../../../lib/errors.ts';
-import { check, exchange, evidence, report } from '../../report/fixture.ts';
+import { check, exchange, evidence, report } from '../report/fixture.ts';
 
 const SUITES = ['auth', 'create-pet', 'get-pet', 'list-pets', 'rate-limit'];
 

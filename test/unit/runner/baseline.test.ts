@@ -13,7 +13,7 @@ import { renderHtml } from '../../../lib/report/html.ts';
 import { renderJunit } from '../../../lib/report/junit.ts';
 import { applyBaseline, loadBaseline, parseBaseline } from '../../../lib/runner/baseline.ts';
 import { verdictOf } from '../../../lib/result/verdict.ts';
-import { check, report } from '../../report/fixture.ts';
+import { check, report } from '../report/fixture.ts';
 
 const IDS = ['auth.missing-key', 'auth.invalid-key', 'list-pets.limit'];
 

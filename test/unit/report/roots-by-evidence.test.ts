@@ -4,19 +4,19 @@
 // answers are among the header check's offenders (Remaining missing there), the quota is shown
 // under it. Built from CheckResults as the runner makes them (toCheckResult, linkCauses): no server.
 import { describe, expect, it } from 'vitest';
-import { linkCauses } from '../../lib/checks/causes.ts';
-import { quota } from '../../lib/checks/rate-limit-quota.ts';
-import { toCheckResult } from '../../lib/checks/to-check-result.ts';
-import { rateLimitHeaders } from '../../lib/checks/run-level.ts';
-import { fail } from '../../lib/checks/types.ts';
-import { LoadEvidence } from '../../lib/load/evidence.ts';
-import type { CheckResult, Report } from '../../lib/result/model.ts';
-import type { Exchange } from '../../lib/result/exchange.ts';
-import { PLAIN, renderSummary } from '../../lib/report/console.ts';
-import { renderCtrf } from '../../lib/report/ctrf.ts';
-import { renderJobSummary } from '../../lib/report/github.ts';
-import { renderHtml } from '../../lib/report/html.ts';
-import { renderJunit } from '../../lib/report/junit.ts';
+import { linkCauses } from '../../../lib/checks/causes.ts';
+import { quota } from '../../../lib/checks/rate-limit-quota.ts';
+import { toCheckResult } from '../../../lib/checks/to-check-result.ts';
+import { rateLimitHeaders } from '../../../lib/checks/run-level.ts';
+import { fail } from '../../../lib/checks/types.ts';
+import { LoadEvidence } from '../../../lib/load/evidence.ts';
+import type { CheckResult, Report } from '../../../lib/result/model.ts';
+import type { Exchange } from '../../../lib/result/exchange.ts';
+import { PLAIN, renderSummary } from '../../../lib/report/console.ts';
+import { renderCtrf } from '../../../lib/report/ctrf.ts';
+import { renderJobSummary } from '../../../lib/report/github.ts';
+import { renderHtml } from '../../../lib/report/html.ts';
+import { renderJunit } from '../../../lib/report/junit.ts';
 import { exchange, report } from './fixture.ts';
 
 const RUN = 'every response of the run';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { renderHtml } from '../../lib/report/html.ts';
+import { renderHtml } from '../../../lib/report/html.ts';
 import { check, evidence, exchange, mixedChecks, report } from './fixture.ts';
 
 const HOSTILE = '</script><script>alert(1)</script><img src=x onerror="alert(2)">';

@@ -4,12 +4,12 @@
 // fails. And the day test, however it ended, counts the day from every request the key had
 // accepted. Judges over runs built by hand, and the driver on a virtual clock.
 import { describe, expect, it } from 'vitest';
-import { minuteTurns, mostInOneWindow, notReached } from '../../../lib/checks/not-reached.ts';
-import { judgeOneQuota, mixAllowance } from '../../../lib/checks/one-quota.ts';
-import { judgeDailyQuota } from '../../../lib/checks/rate-limit-day.ts';
-import { judgeQuota } from '../../../lib/checks/rate-limit-quota.ts';
-import type { BurstData, DayData, KeyRun, MixData, TimelinePoint } from '../../../lib/result/rate-limits.ts';
-import { driveOnClock, T0 } from '../../support/drive-on-clock.ts';
+import { minuteTurns, mostInOneWindow, notReached } from '../../lib/checks/not-reached.ts';
+import { judgeOneQuota, mixAllowance } from '../../lib/checks/one-quota.ts';
+import { judgeDailyQuota } from '../../lib/checks/rate-limit-day.ts';
+import { judgeQuota } from '../../lib/checks/rate-limit-quota.ts';
+import type { BurstData, DayData, KeyRun, MixData, TimelinePoint } from '../../lib/result/rate-limits.ts';
+import { driveOnClock, T0 } from '../support/drive-on-clock.ts';
 
 const S0 = T0 / 1000;
 const BUSINESS = { perMinute: 1000, perDay: 100_000 };

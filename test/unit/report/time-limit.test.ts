@@ -1,11 +1,11 @@
 // A run cut by its time limit says what it judged and what it could not: report.json's timeLimit,
 // the console, the job summary and report.html, from the checks' error codes (never their messages).
 import { describe, expect, it } from 'vitest';
-import { renderSummary, PLAIN } from '../../lib/report/console.ts';
-import { renderJobSummary } from '../../lib/report/github.ts';
-import { renderHtml } from '../../lib/report/html.ts';
-import { buildReport } from '../../lib/result/build.ts';
-import type { CheckResult } from '../../lib/result/model.ts';
+import { renderSummary, PLAIN } from '../../../lib/report/console.ts';
+import { renderJobSummary } from '../../../lib/report/github.ts';
+import { renderHtml } from '../../../lib/report/html.ts';
+import { buildReport } from '../../../lib/result/build.ts';
+import type { CheckResult } from '../../../lib/result/model.ts';
 import { check } from './fixture.ts';
 
 const build = (checks: CheckResult[]) =>

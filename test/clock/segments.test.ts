@@ -3,7 +3,7 @@
 // merges them are judged once. A limiter kept per connection is caught over the merged runs; the
 // reference passes. The command's own flow (processes, --start-at, merge) is test/e2e/segments.test.ts.
 import { describe, expect, it } from 'vitest';
-import { driveSegmentsOnClock } from '../../support/drive-on-clock.ts';
+import { driveSegmentsOnClock } from '../support/drive-on-clock.ts';
 
 const KEYS = [
   { key: 'sk-seg-free-1-1a2b3c', plan: 'free' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderHtml } from '../../lib/report/html.ts';
+import { renderHtml } from '../../../lib/report/html.ts';
 import { check, evidence, mixedChecks, rateLimitKey, report } from './fixture.ts';
 
 const count = (haystack: string, needle: RegExp) => (haystack.match(needle) ?? []).length;

@@ -2,7 +2,7 @@
 // format's reference implementation), one test per check with the gate's meaning kept.
 import { validate } from 'ctrf';
 import { describe, expect, it } from 'vitest';
-import { ctrfStatus, renderCtrf } from '../../lib/report/ctrf.ts';
+import { ctrfStatus, renderCtrf } from '../../../lib/report/ctrf.ts';
 import { check, mixedChecks, report } from './fixture.ts';
 
 const root = check({ id: 'errors.error-body', outcome: 'fail', subject: 'every response of the run', clause: 'Errors', suite: 'run' });

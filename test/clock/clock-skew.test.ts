@@ -4,12 +4,12 @@
 // clocks differ by a second passes, and one clock, however far off ours, keeps the precision that
 // catches a day that lets one request too many through.
 import { describe, expect, it } from 'vitest';
-import { spansMeeting, spansWithin, widened } from '../../../lib/rate-limit/day-count.ts';
-import { dateSkewSeconds, meetDateOffsets } from '../../../lib/rate-limit/vocabulary.ts';
-import type { FaultId } from '../../../targets/reference/faults.ts';
-import type { VariationId } from '../../../targets/reference/variations.ts';
-import { driveOnClock, T0 } from '../../support/drive-on-clock.ts';
-import { KEYS, PLANS, WINDOWS } from '../../support/fault-catalogue.ts';
+import { spansMeeting, spansWithin, widened } from '../../lib/rate-limit/day-count.ts';
+import { dateSkewSeconds, meetDateOffsets } from '../../lib/rate-limit/vocabulary.ts';
+import type { FaultId } from '../../targets/reference/faults.ts';
+import type { VariationId } from '../../targets/reference/variations.ts';
+import { driveOnClock, T0 } from '../support/drive-on-clock.ts';
+import { KEYS, PLANS, WINDOWS } from '../support/fault-catalogue.ts';
 
 const LABELS = ['free#1', 'free#2', 'pro#1', 'daily#1'];
 const date = (ms: number) => new Date(ms).toUTCString();

@@ -3,12 +3,12 @@
 // or slow answers switched on. Each test names the limiter it models and asserts what was sent,
 // when, and the verdict; none takes more than a fraction of a second of real time.
 import { describe, expect, it } from 'vitest';
-import { countWithin } from '../../../lib/rate-limit/day-count.ts';
-import { readRetryAfter, readRateAnswer } from '../../../lib/rate-limit/vocabulary.ts';
-import type { Exchange } from '../../../lib/result/exchange.ts';
-import { keyRequests, periodsOf } from '../../../lib/result/politeness.ts';
-import { SLOW_DAY } from '../../../targets/reference/delivery.ts';
-import { type ClockRun, driveOnClock, T0 } from '../../support/drive-on-clock.ts';
+import { countWithin } from '../../lib/rate-limit/day-count.ts';
+import { readRetryAfter, readRateAnswer } from '../../lib/rate-limit/vocabulary.ts';
+import type { Exchange } from '../../lib/result/exchange.ts';
+import { keyRequests, periodsOf } from '../../lib/result/politeness.ts';
+import { SLOW_DAY } from '../../targets/reference/delivery.ts';
+import { type ClockRun, driveOnClock, T0 } from '../support/drive-on-clock.ts';
 
 const FREE_1 = { key: 'sk-clock-free-1-3c4d5e', plan: 'free' };
 const FREE_2 = { key: 'sk-clock-free-2-6f7a8b', plan: 'free' };

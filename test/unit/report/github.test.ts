@@ -1,6 +1,6 @@
 // GitHub Actions output: the job summary and the ::error annotations, from the run result alone.
 import { describe, expect, it } from 'vitest';
-import { MAX_ANNOTATIONS, renderAnnotations, renderJobSummary, SUMMARY_MAX_BYTES } from '../../lib/report/github.ts';
+import { MAX_ANNOTATIONS, renderAnnotations, renderJobSummary, SUMMARY_MAX_BYTES } from '../../../lib/report/github.ts';
 import { check, mixedChecks, rateLimitKey, report } from './fixture.ts';
 
 const run = { subject: 'every response of the run', clause: 'Errors', suite: 'run' };

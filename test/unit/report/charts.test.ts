@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TIMELINE_POINTS, downsample, loadChart, niceTicks, timelineChart, timelineSummary } from '../../lib/report/charts.ts';
+import { MAX_TIMELINE_POINTS, downsample, loadChart, niceTicks, timelineChart, timelineSummary } from '../../../lib/report/charts.ts';
 import { T0, rateLimitKey } from './fixture.ts';
 
 const EVIL = '<script>alert(1)</script>"&';

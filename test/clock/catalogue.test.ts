@@ -3,12 +3,12 @@
 // variation passes every check, and what the checks say of a fault names its cause. The same
 // keys, plans and short windows as the command's catalogue; milliseconds each.
 import { describe, expect, it } from 'vitest';
-import { checkById } from '../../../lib/checks/registry.ts';
-import { politenessOf } from '../../../lib/result/politeness.ts';
-import { summariseKey } from '../../../lib/checks/key-summary.ts';
-import { VARIATION_IDS, type VariationId, WIRE_VARIATIONS } from '../../../targets/reference/variations.ts';
-import { driveOnClock, T0 } from '../../support/drive-on-clock.ts';
-import { CAUGHT, KEYS, PLANS, WINDOWS } from '../../support/fault-catalogue.ts';
+import { checkById } from '../../lib/checks/registry.ts';
+import { politenessOf } from '../../lib/result/politeness.ts';
+import { summariseKey } from '../../lib/checks/key-summary.ts';
+import { VARIATION_IDS, type VariationId, WIRE_VARIATIONS } from '../../targets/reference/variations.ts';
+import { driveOnClock, T0 } from '../support/drive-on-clock.ts';
+import { CAUGHT, KEYS, PLANS, WINDOWS } from '../support/fault-catalogue.ts';
 
 const LABELS = ['free#1', 'free#2', 'pro#1', 'daily#1'];
 const ON_CLOCK = CAUGHT.filter((c) => c.by === 'clock');

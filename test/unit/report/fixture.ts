@@ -1,8 +1,8 @@
 // Small Report values for renderer tests: a check with defaults, and a report whose summary and
 // verdict are computed from its checks the way the runner does.
-import { REPORT_SCHEMA_VERSION, type CheckResult, type Evidence, type Report } from '../../lib/result/model.ts';
-import { type Exchange } from '../../lib/result/exchange.ts';
-import { summarise, verdictOf } from '../../lib/result/verdict.ts';
+import { REPORT_SCHEMA_VERSION, type CheckResult, type Evidence, type Report } from '../../../lib/result/model.ts';
+import { type Exchange } from '../../../lib/result/exchange.ts';
+import { summarise, verdictOf } from '../../../lib/result/verdict.ts';
 
 export function exchange(overrides: Partial<Exchange> = {}): Exchange {
   return {

@@ -4,10 +4,10 @@
 // window only, where nothing counts down towards the window that refuses: at most one request of
 // any key reaches the server inside any 429 period.
 import { describe, expect, it } from 'vitest';
-import { countedRoom, type OwnCount, roomLeft } from '../../../lib/load/room.ts';
-import type { TimelinePoint } from '../../../lib/result/rate-limits.ts';
-import type { VariationId } from '../../../targets/reference/variations.ts';
-import { driveOnClock, T0 } from '../../support/drive-on-clock.ts';
+import { countedRoom, type OwnCount, roomLeft } from '../../lib/load/room.ts';
+import type { TimelinePoint } from '../../lib/result/rate-limits.ts';
+import type { VariationId } from '../../targets/reference/variations.ts';
+import { driveOnClock, T0 } from '../support/drive-on-clock.ts';
 
 const QUOTA = { perMinute: 60, perDay: 1_000 };
 const WINDOWS = { minute: 60, day: 86_400 };

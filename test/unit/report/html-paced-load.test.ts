@@ -2,11 +2,11 @@
 // junit.xml's properties and ctrf.json's extra.figures of the load checks, the job summary's table.
 import { validate } from 'ctrf';
 import { describe, expect, it } from 'vitest';
-import { renderCtrf } from '../../lib/report/ctrf.ts';
-import { renderJobSummary } from '../../lib/report/github.ts';
-import { renderHtml } from '../../lib/report/html.ts';
-import { renderJunit } from '../../lib/report/junit.ts';
-import { overallFigures, type PacedLoadSection, type PacedRequest, type PacedRun, pacedFigures } from '../../lib/result/paced-load.ts';
+import { renderCtrf } from '../../../lib/report/ctrf.ts';
+import { renderJobSummary } from '../../../lib/report/github.ts';
+import { renderHtml } from '../../../lib/report/html.ts';
+import { renderJunit } from '../../../lib/report/junit.ts';
+import { overallFigures, type PacedLoadSection, type PacedRequest, type PacedRun, pacedFigures } from '../../../lib/result/paced-load.ts';
 import { check, mixedChecks, report } from './fixture.ts';
 
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 10);

@@ -1,9 +1,9 @@
 // One cause, one root, in every report: the console, report.html and junit.xml show a failure that
 // another explains under that root, and still count it.
 import { describe, expect, it } from 'vitest';
-import { PLAIN, renderSummary } from '../../lib/report/console.ts';
-import { renderHtml } from '../../lib/report/html.ts';
-import { renderJunit } from '../../lib/report/junit.ts';
+import { PLAIN, renderSummary } from '../../../lib/report/console.ts';
+import { renderHtml } from '../../../lib/report/html.ts';
+import { renderJunit } from '../../../lib/report/junit.ts';
 import { check, report } from './fixture.ts';
 
 const run = { subject: 'every response of the run', clause: 'Errors', suite: 'run' };

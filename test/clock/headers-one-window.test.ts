@@ -3,8 +3,8 @@
 // windows; the reference passes it, having judged answers, not skipped. (Every legal variation
 // against every rate-limit check is catalogue.test.ts's.)
 import { describe, expect, it } from 'vitest';
-import { driveOnClock } from '../../support/drive-on-clock.ts';
-import { KEYS, PLANS, WINDOWS } from '../../support/fault-catalogue.ts';
+import { driveOnClock } from '../support/drive-on-clock.ts';
+import { KEYS, PLANS, WINDOWS } from '../support/fault-catalogue.ts';
 
 const ID = 'rate-limit.headers-one-window';
 const LABELS = ['free#1', 'free#2', 'pro#1', 'daily#1'];

@@ -1,10 +1,10 @@
 // The harness's politeness in the reports: a table per key in report.html, the unexplained in
 // red; one line in the console and the job summary only when something is unexplained.
 import { describe, expect, it } from 'vitest';
-import { PLAIN, renderSummary } from '../../lib/report/console.ts';
-import { renderJobSummary } from '../../lib/report/github.ts';
-import { renderHtml } from '../../lib/report/html.ts';
-import type { KeyPoliteness } from '../../lib/result/politeness.ts';
+import { PLAIN, renderSummary } from '../../../lib/report/console.ts';
+import { renderJobSummary } from '../../../lib/report/github.ts';
+import { renderHtml } from '../../../lib/report/html.ts';
+import type { KeyPoliteness } from '../../../lib/result/politeness.ts';
 import { check, report } from './fixture.ts';
 
 const polite = (over: Partial<KeyPoliteness> = {}): KeyPoliteness => ({

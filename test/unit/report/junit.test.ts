@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderJunit } from '../../lib/report/junit.ts';
-import type { Report } from '../../lib/result/model.ts';
+import { renderJunit } from '../../../lib/report/junit.ts';
+import type { Report } from '../../../lib/result/model.ts';
 import { check, evidence, mixedChecks, report } from './fixture.ts';
 
 interface XmlElement {

@@ -6,3 +6,9 @@ export function isAccepted(answer: number | undefined | { readonly status?: numb
   const status = typeof answer === 'object' ? answer.status : answer;
   return status !== undefined && status >= 200 && status < 300;
 }
+
+/** A server error: a 5xx, never an answer the interface allows (responses.no-5xx). */
+export function isServerError(answer: number | undefined | { readonly status?: number }): boolean {
+  const status = typeof answer === 'object' ? answer.status : answer;
+  return status !== undefined && status >= 500;
+}

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { tryParseJson } from '../json.ts';
 import { ApiError } from '../models.ts';
 import { describeSeen, type Finding, findingOf, pass, type Seen } from './types.ts';
+import { isServerError } from '../status.ts';
 
 /** One thing wrong with a response: the sentence for the reader, and its kind. */
 export interface Problem {
@@ -37,7 +38,7 @@ export function statusAsAsked(said: string, seen: Seen): Finding {
  * judged over every response of the run, names it as the root (by the answers they share).
  */
 export function serverError(seen: Seen, finding: Finding): Finding {
-  return seen.status >= 500 && finding.outcome === 'fail' ? { ...finding, explainedBy: 'responses.no-5xx' } : finding;
+  return isServerError(seen) && finding.outcome === 'fail' ? { ...finding, explainedBy: 'responses.no-5xx' } : finding;
 }
 
 /** The same problems, each said of `what` (e.g. "limit=5: body is empty"). */
@@ -102,5 +103,5 @@ export function errorBodyProblems(seen: Seen): Problem[] {
 
 /** Bad input is the client's fault: a 5xx for it breaks HTTP semantics (RFC 9110 §15.6). Code: server-error. */
 export function judgeNo5xx(what: string, seen: Seen): Finding {
-  return findingOfProblems(seen.status >= 500 ? [problem('server-error', `${what}: got ${seen.status}`)] : [], 'a 4xx (or a clamped 200), not a 5xx', describeSeen(seen));
+  return findingOfProblems(isServerError(seen) ? [problem('server-error', `${what}: got ${seen.status}`)] : [], 'a 4xx (or a clamped 200), not a 5xx', describeSeen(seen));
 }

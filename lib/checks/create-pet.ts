@@ -5,7 +5,7 @@ import { findingOfProblems, type Problem, problem, recoded, saidOf, serverError,
 import { echoProblems, readPet, readPets, sameAnimalProblems } from './pets.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, type EachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
-import { isAccepted } from '../status.ts';
+import { isAccepted, isServerError } from '../status.ts';
 
 const clause = 'Endpoints / createPet';
 const petClause = 'Resources and their fields / Pet';
@@ -94,8 +94,8 @@ export function judgeInvalidRejected(c: InvalidCase, seen: Seen): Finding {
     return fail('accepted', `${reason}: got ${seen.status} (accepted), not ${legal.join(' or ')}: ${what}`, expected, describeSeen(seen));
   }
   if (!legal.includes(seen.status)) {
-    const code = seen.status >= 500 ? 'server-error' : 'not-400';
-    const kind = seen.status >= 500 ? 'a server error' : `${seen.status}`;
+    const code = isServerError(seen) ? 'server-error' : 'not-400';
+    const kind = isServerError(seen) ? 'a server error' : `${seen.status}`;
     return serverError(seen, findingOf(code, [`${reason}: got ${seen.status} (${kind}), not ${legal.join(' or ')}`], expected, describeSeen(seen)));
   }
   return statusAsAsked(`${reason}: ${seen.status}${seen.status === 415 ? ' (sent without Content-Type: the usual answer to a body of no media type, legal beside the 400 createPet lists)' : ''}`, seen);
@@ -170,8 +170,8 @@ export function judgeBoundary(c: BoundaryCase, seen: Seen): Finding {
     return findingOfProblems(saidOf(c.reason, changed), expected, describeSeen(seen));
   }
   if (c.mayRefuseWith.includes(seen.status)) return statusAsAsked(`${c.reason}: refused with ${seen.status}`, seen);
-  const code = seen.status >= 500 ? 'server-error' : c.mayRefuseWith.length === 0 ? 'not-201' : 'unexpected-status';
-  const kind = seen.status >= 500 ? 'a server error' : c.mayRefuseWith.length === 0 ? 'a valid NewPet not created' : `neither 201 nor ${c.mayRefuseWith.join(' or ')}`;
+  const code = isServerError(seen) ? 'server-error' : c.mayRefuseWith.length === 0 ? 'not-201' : 'unexpected-status';
+  const kind = isServerError(seen) ? 'a server error' : c.mayRefuseWith.length === 0 ? 'a valid NewPet not created' : `neither 201 nor ${c.mayRefuseWith.join(' or ')}`;
   return serverError(seen, findingOf(code, [`${c.reason}: got ${seen.status} (${kind})`], expected, describeSeen(seen)));
 }
 
@@ -195,7 +195,7 @@ export function judgeBodyId(existing: Pet, createSeen: Seen, existingAfter: Seen
   if (createSeen.status === 201) {
     const { value } = readPet(createSeen);
     if (value && value.id === existing.id) problems.push(problem('took-existing-id', `the new animal took id ${existing.id}, given in the body and already used`));
-  } else if (createSeen.status >= 500 || createSeen.status < 400) {
+  } else if (isServerError(createSeen) || createSeen.status < 400) {
     problems.push(problem('neither-created-nor-rejected', `POST with an id got ${createSeen.status}: neither created (201) nor rejected (4xx)`));
   }
   if (existingAfter.status !== 200) problems.push(problem('existing-gone', `the existing animal ${existing.id} is gone after the POST (getPet: ${existingAfter.status})`));
@@ -283,7 +283,7 @@ export function judgeOneNewPetCase(c: ShapeCase): Finding {
     }
     return pass(`${c.shape} was accepted${pet ? ` as pet ${pet.id}, the NewPet it describes` : ', no Pet in the answer to compare'} (${status}): create-pet.media-type judges the media type`);
   }
-  if (status >= 500) return serverError(c.seen, fail('server-error', `${c.shape} got ${status} (a server error), not ${legal.join(' or ')}`, expected, describeSeen(c.seen)));
+  if (isServerError(status)) return serverError(c.seen, fail('server-error', `${c.shape} got ${status} (a server error), not ${legal.join(' or ')}`, expected, describeSeen(c.seen)));
   if (!legal.includes(status)) return fail('not-400', `${c.shape} got ${status}, not ${legal.join(' or ')}`, expected, describeSeen(c.seen));
   return statusAsAsked(`${c.shape}: ${status}`, c.seen);
 }

@@ -5,6 +5,7 @@ import { duplicateIds, type Page, readPage, readPet } from './pets.ts';
 import { findingOfProblems, judgeNo5xx, problem, saidOf, serverError, statusAsAsked } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, eachCase, type Finding, fail, findingOf, pass, type Seen, skip } from './types.ts';
+import { isServerError } from '../status.ts';
 
 const clause = 'Endpoints / listPets';
 const pageSize = 'Limits / Page size';
@@ -131,8 +132,8 @@ export function judgeStatusFilterInvalid(value: string, reason: string, seen: Se
   const expected = `400 with an Error body, or 200 with no animal whose status is not exactly ${JSON.stringify(value)} (no Pet has it)`;
   if (seen.status === 400) return statusAsAsked(`${what}: refused with 400`, seen);
   if (seen.status !== 200) {
-    const code = seen.status >= 500 ? 'server-error' : 'unexpected-status';
-    return serverError(seen, findingOf(code, [`${what}: got ${seen.status}, neither 400 nor 200${seen.status >= 500 ? ' (a server error)' : ''}`], expected, describeSeen(seen)));
+    const code = isServerError(seen) ? 'server-error' : 'unexpected-status';
+    return serverError(seen, findingOf(code, [`${what}: got ${seen.status}, neither 400 nor 200${isServerError(seen) ? ' (a server error)' : ''}`], expected, describeSeen(seen)));
   }
   const { finding, page } = judgePage(seen, what);
   if (!page) return finding;

@@ -9,7 +9,7 @@
 import { serverError } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, type EachCase, fail, type Finding, pass, type Seen, skip } from './types.ts';
-import { isAccepted } from '../status.ts';
+import { isAccepted, isServerError } from '../status.ts';
 
 const suite = 'routes';
 
@@ -49,7 +49,7 @@ function judgeOne(policy: Policy, c: OutsideCase): Finding {
   const legalWithoutKey = `${allowed.join(' or ')}${policy.redirectWithoutKey ? ' (or a redirect)' : ''}`;
   const expected = c.keyed ? `no 5xx${policy.refusedWithKey ? ' and no 2xx (the body is refused)' : ''}` : `${legalWithoutKey}, never a 2xx`;
   const actual = describeSeen(c.seen);
-  if (status >= 500) return serverError(c.seen, fail('server-error', `${c.request} ${who(c)} got ${status}`, expected, actual));
+  if (isServerError(status)) return serverError(c.seen, fail('server-error', `${c.request} ${who(c)} got ${status}`, expected, actual));
   if (!c.keyed && isAccepted(status)) return fail('served-without-key', `${c.request} without a key was served: ${status}`, expected, actual);
   if (c.keyed && policy.refusedWithKey && isAccepted(status)) return fail('accepted', `${c.request} with a key was accepted: ${status}`, expected, actual);
   if (!c.keyed && !allowed.includes(status) && !(policy.redirectWithoutKey && isRedirect(status))) {

@@ -7,6 +7,7 @@ import { errorBodyProblems, isJsonMediaType, type Problem, problem } from './bod
 import { invalidPetProblems, readPage } from './pets.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, pass, type Seen, skip } from './types.ts';
+import { isServerError } from '../status.ts';
 
 const suite = 'run';
 
@@ -205,7 +206,7 @@ export const no5xx = defineCheck({
   severity: 'must',
   judge: judgeAll({
     applies: () => true,
-    problemsOf: (s) => (s.status >= 500 ? [problem('server-error', `a server error (${s.status})`)] : []),
+    problemsOf: (s) => (isServerError(s) ? [problem('server-error', `a server error (${s.status})`)] : []),
     expected: 'a status the operation lists: 200 or 201, 400, 401, 404, 429',
     readsBody: false,
   }),

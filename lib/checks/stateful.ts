@@ -6,6 +6,7 @@ import { defineCheck } from './define.ts';
 import { type Problem, problem } from './bodies.ts';
 import { duplicateIds, echoProblems, readPage, readPet, sameAnimalProblems } from './pets.ts';
 import { describeSeen, explainedBy, fail, type Finding, type Seen } from './types.ts';
+import { isServerError } from '../status.ts';
 
 /** What the model knows of the store: animals created in this sequence, or read from it. */
 export interface StoreModel {
@@ -40,7 +41,7 @@ function step<T>(problems: readonly Problem[], learned: T): Step<T> {
  * responses.no-5xx), else `${op}-not-${expected}`.
  */
 function statusProblems(op: 'create' | 'list' | 'get', seen: Seen, expected: number, what = ''): Problem[] {
-  return [seen.status >= 500 ? problem('server-error', `${what}got ${seen.status} (a server error)`) : problem(`${op}-not-${expected}`, `${what}got ${seen.status}, not ${expected}`)];
+  return [isServerError(seen) ? problem('server-error', `${what}got ${seen.status} (a server error)`) : problem(`${op}-not-${expected}`, `${what}got ${seen.status}, not ${expected}`)];
 }
 
 /** Codes: create-not-201, server-error, create-not-a-pet, id-taken, and echoProblems' (name-not-echoed, …). */
@@ -113,7 +114,7 @@ export interface StepFailure {
 export function judgeSequence(failure: StepFailure | undefined, steps: number): Finding {
   if (!failure) return { outcome: 'pass', message: `${steps} steps agreed with the model` };
   const last = failure.steps.at(-1) ?? '';
-  const code = failure.code ?? (failure.seen.status >= 500 ? 'server-error' : 'disagrees-with-model');
+  const code = failure.code ?? (isServerError(failure.seen) ? 'server-error' : 'disagrees-with-model');
   const finding = fail(
     code,
     `after ${failure.steps.length - 1} step${failure.steps.length === 2 ? '' : 's'}, ${last}: ${failure.problems.join('; ')}`,

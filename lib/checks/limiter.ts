@@ -142,9 +142,14 @@ export const isDayRefusal = (run: KeyRun, p: TimelinePoint) => classifyRefusal(r
 /** A 429 that is a ban (the interface allows one, its length not shown): its Reset may name the ban's end. */
 export const isBan = (run: KeyRun, p: TimelinePoint) => p.status === 429 && classifyRefusal(run, p) === 'ban';
 
+/** The main burst's first 429. */
+export function firstBurst429(run: KeyRun): TimelinePoint | undefined {
+  return run.burst?.points.find((p) => p.status === 429);
+}
+
 /** The main burst's first 429, and what the headers said before it. */
 export function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: number; start: number; startWindow: 'minute' | 'day' } | undefined {
-  const refusal = run.burst?.points.find((p) => p.status === 429);
+  const refusal = firstBurst429(run);
   const look = run.start && readRateAnswer(run.start);
   const start = look?.remaining;
   if (!refusal || !look || start === undefined) return undefined;

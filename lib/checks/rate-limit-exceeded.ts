@@ -5,7 +5,7 @@
 import { type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { classifyRefusal, readRetryAfter, refusalSeconds, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
-import { beforeStop, isBan, limiterKind, refillPerSecond, resetJitter, sentAt } from './limiter.ts';
+import { beforeStop, firstBurst429, isBan, limiterKind, refillPerSecond, resetJitter, sentAt } from './limiter.ts';
 import { resetNotUnixSkip } from './rate-limit-headers.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
 import { isAccepted } from '../status.ts';
@@ -13,12 +13,8 @@ import { isAccepted } from '../status.ts';
 const exceeding = 'Limits / Exceeding the limit';
 const suite = 'rate-limit';
 
-function first429(run: KeyRun): TimelinePoint | undefined {
-  return run.burst?.points.find((p) => p.status === 429);
-}
-
 export function judgeRetryAfterConsistent(run: KeyRun): Finding {
-  const p = first429(run);
+  const p = firstBurst429(run);
   if (!p) return skip(`${run.label} got no 429 to compare Retry-After and X-RateLimit-Reset on`);
   if (p.retryAfter === undefined) return skip(`${run.label}'s 429 had no Retry-After (rate-limit.retry-after-present judges that)`);
   if (p.reset === undefined) return skip(`${run.label}'s 429 had no integer X-RateLimit-Reset (headers.rate-limit-present judges that)`);

@@ -2,7 +2,7 @@
 // name one moment, the request sent after waiting out Retry-After is let through, and what the
 // server does to a key that keeps sending after a 429 (recorded). Pure: each check judges what
 // one key's run recorded.
-import { type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { type KeyRun, pointsOf } from '../result/rate-limits.ts';
 import { classifyRefusal, readRetryAfter, refusalSeconds, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { beforeStop, firstBurst429, isBan, limiterKind, refillPerSecond, resetJitter, sentAt } from './limiter.ts';

@@ -15,7 +15,7 @@ import {
 import type { Finding } from '../../../lib/checks/types.ts';
 import { stringifyJson } from '../../../lib/json.ts';
 import type { Exchange } from '../../../lib/result/exchange.ts';
-import { errorBody, seen } from './_seen.ts';
+import { errorBody } from './_seen.ts';
 
 const RATE_LIMIT = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1767225600' };
 const GOOD_HEADERS: Record<string, string> = { 'content-type': 'application/json', ...RATE_LIMIT };

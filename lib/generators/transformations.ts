@@ -1,0 +1,118 @@
+// Families of transformations of a valid request (issue 35): each family spells a canonical
+// request otherwise, the way a router, an auth filter, a cache, a limiter or a parser of some stack
+// may read differently, and says what the interface keeps of it. Families only generate; the
+// invariants (lib/checks/invariants.ts) judge every answer to every spelling. A family is a few
+// lines: an id, the operations it applies to, and its variants of one canonical request. Pure.
+//
+// Started in issue 34's session, not wired into a suite yet: the families here are the first three
+// (the path, the method, headers a client may add); the rest of issue 35's list (credential, query,
+// body, negotiation, order) are families of the same shape.
+
+/** The operations of the interface a canonical request is one of. */
+export type Operation = 'listPets' | 'createPet' | 'getPet';
+
+/** A request as the harness would send it, in parts a transformation can respell. */
+export interface Spelled {
+  operation: Operation;
+  method: string;
+  /** The base URL's path, as segments: ['v1']. */
+  base: readonly string[];
+  /** The operation's path below the base, as segments: ['pets', '7']. */
+  path: readonly string[];
+  /** A trailing slash after the last segment. */
+  trailingSlash?: boolean;
+  /** Query parameters in order (a name may repeat). */
+  query: readonly (readonly [string, string])[];
+  /** Headers the spelling adds, besides the credential's. */
+  headers: readonly (readonly [string, string])[];
+  body?: string;
+}
+
+/** Which credential a spelling is sent with: the invariants need some of each. */
+export type Credential = 'key' | 'none';
+
+/**
+ * What the interface keeps of a spelling. `meaning`: the same request (answered as the canonical
+ * one, or refused with a 4xx and an Error body). `nothing`: another request the interface does not
+ * describe (answered by any 4xx, never served as the operation).
+ */
+export type Keeps = 'meaning' | 'nothing';
+
+export interface Transformed {
+  family: string;
+  /** What was done, in words a failure message quotes: "segment 'pets' in upper case". */
+  name: string;
+  request: Spelled;
+  keeps: Keeps;
+}
+
+export interface Family {
+  id: string;
+  title: string;
+  /** The operations it has variants of (all when absent). */
+  operations?: readonly Operation[];
+  variants(canonical: Spelled): Transformed[];
+}
+
+/** The request line a message quotes: "HEAD /v1/pets/7?limit=2". */
+export function requestLine(r: Spelled): string {
+  const path = `/${[...r.base, ...r.path].join('/')}${r.trailingSlash ? '/' : ''}`;
+  const query = r.query.length === 0 ? '' : `?${r.query.map(([k, v]) => (v === '' ? k : `${k}=${v}`)).join('&')}`;
+  return `${r.method} ${path}${query}`;
+}
+
+const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Each segment of the whole path in another case, the base path's included; a trailing slash; an empty and a dot segment; a `;` parameter. */
+export const PATH_FAMILY: Family = {
+  id: 'path',
+  title: 'the path spelled otherwise',
+  variants(c) {
+    const all = [...c.base, ...c.path];
+    const out: Transformed[] = [];
+    all.forEach((segment, i) => {
+      if (!/[a-z]/.test(segment)) return;
+      const respelled = upperFirst(segment);
+      const inBase = i < c.base.length;
+      const base = inBase ? c.base.map((s, j) => (j === i ? respelled : s)) : c.base;
+      const path = inBase ? c.path : c.path.map((s, j) => (j === i - c.base.length ? respelled : s));
+      out.push({ family: 'path', name: `segment '${segment}' as '${respelled}'`, request: { ...c, base, path }, keeps: 'nothing' });
+    });
+    out.push({ family: 'path', name: 'a trailing slash', request: { ...c, trailingSlash: true }, keeps: 'nothing' });
+    out.push({ family: 'path', name: 'an empty segment', request: { ...c, base: [...c.base, ''] }, keeps: 'nothing' });
+    out.push({ family: 'path', name: 'a dot segment', request: { ...c, base: [...c.base, '.'] }, keeps: 'nothing' });
+    const last = c.path.length - 1;
+    out.push({ family: 'path', name: "a ';' parameter on the last segment", request: { ...c, path: c.path.map((s, j) => (j === last ? `${s};x=1` : s)) }, keeps: 'nothing' });
+    return out;
+  },
+};
+
+/** HEAD for every GET (RFC 9110 §9.3.2: GET's answer without its body), and method-override headers on a GET. */
+export const METHOD_FAMILY: Family = {
+  id: 'method',
+  title: 'the method spelled otherwise',
+  operations: ['listPets', 'getPet'],
+  variants(c) {
+    return [
+      { family: 'method', name: 'HEAD for GET', request: { ...c, method: 'HEAD' }, keeps: 'meaning' },
+      { family: 'method', name: 'X-HTTP-Method-Override: POST', request: { ...c, headers: [...c.headers, ['X-HTTP-Method-Override', 'POST']] }, keeps: 'meaning' },
+    ];
+  },
+};
+
+/** Headers a client or a proxy may add that must change nothing: forwarding and URL-override headers. */
+export const ADDED_HEADERS_FAMILY: Family = {
+  id: 'added-headers',
+  title: 'headers that must change nothing',
+  variants(c) {
+    const added: [string, string][] = [
+      ['X-Forwarded-For', '127.0.0.1'],
+      ['Forwarded', 'for=127.0.0.1;proto=https'],
+      ['X-Real-IP', '127.0.0.1'],
+      ['X-Original-URL', `/${[...c.base, ...c.path].join('/')}`],
+    ];
+    return added.map(([name, value]) => ({ family: 'added-headers', name: `${name}: ${value}`, request: { ...c, headers: [...c.headers, [name, value]] }, keeps: 'meaning' as const }));
+  },
+};
+
+export const FAMILIES: readonly Family[] = [PATH_FAMILY, METHOD_FAMILY, ADDED_HEADERS_FAMILY];

@@ -10,6 +10,7 @@ import { tryParseJson } from '../json.ts';
 import { ApiError } from '../models.ts';
 import { isAccepted, isServerError } from '../status.ts';
 import { requestLine, type Credential, type Spelled, type Transformed } from '../generators/transformations.ts';
+import { isJsonMediaType } from './bodies.ts';
 import { fail, type Finding, pass, type Seen, skip } from './types.ts';
 
 /** One spelling sent, its answer, and the canonical request's answer with the same credential. */
@@ -44,7 +45,7 @@ export function described(o: Observation): string {
   return `${requestLine(o.transformed.request)}${who} (${o.transformed.name}): ${o.seen.status}${canonical}`;
 }
 
-const isJson = (s: Seen) => (s.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+const isJson = (s: Seen) => isJsonMediaType(s.headers['content-type']);
 const hasErrorBody = (s: Seen) => {
   const parsed = tryParseJson(s.text);
   return isJson(s) && parsed.ok && ApiError.safeParse(parsed.value).success;

@@ -79,16 +79,22 @@ export const SAME_MEANING_INVARIANT: Invariant = {
     if (o.credential !== 'key' || !o.canonicalSeen) return undefined;
     const { seen, canonicalSeen } = o;
     if (isServerError(seen)) return broken('server-error', described(o));
+    // A 429 is the key's quota speaking (its body is not shown): the one-quota invariant's to judge.
+    if (seen.status === 429) return undefined;
     if (seen.status >= 300 && seen.status < 400) return o.transformed.keeps === 'nothing' ? holds('redirected') : broken('redirected', described(o));
-    if (seen.status >= 400) return hasErrorBody(seen) ? holds(`refused with ${seen.status}`) : broken('refused-without-error-body', described(o));
-    if (!isAccepted(canonicalSeen) || seen.status !== canonicalSeen.status) return broken('other-status', described(o));
+    // A refusal of HEAD has no body to carry an Error (RFC 9110 §9.3.2): its status alone speaks.
     const head = o.transformed.request.method === 'HEAD';
+    if (seen.status >= 400) return hasErrorBody(seen) || (head && seen.text === '') ? holds(`refused with ${seen.status}`) : broken('refused-without-error-body', described(o));
+    if (!isAccepted(canonicalSeen) || seen.status !== canonicalSeen.status) return broken('other-status', described(o));
     if (head) return seen.text === '' ? holds('answered as the canonical request') : broken('head-with-body', described(o));
     return seen.text === canonicalSeen.text ? holds('answered as the canonical request') : broken('other-meaning', described(o));
   },
 };
 
-/** Representation: whatever was asked, an answer with a body is JSON under application/json (or a 406), strictly parsable. */
+/**
+ * Representation: whatever was asked, an answer with a body is JSON under application/json (or a
+ * 406), strictly parsable; as responses.json-media-type, a 429's body aside (it is not shown).
+ */
 export const REPRESENTATION_INVARIANT: Invariant = {
   id: 'relations.representation',
   clause: 'Responses',
@@ -96,7 +102,7 @@ export const REPRESENTATION_INVARIANT: Invariant = {
   title: 'Every answer with a body is strict JSON under application/json',
   needs: ['key', 'none'],
   judge(o) {
-    if (o.seen.text === '' || o.seen.status === 406 || (o.seen.status >= 300 && o.seen.status < 400)) return undefined;
+    if (o.seen.text === '' || o.seen.status === 406 || o.seen.status === 429 || (o.seen.status >= 300 && o.seen.status < 400)) return undefined;
     if (!isJson(o.seen)) return broken('not-json-media-type', `${described(o)} under ${o.seen.headers['content-type'] ?? 'no Content-Type'}`);
     return tryParseJson(o.seen.text).ok ? holds('JSON') : broken('not-strict-json', described(o));
   },

@@ -7,7 +7,7 @@
 //
 // Started in issue 34's session, not wired into a suite yet.
 import fc from 'fast-check';
-import type { Credential, Family, Spelled, Transformed } from '../generators/transformations.ts';
+import { type Credential, type Family, type Spelled, spellingsOf, type Transformed } from '../generators/transformations.ts';
 import type { Invariant } from './invariants.ts';
 
 export interface PlannedSpelling {
@@ -49,7 +49,7 @@ export function planRelations(canonicals: readonly Spelled[], families: readonly
     if (options.readOnly && !READS.has(canonical.method)) continue;
     for (const family of families) {
       if (family.operations && !family.operations.includes(canonical.operation)) continue;
-      const variants = family.variants(canonical).filter((t) => !options.readOnly || READS.has(t.request.method));
+      const variants = spellingsOf(family, canonical).filter((t) => !options.readOnly || READS.has(t.request.method));
       for (const credential of credentials) {
         const key = `${family.id} / ${canonical.operation} / ${credential}`;
         if (variants.length === 0) uncovered.push(`${key}: no spelling${options.readOnly ? ' that only reads' : ''}`);

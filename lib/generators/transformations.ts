@@ -38,12 +38,17 @@ export type Credential = 'key' | 'none';
  */
 export type Keeps = 'meaning' | 'nothing';
 
-export interface Transformed {
-  family: string;
-  /** What was done, in words a failure message quotes: "segment 'pets' in upper case". */
+/** One spelling a family makes of a canonical request. */
+export interface Variant {
+  /** What was done, in words a failure message quotes: "segment 'pets' as 'Pets'". */
   name: string;
   request: Spelled;
   keeps: Keeps;
+}
+
+/** A variant with the family that made it. */
+export interface Transformed extends Variant {
+  family: string;
 }
 
 export interface Family {
@@ -51,7 +56,13 @@ export interface Family {
   title: string;
   /** The operations it has variants of (all when absent). */
   operations?: readonly Operation[];
-  variants(canonical: Spelled): Transformed[];
+  variants(canonical: Spelled): Variant[];
+}
+
+/** A family's spellings of a canonical request, each named by the family (none for an operation it does not apply to). */
+export function spellingsOf(family: Family, canonical: Spelled): Transformed[] {
+  if (family.operations && !family.operations.includes(canonical.operation)) return [];
+  return family.variants(canonical).map((v) => ({ ...v, family: family.id }));
 }
 
 /** The request line a message quotes: "HEAD /v1/pets/7?limit=2". */
@@ -69,20 +80,20 @@ export const PATH_FAMILY: Family = {
   title: 'the path spelled otherwise',
   variants(c) {
     const all = [...c.base, ...c.path];
-    const out: Transformed[] = [];
+    const out: Variant[] = [];
     all.forEach((segment, i) => {
       if (!/[a-z]/.test(segment)) return;
       const respelled = upperFirst(segment);
       const inBase = i < c.base.length;
       const base = inBase ? c.base.map((s, j) => (j === i ? respelled : s)) : c.base;
       const path = inBase ? c.path : c.path.map((s, j) => (j === i - c.base.length ? respelled : s));
-      out.push({ family: 'path', name: `segment '${segment}' as '${respelled}'`, request: { ...c, base, path }, keeps: 'nothing' });
+      out.push({ name: `segment '${segment}' as '${respelled}'`, request: { ...c, base, path }, keeps: 'nothing' });
     });
-    out.push({ family: 'path', name: 'a trailing slash', request: { ...c, trailingSlash: true }, keeps: 'nothing' });
-    out.push({ family: 'path', name: 'an empty segment', request: { ...c, base: [...c.base, ''] }, keeps: 'nothing' });
-    out.push({ family: 'path', name: 'a dot segment', request: { ...c, base: [...c.base, '.'] }, keeps: 'nothing' });
+    out.push({ name: 'a trailing slash', request: { ...c, trailingSlash: true }, keeps: 'nothing' });
+    out.push({ name: 'an empty segment', request: { ...c, base: [...c.base, ''] }, keeps: 'nothing' });
+    out.push({ name: 'a dot segment', request: { ...c, base: [...c.base, '.'] }, keeps: 'nothing' });
     const last = c.path.length - 1;
-    out.push({ family: 'path', name: "a ';' parameter on the last segment", request: { ...c, path: c.path.map((s, j) => (j === last ? `${s};x=1` : s)) }, keeps: 'nothing' });
+    out.push({ name: "a ';' parameter on the last segment", request: { ...c, path: c.path.map((s, j) => (j === last ? `${s};x=1` : s)) }, keeps: 'nothing' });
     return out;
   },
 };
@@ -94,8 +105,8 @@ export const METHOD_FAMILY: Family = {
   operations: ['listPets', 'getPet'],
   variants(c) {
     return [
-      { family: 'method', name: 'HEAD for GET', request: { ...c, method: 'HEAD' }, keeps: 'meaning' },
-      { family: 'method', name: 'X-HTTP-Method-Override: POST', request: { ...c, headers: [...c.headers, ['X-HTTP-Method-Override', 'POST']] }, keeps: 'meaning' },
+      { name: 'HEAD for GET', request: { ...c, method: 'HEAD' }, keeps: 'meaning' },
+      { name: 'X-HTTP-Method-Override: POST', request: { ...c, headers: [...c.headers, ['X-HTTP-Method-Override', 'POST']] }, keeps: 'meaning' },
     ];
   },
 };
@@ -111,7 +122,7 @@ export const ADDED_HEADERS_FAMILY: Family = {
       ['X-Real-IP', '127.0.0.1'],
       ['X-Original-URL', `/${[...c.base, ...c.path].join('/')}`],
     ];
-    return added.map(([name, value]) => ({ family: 'added-headers', name: `${name}: ${value}`, request: { ...c, headers: [...c.headers, [name, value]] }, keeps: 'meaning' as const }));
+    return added.map(([name, value]) => ({ name: `${name}: ${value}`, request: { ...c, headers: [...c.headers, [name, value]] }, keeps: 'meaning' as const }));
   },
 };
 

@@ -48,7 +48,7 @@ describe('families × invariants', () => {
     const unknownParameter: Family = {
       id: 'unknown-parameter',
       title: 'a parameter the interface does not name',
-      variants: (c) => [{ family: 'unknown-parameter', name: 'debug=1', request: { ...c, query: [...c.query, ['debug', '1']] }, keeps: 'meaning' }],
+      variants: (c) => [{ name: 'debug=1', request: { ...c, query: [...c.query, ['debug', '1']] }, keeps: 'meaning' }],
     };
     const plan = planRelations(CANONICALS, [unknownParameter], INVARIANTS, { seed: 1, budget: 100 });
     for (const invariant of INVARIANTS) for (const op of ['listPets', 'getPet', 'createPet']) expect(plan.covered).toContain(`unknown-parameter / ${invariant.id} / ${op}`);
@@ -95,6 +95,17 @@ describe('families × invariants', () => {
       const observations = observe(server, [PATH_FAMILY], INVARIANTS);
       for (const invariant of INVARIANTS) expect({ id: invariant.id, outcome: judgeInvariant(invariant, observations).outcome }).toEqual({ id: invariant.id, outcome: 'pass' });
     }
+    // A server without HEAD (405, no body: a HEAD answer has none to carry an Error), and a limiter's
+    // 429 in plain text (its body is not shown) are legal too.
+    const noHead: Server = (r, c) => (r.method === 'HEAD' ? { status: 405, headers: { allow: 'GET' }, text: '' } : conforming(r, c));
+    const plainLimiter: Server = (r, c) => (r.headers.length > 0 ? { status: 429, headers: { 'content-type': 'text/plain', 'retry-after': '1' }, text: 'Too Many Requests' } : conforming(r, c));
+    for (const server of [noHead, plainLimiter]) {
+      const observations = observe(server, FAMILIES, INVARIANTS);
+      for (const invariant of INVARIANTS) expect({ id: invariant.id, outcome: judgeInvariant(invariant, observations).outcome }).toEqual({ id: invariant.id, outcome: 'pass' });
+    }
+    // But a refusal of GET without an Error body is still one.
+    const bareRefusal: Server = (r, c) => (r.headers.length > 0 && c === 'key' ? { status: 400, headers: {}, text: '' } : conforming(r, c));
+    expect(judgeInvariant(SAME_MEANING_INVARIANT, observe(bareRefusal, FAMILIES, INVARIANTS))).toMatchObject({ outcome: 'fail', code: 'refused-without-error-body' });
     // But another answer than the canonical one is not the same request, and a 5xx never holds.
     const otherPage: Server = (r, c) => (r.path[0] === 'Pets' && c === 'key' ? json(200, []) : conforming(r, c));
     expect(judgeInvariant(SAME_MEANING_INVARIANT, observe(otherPage, [PATH_FAMILY], INVARIANTS))).toMatchObject({ outcome: 'fail', code: 'other-meaning' });

@@ -26,6 +26,10 @@ export interface Spelled {
   /** Headers the spelling adds, besides the credential's. */
   headers: readonly (readonly [string, string])[];
   body?: string;
+  /** The body sent in chunks (Transfer-Encoding: chunked) instead of under Content-Length. */
+  chunked?: boolean;
+  /** The Authorization scheme as sent before the key (default "Bearer"): "bearer", "Bearer " (two spaces before the key). Sent alone without a key. */
+  scheme?: string;
 }
 
 /** Which credential a spelling is sent with: the invariants need some of each. */
@@ -33,10 +37,12 @@ export type Credential = 'key' | 'none';
 
 /**
  * What the interface keeps of a spelling. `meaning`: the same request (answered as the canonical
- * one, or refused with a 4xx and an Error body). `nothing`: another request the interface does not
- * describe (answered by any 4xx, never served as the operation).
+ * one, or refused with a 4xx and an Error body). `nothing`: a request the interface does not
+ * describe, which a server may also read as the canonical one (answered as it, refused, or
+ * redirected). `anything`: a request whose answer the interface leaves open (an unknown method, a
+ * duplicate member): any answer but a 5xx, and nothing of the operation's data without a key.
  */
-export type Keeps = 'meaning' | 'nothing';
+export type Keeps = 'meaning' | 'nothing' | 'anything';
 
 /** One spelling a family makes of a canonical request. */
 export interface Variant {

@@ -17,9 +17,19 @@ import { DEFAULT_RETRY, type RetryOptions, sendRetrying } from './retry.ts';
 import { Redactor } from './redact.ts';
 
 export interface ApiRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+  /** The interface's methods, others HTTP knows, or any token (the relations suite's unknown method). */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS' | (string & {});
   /** Relative to baseUrl, e.g. "/pets" or "/pets/12". */
   path: string;
+  /**
+   * The request-target as sent, base path included ("/v1/./pets?limit=2&limit=2"), not normalised
+   * as a URL would be: it replaces baseUrl's path, `path` and `query` (the relations suite's spellings).
+   */
+  target?: string;
+  /** The body sent in chunks (Transfer-Encoding: chunked) instead of under Content-Length. */
+  chunked?: boolean;
+  /** The respelling of a canonical request this is (relations suite): recorded on the exchange. */
+  spelling?: Exchange['spelling'];
   query?: Record<string, string | number | undefined>;
   auth: Auth;
   /** Sent as is. Use lib/json.ts stringifyJson for bodies with int64 values. */
@@ -242,11 +252,19 @@ export class ApiClient {
       requestHeaders: this.recordHeaders(headers),
       ...(body !== undefined ? this.recordedRequestBody(body) : {}),
       ...(req.earlyOnPurpose !== undefined ? { earlyOnPurpose: req.earlyOnPurpose } : {}),
+      ...(req.spelling ? { spelling: req.spelling } : {}),
       ...(req.followsRetryAfter ? { followsRetryAfter: { seq: req.followsRetryAfter.seq, until: new Date(req.followsRetryAfter.until).toISOString() } } : {}),
       startedAt: new Date(started).toISOString(),
     };
     try {
-      const res = await (req.connection ?? this.http).send({ method: req.method, url, headers, ...(body !== undefined ? { body } : {}) });
+      const res = await (req.connection ?? this.http).send({
+        method: req.method,
+        url,
+        ...(req.target !== undefined ? { target: req.target } : {}),
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        ...(req.chunked ? { chunked: true } : {}),
+      });
       const recorded = Buffer.byteLength(res.text) > RECORDED_BODY_BYTES;
       const answeredAt = this.now();
       const early = this.earlyRefusal(req.auth, started, answeredAt, res.status, res.headers);
@@ -291,6 +309,11 @@ export class ApiClient {
   }
 
   private url(req: ApiRequest): string {
+    if (req.target !== undefined) {
+      // As sent: the origin and the raw target, so that no dot segment or repeat is normalised away.
+      if (req.query !== undefined || !('key' in req.auth || 'none' in req.auth)) throw new Error('a raw request target carries its own query, and a key only in the Authorization header');
+      return new URL(this.options.baseUrl).origin + req.target;
+    }
     const url = new URL(this.options.baseUrl + req.path);
     for (const [name, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.append(name, String(value));

@@ -33,12 +33,12 @@ export class Agents {
     this.proxy = settings.proxy ? new URL(settings.proxy) : undefined;
   }
 
-  /** The agent for a target URL, and the request options that reach it. */
-  route(url: URL, headers: Record<string, string>): { agent: http.Agent; options: http.RequestOptions; secure: boolean } {
+  /** The agent for a target URL, and the request options that reach it; `rawTarget`, path and query as sent (not normalised). */
+  route(url: URL, headers: Record<string, string>, rawTarget?: string): { agent: http.Agent; options: http.RequestOptions; secure: boolean } {
     const target = url.protocol === 'https:';
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const port = Number(url.port || (target ? 443 : 80));
-    const path = url.pathname + url.search;
+    const path = rawTarget ?? url.pathname + url.search;
     const tlsOptions = { ...(this.settings.ca ? { ca: this.settings.ca } : {}), rejectUnauthorized: !this.settings.insecure };
     const proxy = this.proxy;
     if (proxy === undefined) {
@@ -52,7 +52,7 @@ export class Agents {
     if (!target) {
       // An http target through a proxy: the request in absolute form, to the proxy.
       const agent = this.agent('proxy-http', () => (proxySecure ? new https.Agent({ keepAlive: true, maxSockets: this.maxSockets, ...tlsOptions }) : new http.Agent({ keepAlive: true, maxSockets: this.maxSockets })));
-      return { agent, options: { host: proxyHost, port: proxyPort, path: url.href, headers: { ...headers, host: url.host, ...auth } }, secure: proxySecure };
+      return { agent, options: { host: proxyHost, port: proxyPort, path: rawTarget === undefined ? url.href : url.origin + rawTarget, headers: { ...headers, host: url.host, ...auth } }, secure: proxySecure };
     }
     // An https target through a proxy: a CONNECT tunnel, then TLS to the target inside it.
     const agent = this.agent('proxy-https', () => new TunnelAgent({ keepAlive: true, maxSockets: this.maxSockets, ...tlsOptions }, { host: proxyHost, port: proxyPort, secure: proxySecure, headers: auth, timeoutMs: this.settings.connectTimeoutMs ?? this.settings.timeoutMs }));

@@ -54,8 +54,15 @@ export interface HttpRequest {
   method: string;
   /** The whole URL. */
   url: string;
+  /**
+   * The request-target as sent, path and query, when it must not be normalised (dot and empty
+   * segments, percent-encodings, repeated parameters): `url` then gives only the origin.
+   */
+  target?: string;
   headers: Record<string, string>;
   body?: string | Buffer;
+  /** The body sent in chunks (Transfer-Encoding: chunked), without Content-Length. */
+  chunked?: boolean;
 }
 
 export interface SendOptions {
@@ -211,8 +218,8 @@ function exchange(agents: Agents, settings: TransportSettings, request: HttpRequ
 
     try {
       const headers = { ...request.headers };
-      if (request.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['content-length'] = String(Buffer.byteLength(request.body));
-      const { agent, options: target, secure } = agents.route(new URL(request.url), headers);
+      if (request.body !== undefined && !request.chunked && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['content-length'] = String(Buffer.byteLength(request.body));
+      const { agent, options: target, secure } = agents.route(new URL(request.url), headers, request.target);
       req = (secure ? https : http).request({ ...target, method: request.method, agent });
     } catch (err) {
       // A header value, token or URL the request may not carry: thrown before anything is sent.
@@ -274,6 +281,12 @@ function exchange(agents: Agents, settings: TransportSettings, request: HttpRequ
         });
       }
     });
-    req.end(request.body);
+    if (request.chunked && request.body !== undefined) {
+      // node:http frames what is written before end() in chunks when no Content-Length is set.
+      const body = Buffer.from(request.body);
+      const half = Math.ceil(body.length / 2);
+      req.write(body.subarray(0, half));
+      req.end(body.subarray(half));
+    } else req.end(request.body);
   });
 }

@@ -61,6 +61,14 @@ export const Exchange = z.object({
     })
     .optional()
     .describe("A 429 of the minute's quota that no limiter of the plan gives: the key had been sent no more than its quota within a window's length (rate-limit.quota)"),
+  spelling: z
+    .object({
+      family: z.string().describe('The family of transformations that made it (relations suite): path, method, credential, query, body, negotiation, order, added-headers'),
+      name: z.string().describe("What was done to the canonical request, e.g. \"segment 'pets' as 'Pets'\""),
+      keeps: z.enum(['meaning', 'nothing', 'anything']).describe('What the interface keeps of it: the same request; a request it does not describe, which may be read as the same; an answer it leaves open'),
+    })
+    .optional()
+    .describe('A respelling of a canonical request, sent by the relations suite'),
   startedAt: z.string().describe('ISO 8601'),
   durationMs: z.number(),
 });

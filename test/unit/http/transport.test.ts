@@ -149,6 +149,37 @@ describe('transport: framings', () => {
   });
 });
 
+describe('transport: requests as spelled (the relations suite)', () => {
+  /** A node:http server that answers each request with what it received, as JSON. */
+  async function echo(): Promise<string> {
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => res.end(JSON.stringify({ method: req.method, url: req.url, te: req.headers['transfer-encoding'] ?? null, cl: req.headers['content-length'] ?? null, body: Buffer.concat(chunks).toString() })));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it('sends a raw target as is: dot and empty segments, repeated parameters, an unknown method', async () => {
+    const origin = await echo();
+    const target = '/v1/./x/../pets//?limit=2&limit=2&flag';
+    // A method node's parser knows (it answers an unknown token 400 before any handler) but no route has.
+    const answer = await transport().send({ method: 'PROPFIND', url: origin + target, target, headers: {} });
+    expect(JSON.parse(answer.text)).toMatchObject({ method: 'PROPFIND', url: target });
+  });
+
+  it('sends a body chunked when asked, under Content-Length otherwise', async () => {
+    const origin = await echo();
+    const body = '{"name":"Rex","categoryId":1}';
+    const chunked = await transport().send({ method: 'POST', url: `${origin}/v1/pets`, headers: {}, body, chunked: true });
+    expect(JSON.parse(chunked.text)).toEqual({ method: 'POST', url: '/v1/pets', te: 'chunked', cl: null, body });
+    const framed = await transport().send({ method: 'POST', url: `${origin}/v1/pets`, headers: {}, body });
+    expect(JSON.parse(framed.text)).toEqual({ method: 'POST', url: '/v1/pets', te: null, cl: String(body.length), body });
+  });
+});
+
 describe('transport: content codings, whatever the request asked', () => {
   const text = JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ id: i, name: `Rex ${i}` })));
   const coded = (encoding: string, body: Buffer) => `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: ${encoding}\r\nVary: Accept-Encoding\r\nContent-Length: ${body.length}\r\n\r\n`;

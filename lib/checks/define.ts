@@ -8,7 +8,7 @@ import type { Judgement } from './types.ts';
  * Where a check's exchanges come from: a suite file in suites/ (auth.suite.ts is "auth"), the
  * reachability probe before the suites, every response of the run, or the harness itself.
  */
-export const SUITE_NAMES = ['probe', 'auth', 'concurrency', 'create-pet', 'get-pet', 'list-pets', 'load', 'rate-limit', 'routes', 'stateful', 'run', 'harness'] as const;
+export const SUITE_NAMES = ['probe', 'auth', 'concurrency', 'create-pet', 'get-pet', 'list-pets', 'load', 'rate-limit', 'relations', 'routes', 'stateful', 'run', 'harness'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 type Judge = (...args: never[]) => Judgement;

@@ -1,32 +1,43 @@
 // Invariants (issue 35): what every answer to every spelling of a request must satisfy, each with
 // its clause of the interface and a severity that follows from the clause, never from the family
 // that made the request. Crossed with the families (lib/generators/transformations.ts): an
-// invariant judges every family's spellings, and a family's spellings meet every invariant. Pure:
-// observations in, a finding out.
-//
-// Started in issue 34's session, not wired into a suite yet: auth, same meaning and representation
-// are here; one quota, store integrity and headers that state facts are invariants of the same shape.
-import { tryParseJson } from '../json.ts';
-import { ApiError } from '../models.ts';
+// invariant judges every family's spellings, and a family's spellings meet every invariant. Each is
+// a check of the relations suite (ids relations.*). Pure: observations in, a finding out.
+import { parseJson, stringifyJson, tryParseJson } from '../json.ts';
+import { ApiError, Pet, Pets } from '../models.ts';
+import { readRateAnswer } from '../rate-limit/vocabulary.ts';
+import type { Exchange } from '../result/exchange.ts';
 import { isAccepted, isServerError } from '../status.ts';
-import { requestLine, type Credential, type Spelled, type Transformed } from '../generators/transformations.ts';
+import { type Credential, type Operation, requestLine, type Spelled, type Transformed } from '../generators/transformations.ts';
 import { isJsonMediaType } from './bodies.ts';
-import { fail, type Finding, pass, type Seen, skip } from './types.ts';
+import { type CheckDef, defineCheck } from './define.ts';
+import { type Finding, pass, type Seen, skip } from './types.ts';
 
-/** One spelling sent, its answer, and the canonical request's answer with the same credential. */
+/** One spelling sent, its answer, and what the suite saw around it. */
 export interface Observation {
   canonical: Spelled;
   transformed: Transformed;
   credential: Credential;
   seen: Seen;
+  /** The canonical request's answer with a key, taken close before the spelling (again after it, when the two differ). */
   canonicalSeen?: Seen;
+  /** The key's answer just before this one, nothing of the key in between (one quota). */
+  before?: Seen;
+  /** The same spelling sent once more, right after (one quota's confirmation). */
+  again?: Seen;
+  /** After a body the interface leaves open: a NewPet without categoryId, and the animal the canonical request created, read back. */
+  integrity?: { schema?: Seen; readBack?: Seen };
+  /** The answer to a GET of the Location the spelling's answer named. */
+  location?: Seen;
+  /** The exchanges that show it (a failure keeps them as evidence). */
+  evidence?: readonly Exchange[];
 }
 
 /** What an invariant made of one observation: it holds (and which legal answer was seen), it is broken, or it says nothing of it. */
 export type Verdict = { holds: true; reading: string } | { holds: false; code: string; what: string } | undefined;
 
-export interface Invariant {
-  id: string;
+export interface Invariant<Id extends string = string> {
+  id: Id;
   clause: string;
   severity: 'must' | 'should';
   title: string;
@@ -46,13 +57,54 @@ export function described(o: Observation): string {
 }
 
 const isJson = (s: Seen) => isJsonMediaType(s.headers['content-type']);
+const isRedirect = (s: Seen) => s.status >= 300 && s.status < 400;
+const parsed = (s: Seen) => (isJson(s) || s.text.trimStart().startsWith('{') || s.text.trimStart().startsWith('[') ? tryParseJson(s.text) : undefined);
 const hasErrorBody = (s: Seen) => {
-  const parsed = tryParseJson(s.text);
-  return isJson(s) && parsed.ok && ApiError.safeParse(parsed.value).success;
+  const p = tryParseJson(s.text);
+  return isJson(s) && p.ok && ApiError.safeParse(p.value).success;
+};
+/** The request's Accept, when it names no JSON type a server could answer with (a 406 is then legal, with any body). */
+const acceptsNoJson = (r: Spelled) => {
+  const accept = r.headers.find(([name]) => name.toLowerCase() === 'accept')?.[1];
+  return accept !== undefined && !/application\/json|application\/\*|\*\/\*/i.test(accept);
 };
 
+/** JSON text with members in one order, bigints whole: two bodies that mean the same give the same text. */
+function normalised(value: unknown): string {
+  const sort = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sort) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, x]) => [k, sort(x)])) : v;
+  return stringifyJson(sort(value));
+}
+
+/**
+ * Two bodies say the same of an operation: equal as JSON (order of members and whitespace aside);
+ * for createPet, the created animal's id aside (each request creates its own animal).
+ */
+export function sameContent(operation: Operation, a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    const [x, y] = [parseJson(a), parseJson(b)];
+    const drop = (v: unknown) => (operation === 'createPet' && v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'id')) : v);
+    return normalised(drop(x)) === normalised(drop(y));
+  } catch {
+    return false;
+  }
+}
+
+/** An answer that serves the operation's data: a 2xx to a spelling that keeps a meaning, or any 2xx whose body is a Pet or Pets. */
+function serves(o: Observation): boolean {
+  if (!isAccepted(o.seen)) return false;
+  if (o.transformed.keeps !== 'anything') return true;
+  const p = parsed(o.seen);
+  return p !== undefined && p.ok && (Pet.safeParse(p.value).success || (Pets.safeParse(p.value).success && (p.value as unknown[]).length > 0));
+}
+
+export function defineInvariant<const Id extends string>(invariant: Invariant<Id>): Invariant<Id> {
+  return Object.freeze({ ...invariant });
+}
+
 /** Authentication: an answer that serves an operation's data went to a request with a valid key. */
-export const AUTH_INVARIANT: Invariant = {
+export const AUTH_INVARIANT = defineInvariant({
   id: 'relations.auth',
   clause: 'Authentication',
   severity: 'must',
@@ -60,73 +112,211 @@ export const AUTH_INVARIANT: Invariant = {
   needs: ['none'],
   judge(o) {
     if (o.credential !== 'none') return undefined;
-    return isAccepted(o.seen) ? broken('served-without-key', described(o)) : holds(`${o.seen.status}`);
+    return serves(o) ? broken('served-without-key', described(o)) : holds(`${o.seen.status}`);
   },
-};
+});
 
 /**
  * Same meaning: a spelling the server accepts is answered as the canonical request (the same
- * status and, but for HEAD, the same body), or refused with a 4xx and an Error body; a spelling the
- * interface does not describe may also be redirected. Never a 5xx.
+ * status and, but for HEAD, the same content), or refused with a 4xx and an Error body; a spelling
+ * the interface does not describe may also be redirected, and one whose answer it leaves open may
+ * get any answer. Never a 5xx. Which legal answer came is recorded.
  */
-export const SAME_MEANING_INVARIANT: Invariant = {
+export const SAME_MEANING_INVARIANT = defineInvariant({
   id: 'relations.same-meaning',
-  clause: 'Operations',
+  clause: 'Endpoints',
   severity: 'must',
-  title: 'A spelling is answered as the request it stands for, or refused',
+  title: 'A spelling is answered as the request it stands for, or refused with a 4xx and an Error body; never a 5xx',
   needs: ['key'],
   judge(o) {
-    if (o.credential !== 'key' || !o.canonicalSeen) return undefined;
+    if (o.credential !== 'key') return undefined;
     const { seen, canonicalSeen } = o;
     if (isServerError(seen)) return broken('server-error', described(o));
     // A 429 is the key's quota speaking (its body is not shown): the one-quota invariant's to judge.
     if (seen.status === 429) return undefined;
-    if (seen.status >= 300 && seen.status < 400) return o.transformed.keeps === 'nothing' ? holds('redirected') : broken('redirected', described(o));
-    // A refusal of HEAD has no body to carry an Error (RFC 9110 §9.3.2): its status alone speaks.
-    const head = o.transformed.request.method === 'HEAD';
+    if (o.transformed.keeps === 'anything') return holds(`${seen.status} where the interface leaves the answer open`);
+    if (isRedirect(seen)) return o.transformed.keeps === 'nothing' ? holds('redirected') : broken('redirected', described(o));
+    const request = o.transformed.request;
+    // A refusal of HEAD has no body to carry an Error (RFC 9110 §9.3.2); a 406 to an Accept without JSON need not be JSON.
+    if (seen.status === 406 && acceptsNoJson(request)) return holds('406 for an Accept without JSON');
+    const head = request.method === 'HEAD';
     if (seen.status >= 400) return hasErrorBody(seen) || (head && seen.text === '') ? holds(`refused with ${seen.status}`) : broken('refused-without-error-body', described(o));
+    if (!canonicalSeen || canonicalSeen.status === 429) return undefined;
     if (!isAccepted(canonicalSeen) || seen.status !== canonicalSeen.status) return broken('other-status', described(o));
     if (head) return seen.text === '' ? holds('answered as the canonical request') : broken('head-with-body', described(o));
-    return seen.text === canonicalSeen.text ? holds('answered as the canonical request') : broken('other-meaning', described(o));
+    return sameContent(o.canonical.operation, seen.text, canonicalSeen.text) ? holds('answered as the canonical request') : broken('other-meaning', described(o));
   },
-};
+});
+
+const INTERFACE_METHODS = new Set(['GET', 'HEAD', 'POST']);
 
 /**
- * Representation: whatever was asked, an answer with a body is JSON under application/json (or a
- * 406), strictly parsable; as responses.json-media-type, a 429's body aside (it is not shown).
+ * Representation: whatever the request asked, an answer with a body is JSON under application/json
+ * (or a 406), strictly parsable (RFC 8259), a list an array and an animal an object. As
+ * responses.json-media-type, a 429's body aside (it is not shown); answers to methods the interface
+ * has no operation for are routes'.
  */
-export const REPRESENTATION_INVARIANT: Invariant = {
+export const REPRESENTATION_INVARIANT = defineInvariant({
   id: 'relations.representation',
-  clause: 'Responses',
+  clause: 'What the service does',
   severity: 'must',
-  title: 'Every answer with a body is strict JSON under application/json',
+  title: 'Whatever was asked, every answer with a body is strict JSON under application/json, a list an array',
   needs: ['key', 'none'],
   judge(o) {
-    if (o.seen.text === '' || o.seen.status === 406 || o.seen.status === 429 || (o.seen.status >= 300 && o.seen.status < 400)) return undefined;
-    if (!isJson(o.seen)) return broken('not-json-media-type', `${described(o)} under ${o.seen.headers['content-type'] ?? 'no Content-Type'}`);
-    return tryParseJson(o.seen.text).ok ? holds('JSON') : broken('not-strict-json', described(o));
+    const { seen } = o;
+    if (!INTERFACE_METHODS.has(o.transformed.request.method) || seen.text === '' || seen.status === 406 || seen.status === 429 || isRedirect(seen)) return undefined;
+    if (!isJson(seen)) return broken('not-json-media-type', `${described(o)} under ${seen.headers['content-type'] ?? 'no Content-Type'}`);
+    const p = tryParseJson(seen.text);
+    if (!p.ok) return broken('not-strict-json', described(o));
+    if (isAccepted(seen) && o.transformed.keeps !== 'anything') {
+      const list = o.canonical.operation === 'listPets';
+      if (list !== Array.isArray(p.value)) return broken(list ? 'list-not-array' : 'animal-not-object', described(o));
+    }
+    return holds('JSON');
   },
-};
-
-export const INVARIANTS: readonly Invariant[] = [AUTH_INVARIANT, SAME_MEANING_INVARIANT, REPRESENTATION_INVARIANT];
+});
 
 /**
- * One invariant over every observation: the first broken one fails it, its message naming the
- * spelling and the canonical request; otherwise it passes, saying which legal answers were seen and
- * on how many spellings of how many families. Nothing judged is a skip.
+ * One quota: every request of a key, however spelled, draws on the key's one quota. Judged on
+ * spellings served with a key whose answer and the key's answer before carry X-RateLimit-* of the
+ * same window (same Limit and Reset): Remaining must fall. When it does not, the spelling is sent
+ * once more: a request that ages out of a sliding window can hide one, not two in a row.
+ */
+export const ONE_QUOTA_INVARIANT = defineInvariant({
+  id: 'relations.one-quota',
+  clause: 'Limits / Request rate by plan',
+  severity: 'must',
+  title: 'Every spelling of a request with a key draws on the key\'s one quota',
+  needs: ['key'],
+  judge(o) {
+    const drop = quotaDrop(o);
+    if (drop === undefined) return undefined;
+    if (drop.fell) return holds('counted');
+    if (o.again === undefined) return undefined;
+    const again = quotaDrop({ ...o, before: o.seen, seen: o.again });
+    if (again === undefined || again.fell) return holds('counted');
+    return broken('not-counted', `${described(o)}: X-RateLimit-Remaining ${drop.from} before, ${drop.to} after it, ${again.to} after it again`);
+  },
+});
+
+/** Whether Remaining fell from the key's answer before to this one, in one window; undefined when it cannot be told. */
+export function quotaDrop(o: Pick<Observation, 'credential' | 'seen' | 'before'>): { fell: boolean; from: number; to: number } | undefined {
+  if (o.credential !== 'key' || !o.before || !isAccepted(o.seen)) return undefined;
+  const [b, s] = [readRateAnswer(0, o.before.status, o.before.headers), readRateAnswer(0, o.seen.status, o.seen.headers)];
+  if (b.remaining === undefined || s.remaining === undefined || b.limit !== s.limit || b.reset === undefined || b.reset !== s.reset) return undefined;
+  return { fell: s.remaining < b.remaining, from: b.remaining, to: s.remaining };
+}
+
+/** The suite sends a spelling again when its first answer alone would break one quota. */
+export const wantsAgain = (o: Observation): boolean => quotaDrop(o)?.fell === false;
+
+/**
+ * Store integrity: after a body the interface leaves open (duplicate members, members named after
+ * object internals, deep nesting), the store still refuses a NewPet without categoryId, the animal
+ * the canonical request created reads back unchanged, and an animal the spelling created is a Pet.
+ */
+export const STORE_INTEGRITY_INVARIANT = defineInvariant({
+  id: 'relations.store-integrity',
+  clause: 'Resources and their fields / NewPet',
+  severity: 'must',
+  title: 'After any body, the store still enforces NewPet and the run\'s animals read back unchanged',
+  needs: ['key'],
+  judge(o) {
+    if (o.credential !== 'key' || o.canonical.operation !== 'createPet') return undefined;
+    if (isAccepted(o.seen)) {
+      const p = tryParseJson(o.seen.text);
+      if (p.ok && !Pet.safeParse(p.value).success) return broken('invalid-pet-created', `${described(o)}: ${o.seen.text.slice(0, 200)}`);
+    }
+    const { schema, readBack } = o.integrity ?? {};
+    if (schema && isAccepted(schema)) return broken('schema-not-enforced', `${described(o)}; then a NewPet without categoryId: ${schema.status}`);
+    if (readBack && o.canonicalSeen && readBack.status !== 429 && (readBack.status !== 200 || !sameContent('getPet', readBack.text, o.canonicalSeen.text))) {
+      return broken('animal-changed', `${described(o)}; then the animal the canonical request created reads back ${readBack.status} ${readBack.text.slice(0, 200)}`);
+    }
+    return schema || readBack ? holds('store intact') : undefined;
+  },
+});
+
+/**
+ * Headers that state facts: a Location on a created animal leads to it (RFC 9110 §10.2.2), and the
+ * X-RateLimit-* of one answer describe one window (Remaining at most Limit). A should: the
+ * interface names no Location, and a Remaining above Limit contradicts no one sentence alone.
+ */
+export const HEADER_FACTS_INVARIANT = defineInvariant({
+  id: 'relations.header-facts',
+  clause: 'Limits / Rate limit headers',
+  severity: 'should',
+  title: 'Headers state facts: a Location leads to the created animal, Remaining is at most Limit',
+  needs: ['key', 'none'],
+  judge(o) {
+    const rate = readRateAnswer(0, o.seen.status, o.seen.headers);
+    if (rate.limit !== undefined && rate.remaining !== undefined && rate.remaining > rate.limit) {
+      return broken('remaining-above-limit', `${described(o)}: X-RateLimit-Remaining ${rate.remaining} above X-RateLimit-Limit ${rate.limit}`);
+    }
+    if (o.location) {
+      const ok = o.location.status === 200 && sameContent('getPet', o.location.text, o.seen.text);
+      return ok ? holds('Location leads to the animal') : broken('location-elsewhere', `${described(o)}: its Location ${o.seen.headers['location']} answers ${o.location.status}`);
+    }
+    return rate.limit !== undefined && rate.remaining !== undefined ? holds('Remaining within Limit') : undefined;
+  },
+});
+
+export const INVARIANTS = [AUTH_INVARIANT, ONE_QUOTA_INVARIANT, SAME_MEANING_INVARIANT, REPRESENTATION_INVARIANT, STORE_INTEGRITY_INVARIANT, HEADER_FACTS_INVARIANT] as const;
+
+/** Broken observations shown in a failure's evidence. */
+const SHOWN = 3;
+
+/**
+ * One invariant over every observation: the broken ones fail it, the first named in the message
+ * (the spelling and the canonical request), the count and the first few in `actual`; otherwise it
+ * passes, saying which legal answers were seen on how many spellings of which families. Nothing
+ * judged is a skip.
  */
 export function judgeInvariant(invariant: Invariant, observations: readonly Observation[]): Finding {
   const readings = new Map<string, number>();
   const families = new Set<string>();
+  const brokenOnes: { o: Observation; code: string; what: string }[] = [];
   for (const o of observations) {
     const verdict = invariant.judge(o);
     if (verdict === undefined) continue;
-    if (!verdict.holds) return fail(verdict.code, verdict.what);
     families.add(o.transformed.family);
-    readings.set(verdict.reading, (readings.get(verdict.reading) ?? 0) + 1);
+    if (!verdict.holds) brokenOnes.push({ o, ...verdict });
+    else readings.set(verdict.reading, (readings.get(verdict.reading) ?? 0) + 1);
   }
-  const judged = [...readings.values()].reduce((a, b) => a + b, 0);
+  const judged = brokenOnes.length + [...readings.values()].reduce((a, b) => a + b, 0);
   if (judged === 0) return skip(`no spelling sent had an answer ${invariant.id} judges`);
+  if (brokenOnes.length > 0) {
+    const first = brokenOnes[0]!;
+    const shown = brokenOnes.slice(0, SHOWN);
+    return {
+      outcome: 'fail',
+      code: first.code,
+      message: brokenOnes.length === 1 ? first.what : `${first.what} (and ${brokenOnes.length - 1} more of ${judged} spellings)`,
+      expected: invariant.title,
+      actual: shown.map((b) => `${b.code}: ${b.what}`).join('\n'),
+      exchanges: shown.flatMap((b) => b.o.evidence ?? []),
+    };
+  }
   const seen = [...readings].map(([reading, n]) => `${reading} ×${n}`).join(', ');
-  return pass(`${judged} spellings of ${families.size} families: ${seen}`);
+  return pass(`${judged} spellings of ${families.size} families (${[...families].sort().join(', ')}): ${seen}`);
 }
+
+/** An invariant as a check of the relations suite. */
+function invariantCheck<const Id extends string>(invariant: Invariant<Id>): CheckDef<Id, (observations: readonly Observation[]) => Finding> {
+  return defineCheck({
+    id: invariant.id,
+    clause: invariant.clause,
+    title: invariant.title,
+    severity: invariant.severity,
+    suite: 'relations',
+    judge: (observations: readonly Observation[]) => judgeInvariant(invariant, observations),
+  });
+}
+
+export const RELATIONS_CHECKS = [
+  invariantCheck(AUTH_INVARIANT),
+  invariantCheck(ONE_QUOTA_INVARIANT),
+  invariantCheck(SAME_MEANING_INVARIANT),
+  invariantCheck(REPRESENTATION_INVARIANT),
+  invariantCheck(STORE_INTEGRITY_INVARIANT),
+  invariantCheck(HEADER_FACTS_INVARIANT),
+] as const;

@@ -12,6 +12,7 @@ import { TARGET_CHECKS } from './target.ts';
 import { LIST_PETS_CHECKS } from './list-pets.ts';
 import { PACED_KEY_CHECKS, thresholds } from './load.ts';
 import { RATE_LIMIT_CHECKS } from './rate-limit.ts';
+import { RELATIONS_CHECKS } from './invariants.ts';
 import { ROUTES_CHECKS } from './routes.ts';
 import { RUN_CHECKS } from './run-level.ts';
 import { STATEFUL_CHECKS } from './stateful.ts';
@@ -29,6 +30,7 @@ export const CHECKS = [
   ...PACED_KEY_CHECKS,
   thresholds,
   ...RATE_LIMIT_CHECKS,
+  ...RELATIONS_CHECKS,
   ...ROUTES_CHECKS,
   ...STATEFUL_CHECKS,
   ...RUN_CHECKS,

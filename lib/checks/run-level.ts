@@ -69,6 +69,15 @@ function pathOf(url: string): string {
   }
 }
 
+/**
+ * An answer the interface leaves open: to a spelling of the relations suite whose answer it does
+ * not describe (an unknown method, OPTIONS, a duplicate member). Only no-5xx judges it here; the
+ * relations checks judge the rest (nothing served without a key).
+ */
+const leftOpen = (e: Exchange) => e.spelling?.keeps === 'anything';
+/** An answer that can carry a body: not one to HEAD (RFC 9110 §9.3.2). */
+const mayHaveBody = (e: Exchange) => e.method !== 'HEAD';
+
 /** Codes: errorBodyProblems' (no-error-body, error-body-not-json, invalid-error-body, error-status-mismatch, …). */
 export const errorBody = defineCheck({
   id: 'errors.error-body', explainedBy: ['responses.json-media-type'],
@@ -77,7 +86,7 @@ export const errorBody = defineCheck({
   title: 'Every error response (4xx, 5xx) has an Error body whose status repeats the HTTP status',
   severity: 'must',
   judge: judgeAll({
-    applies: (s) => s.status >= 400 && s.status !== 429,
+    applies: (s, e) => s.status >= 400 && s.status !== 429 && mayHaveBody(e) && !leftOpen(e),
     problemsOf: errorBodyProblems,
     expected: 'an Error body (code, message: strings; status: the HTTP status) as application/json',
     readsBody: true,
@@ -92,7 +101,7 @@ export const rateLimitedBody = defineCheck({
   title: 'A 429 with a body has an Error body (the interface leaves its body open; none is fine)',
   severity: 'should',
   judge: judgeAll({
-    applies: (s) => s.status === 429 && s.text.trim() !== '',
+    applies: (s, e) => s.status === 429 && s.text.trim() !== '' && !leftOpen(e),
     problemsOf: errorBodyProblems,
     expected: 'no body, or an Error body with status 429',
     readsBody: true,
@@ -107,7 +116,7 @@ export const jsonMediaType = defineCheck({
   title: 'Every response with a body (429 aside: its body is not shown) is labelled application/json, parameters allowed',
   severity: 'must',
   judge: judgeAll({
-    applies: (s) => s.text.length > 0 && s.status !== 429,
+    applies: (s, e) => s.text.length > 0 && s.status !== 429 && !leftOpen(e),
     problemsOf: (s) => (isJsonMediaType(s.headers['content-type']) ? [] : [s.headers['content-type'] ? problem('not-json-media-type', `Content-Type is "${s.headers['content-type']}"`) : problem('no-content-type', 'Content-Type is missing')]),
     expected: 'Content-Type: application/json (parameters allowed)',
     readsBody: false,
@@ -122,7 +131,7 @@ export const rateLimitHeaders = defineCheck({
   title: 'Every response carries X-RateLimit-Limit, -Remaining and -Reset as integers, Reset a Unix time in seconds',
   severity: 'must',
   judge: judgeAll({
-    applies: () => true,
+    applies: (_s, e) => !leftOpen(e),
     // The worst kind first: a header missing, then one that is not an integer, then a Reset that is no Unix time in seconds.
     problemsOf: (s) => rateLimitHeaderProblems(s.headers).map((p) => problem(p.code, p.text)),
     expected: 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',

@@ -71,11 +71,16 @@ export function spellingsOf(family: Family, canonical: Spelled): Transformed[] {
   return family.variants(canonical).map((v) => ({ ...v, family: family.id }));
 }
 
-/** The request line a message quotes: "HEAD /v1/pets/7?limit=2". */
-export function requestLine(r: Spelled): string {
+/** The request-target as sent, path and query, written as spelled (a parameter with an empty value bare): "/v1/./pets?limit=2&limit=2". */
+export function requestTarget(r: Spelled): string {
   const path = `/${[...r.base, ...r.path].join('/')}${r.trailingSlash ? '/' : ''}`;
   const query = r.query.length === 0 ? '' : `?${r.query.map(([k, v]) => (v === '' ? k : `${k}=${v}`)).join('&')}`;
-  return `${r.method} ${path}${query}`;
+  return path + query;
+}
+
+/** The request line a message quotes: "HEAD /v1/pets/7?limit=2". */
+export function requestLine(r: Spelled): string {
+  return `${r.method} ${requestTarget(r)}`;
 }
 
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

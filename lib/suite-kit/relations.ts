@@ -1,0 +1,144 @@
+// The relations suite's driver (issue 35): sends a plan of spellings (lib/checks/relations.ts) and
+// observes each as the invariants (lib/checks/invariants.ts) need it. Before a spelling, the
+// canonical request's answer with a key (taken once per operation, again when an answer differs,
+// so that a store that changed in between is not read as a fault); the key's answer just before
+// (one quota); the spelling again when its answer alone would break one quota; after a body the
+// interface leaves open, the store's integrity; after a created animal with a Location, that
+// Location. Reads first, writes last: an animal created by a spelling cannot change a page a read
+// is compared with. The sending is a parameter: tested without a server.
+import type { TargetKey } from '../config/schema.ts';
+import { CREATED_NAME_PREFIX } from '../config/run-context.ts';
+import type { ApiRequest, ApiResponse } from '../client/client.ts';
+import { type Observation, sameContent, wantsAgain } from '../checks/invariants.ts';
+import type { PlannedSpelling } from '../checks/relations.ts';
+import type { Seen } from '../checks/types.ts';
+import { parseJson, stringifyJson } from '../json.ts';
+import type { Credential, Operation, Spelled } from '../generators/transformations.ts';
+import { requestTarget } from '../generators/transformations.ts';
+import { isAccepted } from '../status.ts';
+import type { Exchange } from '../result/exchange.ts';
+
+export type Send = (req: ApiRequest) => Promise<ApiResponse>;
+
+/** The canonical requests of the interface's operations under a base path, as spellings start from them. */
+export function canonicalRequests(basePath: string, petId: string | undefined, writes: boolean): Spelled[] {
+  const base = basePath.split('/').filter((s) => s !== '');
+  const list: Spelled = { operation: 'listPets', method: 'GET', base, path: ['pets'], query: [['limit', '2'], ['status', 'available']], headers: [] };
+  const get: Spelled | undefined = petId === undefined ? undefined : { operation: 'getPet', method: 'GET', base, path: ['pets', petId], query: [], headers: [] };
+  const create: Spelled | undefined = writes
+    ? { operation: 'createPet', method: 'POST', base, path: ['pets'], query: [], headers: [['Content-Type', 'application/json']], body: stringifyJson({ name: `${CREATED_NAME_PREFIX}relations`, categoryId: 1, status: 'available' }) }
+    : undefined;
+  return [list, ...(get ? [get] : []), ...(create ? [create] : [])];
+}
+
+/** A spelling as the client sends it: the raw target, header names lower-cased (so that one replaces the client's default), the credential's scheme. */
+export function requestOf(spelled: Spelled, credential: Credential, key: TargetKey, spelling?: ApiRequest['spelling']): ApiRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of spelled.headers) headers[name.toLowerCase()] = headers[name.toLowerCase()] === undefined ? value : `${headers[name.toLowerCase()]}, ${value}`;
+  // Without a key, a respelled scheme is sent alone: "Authorization: bearer".
+  if (credential === 'none' && spelled.scheme !== undefined) headers.authorization = spelled.scheme;
+  return {
+    method: spelled.method,
+    path: '',
+    target: requestTarget(spelled),
+    headers,
+    ...(spelled.body !== undefined ? { body: spelled.body } : {}),
+    ...(spelled.chunked ? { chunked: true } : {}),
+    auth: credential === 'key' ? { key, ...(spelled.scheme !== undefined ? { scheme: spelled.scheme } : {}) } : { none: true },
+    ...(spelling ? { spelling } : {}),
+  };
+}
+
+const seenOf = (r: ApiResponse): Seen => ({ status: r.status, headers: r.headers, text: r.text });
+
+/** The id of an animal in an answer's body, digits whole; undefined when there is none. */
+export function idIn(text: string): string | undefined {
+  try {
+    const value = parseJson(text);
+    const pet = Array.isArray(value) ? value[0] : value;
+    const id = pet !== null && typeof pet === 'object' ? (pet as { id?: unknown }).id : undefined;
+    return typeof id === 'number' || typeof id === 'bigint' ? String(id) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ObserveOptions {
+  send: Send;
+  key: TargetKey;
+  /** The target's base URL: a Location is followed only within its origin. */
+  baseUrl: string;
+  progress?: (line: string) => void;
+}
+
+/** Sends every planned spelling, reads first, and returns what each invariant needs of it. */
+export async function observeRelations(spellings: readonly PlannedSpelling[], options: ObserveOptions): Promise<Observation[]> {
+  const { send, key } = options;
+  const origin = new URL(options.baseUrl).origin;
+  const ordered = [...spellings.filter((s) => s.canonical.operation !== 'createPet'), ...spellings.filter((s) => s.canonical.operation === 'createPet')];
+  const canonical = new Map<Operation, { seen: Seen; exchange: Exchange }>();
+  let lastKeyed: Seen | undefined;
+  const sendKeyed = async (req: ApiRequest) => {
+    const res = await send(req);
+    lastKeyed = seenOf(res);
+    return res;
+  };
+  const takeCanonical = async (c: Spelled) => {
+    const res = await sendKeyed(requestOf(c, 'key', key));
+    const taken = { seen: seenOf(res), exchange: res.exchange };
+    canonical.set(c.operation, taken);
+    return taken;
+  };
+
+  const observations: Observation[] = [];
+  for (const [i, s] of ordered.entries()) {
+    options.progress?.(`relations: spelling ${i + 1} of ${ordered.length} (${s.transformed.family}: ${s.transformed.name})`);
+    const evidence: Exchange[] = [];
+    const op = s.canonical.operation;
+    // The order family's spelling follows the canonical request with a key at once: a cache keyed on the URL alone shows there.
+    let taken = s.transformed.family === 'order' || !canonical.has(op) ? await takeCanonical(s.canonical) : canonical.get(op)!;
+    if (s.transformed.family === 'order') evidence.push(taken.exchange);
+    const before = s.credential === 'key' ? lastKeyed : undefined;
+    const spelling = { family: s.transformed.family, name: s.transformed.name, keeps: s.transformed.keeps };
+    const req = requestOf(s.transformed.request, s.credential, key, spelling);
+    const res = s.credential === 'key' ? await sendKeyed(req) : await send(req);
+    const seen = seenOf(res);
+    evidence.push(res.exchange);
+    // An answer that differs from a canonical one taken a while ago: the canonical request again, now.
+    if (s.credential === 'key' && op !== 'createPet' && isAccepted(seen) && (seen.status !== taken.seen.status || (s.transformed.request.method !== 'HEAD' && !sameContent(op, seen.text, taken.seen.text)))) {
+      taken = await takeCanonical(s.canonical);
+    }
+    if (!evidence.includes(taken.exchange)) evidence.unshift(taken.exchange);
+    const o: Observation = { canonical: s.canonical, transformed: s.transformed, credential: s.credential, seen, canonicalSeen: taken.seen, ...(before ? { before } : {}) };
+    if (wantsAgain(o)) {
+      const again = await sendKeyed(req);
+      o.again = seenOf(again);
+      evidence.push(again.exchange);
+    }
+    if (op === 'createPet' && s.credential === 'key') await afterCreate(o, taken.seen, evidence);
+    o.evidence = evidence;
+    observations.push(o);
+  }
+  return observations;
+
+  /** After a created animal or a body the interface leaves open: its Location followed, the store's integrity read. */
+  async function afterCreate(o: Observation, created: Seen, evidence: Exchange[]): Promise<void> {
+    const location = o.seen.headers['location'];
+    if (o.seen.status === 201 && location !== undefined) {
+      const url = new URL(location, `${origin}${requestTarget(o.transformed.request)}`);
+      if (url.origin === origin) {
+        const res = await sendKeyed({ method: 'GET', path: '', target: url.pathname + url.search, auth: { key } });
+        o.location = seenOf(res);
+        evidence.push(res.exchange);
+      }
+    }
+    if (o.transformed.keeps !== 'anything') return;
+    const base = o.canonical;
+    const schema = await sendKeyed(requestOf({ ...base, body: stringifyJson({ name: `${CREATED_NAME_PREFIX}relations without categoryId` }) }, 'key', key));
+    evidence.push(schema.exchange);
+    const id = idIn(created.text);
+    const readBack = id === undefined ? undefined : await sendKeyed({ method: 'GET', path: '', target: `/${[...base.base, 'pets', id].join('/')}`, auth: { key } });
+    if (readBack) evidence.push(readBack.exchange);
+    o.integrity = { schema: seenOf(schema), ...(readBack ? { readBack: seenOf(readBack) } : {}) };
+  }
+}

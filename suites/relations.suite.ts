@@ -1,0 +1,47 @@
+// Every spelling of a request judged as the request it stands for (issue 35): the families of
+// transformations (lib/generators/transformations.ts) respell the canonical request of each
+// operation; a seeded plan (lib/checks/relations.ts) meets every family × invariant pair for every
+// operation within the budget, and only reads where writes are not allowed; the driver
+// (lib/suite-kit/relations.ts) sends it; each invariant (lib/checks/invariants.ts) is a check here,
+// judged on every answer, its pass naming the legal answers it saw and what was not sampled.
+import { describe } from 'vitest';
+import { INVARIANTS, type Observation, RELATIONS_CHECKS } from '../lib/checks/invariants.ts';
+import { planRelations, type RelationsPlan } from '../lib/checks/relations.ts';
+import type { Finding } from '../lib/checks/types.ts';
+import { FAMILIES } from '../lib/generators/transformations.ts';
+import { canonicalRequests, idIn, observeRelations, requestOf } from '../lib/suite-kit/relations.ts';
+import { check, prepare } from '../lib/suite-kit/vitest-adapter.ts';
+
+/** Spellings at most in one run (each one request, and about one more for what it needs around it). */
+export const RELATIONS_BUDGET = 60;
+
+let plan: RelationsPlan | undefined;
+let observations: Observation[] = [];
+
+/** A pass says, besides what it saw, the pairs of its credentials the plan could not meet and why. */
+function withUnsampled(finding: Finding, needs: readonly string[]): Finding {
+  if (finding.outcome !== 'pass' || !plan) return finding;
+  const missing = plan.uncovered.filter((u) => needs.some((n) => u.includes(` / ${n}:`)));
+  return missing.length === 0 ? finding : { ...finding, message: `${finding.message}; not sampled: ${missing.join('; ')}` };
+}
+
+describe('Relations: every spelling of a request, judged as the request it stands for', () => {
+  prepare(async (ctx) => {
+    const { key } = ctx.auth();
+    const basePath = new URL(ctx.run.target.baseUrl).pathname;
+    // An animal to read: the first of the list, else (where writes are allowed) one created now.
+    const [list] = canonicalRequests(basePath, undefined, false);
+    let petId = idIn((await ctx.client.send(requestOf(list!, 'key', key))).text);
+    if (petId === undefined && ctx.run.allowWrites) {
+      const create = canonicalRequests(basePath, undefined, true).find((c) => c.operation === 'createPet')!;
+      petId = idIn((await ctx.client.send(requestOf(create, 'key', key))).text);
+    }
+    plan = planRelations(canonicalRequests(basePath, petId, ctx.run.allowWrites), FAMILIES, INVARIANTS, { seed: ctx.run.seed, budget: RELATIONS_BUDGET, readOnly: !ctx.run.allowWrites });
+    if (petId === undefined) plan.uncovered.push('every family / getPet / key: no animal to read (the list is empty and writes are not allowed)', 'every family / getPet / none: no animal to read');
+    observations = await observeRelations(plan.spellings, { send: (req) => ctx.client.send(req), key, baseUrl: ctx.run.target.baseUrl, progress: (line) => ctx.progress(line) });
+  });
+
+  for (const [i, def] of RELATIONS_CHECKS.entries()) {
+    check(def, {}, async () => withUnsampled(def.judge(observations), INVARIANTS[i]!.needs));
+  }
+});

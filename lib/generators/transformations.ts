@@ -80,7 +80,22 @@ export function requestLine(r: Spelled): string {
 
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** Each segment of the whole path in another case, the base path's included; a trailing slash; an empty and a dot segment; a `;` parameter. */
+/** The canonical request with the header `name` set to `value`, in place of any it had under that name in any case (header names are case-insensitive). */
+function withHeader(c: Spelled, name: string, value: string): Spelled {
+  const others = c.headers.filter(([n]) => n.toLowerCase() !== name.toLowerCase());
+  return { ...c, headers: [...others, [name, value]] };
+}
+
+/** A character's percent-encoding, with the upper-case hex digits RFC 3986 §2.1 recommends. */
+const percentEncoded = (ch: string) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+
+/**
+ * Each segment of the whole path in another case, the base path's included; a trailing slash; an
+ * empty segment (a doubled slash: "/v1//pets"), a dot and a dot-dot segment; a `;` parameter; an
+ * unreserved character percent-encoded. RFC 3986 (§2.3, §6.2.2) says a URI normaliser SHOULD read
+ * "%70ets" as "pets" and remove dot segments, but many routers match the raw path: none of these is
+ * a request the interface describes, so each keeps nothing.
+ */
 export const PATH_FAMILY: Family = {
   id: 'path',
   title: 'the path spelled otherwise',
@@ -98,21 +113,35 @@ export const PATH_FAMILY: Family = {
     out.push({ name: 'a trailing slash', request: { ...c, trailingSlash: true }, keeps: 'nothing' });
     out.push({ name: 'an empty segment', request: { ...c, base: [...c.base, ''] }, keeps: 'nothing' });
     out.push({ name: 'a dot segment', request: { ...c, base: [...c.base, '.'] }, keeps: 'nothing' });
+    out.push({ name: "a '..' segment back to the same path", request: { ...c, base: [...c.base, 'x', '..'] }, keeps: 'nothing' });
     const last = c.path.length - 1;
     out.push({ name: "a ';' parameter on the last segment", request: { ...c, path: c.path.map((s, j) => (j === last ? `${s};x=1` : s)) }, keeps: 'nothing' });
+    const first = c.path.findIndex((s) => /^[a-z]/i.test(s));
+    if (first >= 0) {
+      const segment = c.path[first]!;
+      const encoded = `${percentEncoded(segment.charAt(0))}${segment.slice(1)}`;
+      out.push({ name: `'${segment}' as '${encoded}'`, request: { ...c, path: c.path.map((s, j) => (j === first ? encoded : s)) }, keeps: 'nothing' });
+    }
     return out;
   },
 };
 
-/** HEAD for every GET (RFC 9110 §9.3.2: GET's answer without its body), and method-override headers on a GET. */
+/**
+ * On a GET: HEAD (RFC 9110 §9.3.2: GET's answer without its body); method-override headers, which
+ * the interface does not name, so a GET carrying one is still a GET; OPTIONS and a method no
+ * registry knows, whose answer the interface leaves open (a 404, a 405, a 501, an Allow list).
+ */
 export const METHOD_FAMILY: Family = {
   id: 'method',
   title: 'the method spelled otherwise',
   operations: ['listPets', 'getPet'],
   variants(c) {
+    const overrides = ['X-HTTP-Method-Override', 'X-HTTP-Method', 'X-Method-Override'];
     return [
       { name: 'HEAD for GET', request: { ...c, method: 'HEAD' }, keeps: 'meaning' },
-      { name: 'X-HTTP-Method-Override: POST', request: { ...c, headers: [...c.headers, ['X-HTTP-Method-Override', 'POST']] }, keeps: 'meaning' },
+      ...overrides.map((header) => ({ name: `${header}: POST`, request: withHeader(c, header, 'POST'), keeps: 'meaning' as const })),
+      { name: 'OPTIONS for GET', request: { ...c, method: 'OPTIONS' }, keeps: 'anything' },
+      { name: "an unknown method 'CONFORMANCE'", request: { ...c, method: 'CONFORMANCE' }, keeps: 'anything' },
     ];
   },
 };
@@ -122,13 +151,17 @@ export const ADDED_HEADERS_FAMILY: Family = {
   id: 'added-headers',
   title: 'headers that must change nothing',
   variants(c) {
+    const ownPath = `/${[...c.base, ...c.path].join('/')}`;
     const added: [string, string][] = [
       ['X-Forwarded-For', '127.0.0.1'],
       ['Forwarded', 'for=127.0.0.1;proto=https'],
       ['X-Real-IP', '127.0.0.1'],
-      ['X-Original-URL', `/${[...c.base, ...c.path].join('/')}`],
+      ['X-Original-URL', ownPath],
+      ['X-Rewrite-URL', ownPath],
+      ['X-Forwarded-Host', 'localhost'],
+      ['X-Forwarded-Proto', 'https'],
     ];
-    return added.map(([name, value]) => ({ name: `${name}: ${value}`, request: { ...c, headers: [...c.headers, [name, value]] }, keeps: 'meaning' as const }));
+    return added.map(([name, value]) => ({ name: `${name}: ${value}`, request: withHeader(c, name, value), keeps: 'meaning' as const }));
   },
 };
 

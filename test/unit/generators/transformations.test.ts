@@ -1,0 +1,117 @@
+// The families of spellings (issue 35): what each makes of the three canonical requests, to the
+// request line and the keeping, and that none touches its canonical.
+import { describe, expect, it } from 'vitest';
+import { ADDED_HEADERS_FAMILY, type Family, FAMILIES, METHOD_FAMILY, PATH_FAMILY, requestLine, type Spelled, spellingsOf, type Variant } from '../../../lib/generators/transformations.ts';
+
+/** Freezes a value and everything it holds, so a variant that writes into its canonical throws. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+const LIST: Spelled = deepFreeze({ operation: 'listPets', method: 'GET', base: ['v1'], path: ['pets'], query: [['limit', '2'], ['status', 'available']], headers: [] });
+const GET: Spelled = deepFreeze({ operation: 'getPet', method: 'GET', base: ['v1'], path: ['pets', '7'], query: [], headers: [] });
+// A categoryId beyond 2^53, which JSON.parse would round to ...992.
+const CREATE: Spelled = deepFreeze({ operation: 'createPet', method: 'POST', base: ['v1'], path: ['pets'], query: [], headers: [], body: '{"name":"Rex","categoryId":9007199254740993}' });
+const CANONICALS = [LIST, GET, CREATE];
+
+/** What a message shows of a variant: its name, its request line and what it keeps. */
+const lines = (family: Family, canonical: Spelled) => spellingsOf(family, canonical).map((v) => [v.name, requestLine(v.request), v.keeps]);
+/** The headers each variant adds, by name. */
+const headersOf = (variants: readonly Variant[]) => variants.map((v) => [v.name, v.request.headers] as const);
+
+describe('every family', () => {
+  it.each(FAMILIES.map((f) => [f.id, f] as const))('%s: leaves its canonical untouched, names each variant once, respells into fresh objects', (_, family) => {
+    for (const canonical of CANONICALS) {
+      const before = structuredClone(canonical);
+      const variants = spellingsOf(family, canonical);
+      expect(canonical).toEqual(before);
+      const names = variants.map((v) => v.name);
+      expect(new Set(names).size).toBe(names.length);
+      for (const v of variants) {
+        expect(v.request).not.toBe(canonical);
+        expect(v.family).toBe(family.id);
+      }
+    }
+  });
+
+  it('lists the families in a stable order', () => {
+    expect(FAMILIES.map((f) => f.id)).toEqual(['path', 'method', 'added-headers']);
+  });
+});
+
+describe('the path family', () => {
+  it('respells every segment, the base path included, and adds segments that lead back to the same path; all keep nothing', () => {
+    expect(lines(PATH_FAMILY, GET)).toEqual([
+      ["segment 'v1' as 'V1'", 'GET /V1/pets/7', 'nothing'],
+      ["segment 'pets' as 'Pets'", 'GET /v1/Pets/7', 'nothing'],
+      ['a trailing slash', 'GET /v1/pets/7/', 'nothing'],
+      ['an empty segment', 'GET /v1//pets/7', 'nothing'],
+      ['a dot segment', 'GET /v1/./pets/7', 'nothing'],
+      ["a '..' segment back to the same path", 'GET /v1/x/../pets/7', 'nothing'],
+      ["a ';' parameter on the last segment", 'GET /v1/pets/7;x=1', 'nothing'],
+      ["'pets' as '%70ets'", 'GET /v1/%70ets/7', 'nothing'],
+    ]);
+    expect(lines(PATH_FAMILY, LIST).map(([, line]) => line)).toEqual([
+      'GET /V1/pets?limit=2&status=available',
+      'GET /v1/Pets?limit=2&status=available',
+      'GET /v1/pets/?limit=2&status=available',
+      'GET /v1//pets?limit=2&status=available',
+      'GET /v1/./pets?limit=2&status=available',
+      'GET /v1/x/../pets?limit=2&status=available',
+      'GET /v1/pets;x=1?limit=2&status=available',
+      'GET /v1/%70ets?limit=2&status=available',
+    ]);
+    expect(spellingsOf(PATH_FAMILY, CREATE).every((v) => v.request.method === 'POST' && v.request.body === CREATE.body)).toBe(true);
+  });
+});
+
+describe('the method family', () => {
+  it('spells a GET as HEAD, with override headers, as OPTIONS and as an unknown method', () => {
+    expect(lines(METHOD_FAMILY, GET)).toEqual([
+      ['HEAD for GET', 'HEAD /v1/pets/7', 'meaning'],
+      ['X-HTTP-Method-Override: POST', 'GET /v1/pets/7', 'meaning'],
+      ['X-HTTP-Method: POST', 'GET /v1/pets/7', 'meaning'],
+      ['X-Method-Override: POST', 'GET /v1/pets/7', 'meaning'],
+      ['OPTIONS for GET', 'OPTIONS /v1/pets/7', 'anything'],
+      ["an unknown method 'CONFORMANCE'", 'CONFORMANCE /v1/pets/7', 'anything'],
+    ]);
+    expect(headersOf(spellingsOf(METHOD_FAMILY, LIST)).filter(([, h]) => h.length > 0)).toEqual([
+      ['X-HTTP-Method-Override: POST', [['X-HTTP-Method-Override', 'POST']]],
+      ['X-HTTP-Method: POST', [['X-HTTP-Method', 'POST']]],
+      ['X-Method-Override: POST', [['X-Method-Override', 'POST']]],
+    ]);
+  });
+
+  it('has no variants of a POST', () => {
+    expect(spellingsOf(METHOD_FAMILY, CREATE)).toEqual([]);
+  });
+});
+
+describe('the added-headers family', () => {
+  it('adds forwarding and URL-override headers to every operation, each keeping the meaning', () => {
+    for (const canonical of CANONICALS) {
+      const variants = spellingsOf(ADDED_HEADERS_FAMILY, canonical);
+      expect(variants.map((v) => requestLine(v.request))).toEqual(variants.map(() => requestLine(canonical)));
+      expect(variants.every((v) => v.keeps === 'meaning')).toBe(true);
+    }
+    expect(headersOf(spellingsOf(ADDED_HEADERS_FAMILY, GET))).toEqual([
+      ['X-Forwarded-For: 127.0.0.1', [['X-Forwarded-For', '127.0.0.1']]],
+      ['Forwarded: for=127.0.0.1;proto=https', [['Forwarded', 'for=127.0.0.1;proto=https']]],
+      ['X-Real-IP: 127.0.0.1', [['X-Real-IP', '127.0.0.1']]],
+      ['X-Original-URL: /v1/pets/7', [['X-Original-URL', '/v1/pets/7']]],
+      ['X-Rewrite-URL: /v1/pets/7', [['X-Rewrite-URL', '/v1/pets/7']]],
+      ['X-Forwarded-Host: localhost', [['X-Forwarded-Host', 'localhost']]],
+      ['X-Forwarded-Proto: https', [['X-Forwarded-Proto', 'https']]],
+    ]);
+  });
+
+  it('replaces a header the canonical already has under another case, rather than sending two', () => {
+    const withOwn: Spelled = deepFreeze({ ...GET, headers: [['x-forwarded-proto', 'http'], ['X-Trace', '1']] });
+    const proto = spellingsOf(ADDED_HEADERS_FAMILY, withOwn).find((v) => v.name === 'X-Forwarded-Proto: https');
+    expect(proto?.request.headers).toEqual([['X-Trace', '1'], ['X-Forwarded-Proto', 'https']]);
+  });
+});

@@ -146,6 +146,23 @@ export const METHOD_FAMILY: Family = {
   },
 };
 
+/**
+ * The Authorization scheme spelled otherwise: auth-scheme is case-insensitive (RFC 9110 §11.1) and
+ * `credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]` (§11.4) allows more than one space
+ * before the key. The client writes `${scheme} ${key}`, so the scheme "Bearer " sends two.
+ */
+export const CREDENTIAL_FAMILY: Family = {
+  id: 'credential',
+  title: 'the credential spelled otherwise',
+  variants(c) {
+    return [
+      { name: "scheme 'bearer'", request: { ...c, scheme: 'bearer' }, keeps: 'meaning' },
+      { name: "scheme 'BEARER'", request: { ...c, scheme: 'BEARER' }, keeps: 'meaning' },
+      { name: "two spaces after 'Bearer'", request: { ...c, scheme: 'Bearer ' }, keeps: 'meaning' },
+    ];
+  },
+};
+
 /** Headers a client or a proxy may add that must change nothing: forwarding and URL-override headers. */
 export const ADDED_HEADERS_FAMILY: Family = {
   id: 'added-headers',
@@ -165,4 +182,4 @@ export const ADDED_HEADERS_FAMILY: Family = {
   },
 };
 
-export const FAMILIES: readonly Family[] = [PATH_FAMILY, METHOD_FAMILY, ADDED_HEADERS_FAMILY];
+export const FAMILIES: readonly Family[] = [PATH_FAMILY, METHOD_FAMILY, CREDENTIAL_FAMILY, ADDED_HEADERS_FAMILY];

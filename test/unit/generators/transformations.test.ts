@@ -1,7 +1,7 @@
 // The families of spellings (issue 35): what each makes of the three canonical requests, to the
 // request line and the keeping, and that none touches its canonical.
 import { describe, expect, it } from 'vitest';
-import { ADDED_HEADERS_FAMILY, type Family, FAMILIES, METHOD_FAMILY, PATH_FAMILY, requestLine, type Spelled, spellingsOf, type Variant } from '../../../lib/generators/transformations.ts';
+import { ADDED_HEADERS_FAMILY, CREDENTIAL_FAMILY, type Family, FAMILIES, METHOD_FAMILY, PATH_FAMILY, requestLine, type Spelled, spellingsOf, type Variant } from '../../../lib/generators/transformations.ts';
 
 /** Freezes a value and everything it holds, so a variant that writes into its canonical throws. */
 function deepFreeze<T>(value: T): T {
@@ -39,7 +39,7 @@ describe('every family', () => {
   });
 
   it('lists the families in a stable order', () => {
-    expect(FAMILIES.map((f) => f.id)).toEqual(['path', 'method', 'added-headers']);
+    expect(FAMILIES.map((f) => f.id)).toEqual(['path', 'method', 'credential', 'added-headers']);
   });
 });
 
@@ -88,6 +88,20 @@ describe('the method family', () => {
 
   it('has no variants of a POST', () => {
     expect(spellingsOf(METHOD_FAMILY, CREATE)).toEqual([]);
+  });
+});
+
+describe('the credential family', () => {
+  it("spells the scheme in other cases and with a second space before the key, on every operation, each keeping the meaning", () => {
+    for (const canonical of CANONICALS) {
+      const variants = spellingsOf(CREDENTIAL_FAMILY, canonical);
+      expect(variants.map((v) => [v.name, v.request.scheme, requestLine(v.request), v.keeps])).toEqual([
+        ["scheme 'bearer'", 'bearer', requestLine(canonical), 'meaning'],
+        ["scheme 'BEARER'", 'BEARER', requestLine(canonical), 'meaning'],
+        ["two spaces after 'Bearer'", 'Bearer ', requestLine(canonical), 'meaning'],
+      ]);
+      expect(variants.every((v) => v.request.headers.length === 0 && v.request.body === canonical.body)).toBe(true);
+    }
   });
 });
 

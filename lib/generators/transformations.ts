@@ -163,6 +163,32 @@ export const CREDENTIAL_FAMILY: Family = {
   },
 };
 
+/**
+ * listPets's query spelled otherwise. A parameter repeated with its value, an unknown parameter and
+ * one without a value ask the same thing: a server ignores them or refuses them with a 400 (meaning).
+ * The unknown names are ones no server pages with: paging parameters other than limit are "not
+ * shown", so a `page` or `offset` may exist and mean something. A parameter named with `[]` or in
+ * another case is another parameter, which a server may ignore (another page size, no filter) or
+ * read as the one named (anything).
+ */
+export const QUERY_FAMILY: Family = {
+  id: 'query',
+  title: 'the query spelled otherwise',
+  operations: ['listPets'],
+  variants(c) {
+    const repeated = (i: number): Spelled => ({ ...c, query: c.query.flatMap((p, j) => (j === i ? [p, p] : [p])) });
+    const renamed = (i: number, name: string): Spelled => ({ ...c, query: c.query.map((p, j) => (j === i ? ([name, p[1]] as const) : p)) });
+    const added = (name: string, value: string): Spelled => ({ ...c, query: [...c.query, [name, value]] });
+    return [
+      ...c.query.map(([k, v], i) => ({ name: `'${k}=${v}' repeated`, request: repeated(i), keeps: 'meaning' as const })),
+      { name: "an unknown parameter 'conformance_unknown=1'", request: added('conformance_unknown', '1'), keeps: 'meaning' },
+      { name: "an unknown parameter 'conformance_flag' without a value", request: added('conformance_flag', ''), keeps: 'meaning' },
+      ...c.query.map(([k], i) => ({ name: `'${k}' as '${k}[]'`, request: renamed(i, `${k}[]`), keeps: 'anything' as const })),
+      ...c.query.map(([k], i) => ({ name: `'${k}' as '${upperFirst(k)}'`, request: renamed(i, upperFirst(k)), keeps: 'anything' as const })),
+    ];
+  },
+};
+
 /** Headers a client or a proxy may add that must change nothing: forwarding and URL-override headers. */
 export const ADDED_HEADERS_FAMILY: Family = {
   id: 'added-headers',
@@ -182,4 +208,4 @@ export const ADDED_HEADERS_FAMILY: Family = {
   },
 };
 
-export const FAMILIES: readonly Family[] = [PATH_FAMILY, METHOD_FAMILY, CREDENTIAL_FAMILY, ADDED_HEADERS_FAMILY];
+export const FAMILIES: readonly Family[] = [PATH_FAMILY, METHOD_FAMILY, CREDENTIAL_FAMILY, QUERY_FAMILY, ADDED_HEADERS_FAMILY];

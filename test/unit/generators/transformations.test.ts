@@ -1,7 +1,7 @@
 // The families of spellings (issue 35): what each makes of the three canonical requests, to the
 // request line and the keeping, and that none touches its canonical.
 import { describe, expect, it } from 'vitest';
-import { ADDED_HEADERS_FAMILY, CREDENTIAL_FAMILY, type Family, FAMILIES, METHOD_FAMILY, PATH_FAMILY, requestLine, type Spelled, spellingsOf, type Variant } from '../../../lib/generators/transformations.ts';
+import { ADDED_HEADERS_FAMILY, CREDENTIAL_FAMILY, type Family, FAMILIES, METHOD_FAMILY, PATH_FAMILY, QUERY_FAMILY, requestLine, type Spelled, spellingsOf, type Variant } from '../../../lib/generators/transformations.ts';
 
 /** Freezes a value and everything it holds, so a variant that writes into its canonical throws. */
 function deepFreeze<T>(value: T): T {
@@ -39,7 +39,7 @@ describe('every family', () => {
   });
 
   it('lists the families in a stable order', () => {
-    expect(FAMILIES.map((f) => f.id)).toEqual(['path', 'method', 'credential', 'added-headers']);
+    expect(FAMILIES.map((f) => f.id)).toEqual(['path', 'method', 'credential', 'query', 'added-headers']);
   });
 });
 
@@ -102,6 +102,28 @@ describe('the credential family', () => {
       ]);
       expect(variants.every((v) => v.request.headers.length === 0 && v.request.body === canonical.body)).toBe(true);
     }
+  });
+});
+
+describe('the query family', () => {
+  it("repeats each parameter and adds unknown ones (meaning), names parameters with '[]' and in another case (anything)", () => {
+    expect(lines(QUERY_FAMILY, LIST)).toEqual([
+      ["'limit=2' repeated", 'GET /v1/pets?limit=2&limit=2&status=available', 'meaning'],
+      ["'status=available' repeated", 'GET /v1/pets?limit=2&status=available&status=available', 'meaning'],
+      ["an unknown parameter 'conformance_unknown=1'", 'GET /v1/pets?limit=2&status=available&conformance_unknown=1', 'meaning'],
+      ["an unknown parameter 'conformance_flag' without a value", 'GET /v1/pets?limit=2&status=available&conformance_flag', 'meaning'],
+      ["'limit' as 'limit[]'", 'GET /v1/pets?limit[]=2&status=available', 'anything'],
+      ["'status' as 'status[]'", 'GET /v1/pets?limit=2&status[]=available', 'anything'],
+      ["'limit' as 'Limit'", 'GET /v1/pets?Limit=2&status=available', 'anything'],
+      ["'status' as 'Status'", 'GET /v1/pets?limit=2&Status=available', 'anything'],
+    ]);
+  });
+
+  it('adds no paging parameter the interface leaves unshown, and has no variants of the other operations', () => {
+    const names = spellingsOf(QUERY_FAMILY, LIST).flatMap((v) => v.request.query.map(([k]) => k.toLowerCase()));
+    for (const paging of ['page', 'offset', 'cursor', 'after', 'page_token']) expect(names).not.toContain(paging);
+    expect(spellingsOf(QUERY_FAMILY, GET)).toEqual([]);
+    expect(spellingsOf(QUERY_FAMILY, CREATE)).toEqual([]);
   });
 });
 

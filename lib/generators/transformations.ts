@@ -7,6 +7,7 @@
 // Started in issue 34's session, not wired into a suite yet: the families here are the first three
 // (the path, the method, headers a client may add); the rest of issue 35's list (credential, query,
 // body, negotiation, order) are families of the same shape.
+import { stringifyJson, tryParseJson } from '../json.ts';
 
 /** The operations of the interface a canonical request is one of. */
 export type Operation = 'listPets' | 'createPet' | 'getPet';
@@ -189,6 +190,44 @@ export const QUERY_FAMILY: Family = {
   },
 };
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A JSON object's text with `members` written before its own, the rest spelled as it was. */
+function withMembersFirst(body: string, members: string): string {
+  const inner = body.trim().slice(1);
+  return inner.trimStart().startsWith('}') ? `{${members}${inner}` : `{${members},${inner}`;
+}
+
+/** How deep the nested member goes: past some parsers' nesting limit (serde_json's is 128), whose refusal must be a 4xx, not a 5xx. */
+const DEPTH = 200;
+
+/**
+ * createPet's body spelled otherwise. Chunked or pretty-printed, it is the same NewPet (meaning);
+ * the pretty print goes through the lossless reader and writer, so an int64 beyond 2^53 keeps its
+ * digits. A duplicate member (RFC 8259 §4 leaves which one counts to the parser), members named
+ * after a JavaScript object's internals, and a member nested deep are bodies the interface does not
+ * describe: a server may take them, ignore what it does not know, or refuse them (anything).
+ */
+export const BODY_FAMILY: Family = {
+  id: 'body',
+  title: 'the body spelled otherwise',
+  operations: ['createPet'],
+  variants(c) {
+    if (c.body === undefined) return [];
+    const chunked: Variant = { name: 'chunked transfer', request: { ...c, chunked: true }, keeps: 'meaning' };
+    const parsed = tryParseJson(c.body);
+    if (!parsed.ok || !isObject(parsed.value)) return [chunked];
+    const body = c.body;
+    const prefixed = (name: string, members: string): Variant => ({ name, request: { ...c, body: withMembersFirst(body, members) }, keeps: 'anything' });
+    const out: Variant[] = [chunked, { name: 'pretty-printed', request: { ...c, body: stringifyJson(parsed.value, 2) }, keeps: 'meaning' }];
+    if ('name' in parsed.value) out.push(prefixed("a duplicate 'name' member first", '"name":"decoy"'));
+    out.push(prefixed("a '__proto__' member", '"__proto__":{"status":"sold"}'));
+    out.push(prefixed("a 'constructor' member", '"constructor":{"prototype":{}}'));
+    out.push(prefixed(`a member nested ${DEPTH} arrays deep`, `"conformance_deep":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`));
+    return out;
+  },
+};
+
 /** Headers a client or a proxy may add that must change nothing: forwarding and URL-override headers. */
 export const ADDED_HEADERS_FAMILY: Family = {
   id: 'added-headers',
@@ -208,4 +247,4 @@ export const ADDED_HEADERS_FAMILY: Family = {
   },
 };
 
-export const FAMILIES: readonly Family[] = [PATH_FAMILY, METHOD_FAMILY, CREDENTIAL_FAMILY, QUERY_FAMILY, ADDED_HEADERS_FAMILY];
+export const FAMILIES: readonly Family[] = [PATH_FAMILY, METHOD_FAMILY, CREDENTIAL_FAMILY, QUERY_FAMILY, BODY_FAMILY, ADDED_HEADERS_FAMILY];

@@ -1,7 +1,8 @@
 // The families of spellings (issue 35): what each makes of the three canonical requests, to the
 // request line and the keeping, and that none touches its canonical.
 import { describe, expect, it } from 'vitest';
-import { ADDED_HEADERS_FAMILY, CREDENTIAL_FAMILY, type Family, FAMILIES, METHOD_FAMILY, PATH_FAMILY, QUERY_FAMILY, requestLine, type Spelled, spellingsOf, type Variant } from '../../../lib/generators/transformations.ts';
+import { parseJson } from '../../../lib/json.ts';
+import { ADDED_HEADERS_FAMILY, BODY_FAMILY, CREDENTIAL_FAMILY, type Family, FAMILIES, METHOD_FAMILY, PATH_FAMILY, QUERY_FAMILY, requestLine, type Spelled, spellingsOf, type Variant } from '../../../lib/generators/transformations.ts';
 
 /** Freezes a value and everything it holds, so a variant that writes into its canonical throws. */
 function deepFreeze<T>(value: T): T {
@@ -39,7 +40,7 @@ describe('every family', () => {
   });
 
   it('lists the families in a stable order', () => {
-    expect(FAMILIES.map((f) => f.id)).toEqual(['path', 'method', 'credential', 'query', 'added-headers']);
+    expect(FAMILIES.map((f) => f.id)).toEqual(['path', 'method', 'credential', 'query', 'body', 'added-headers']);
   });
 });
 
@@ -124,6 +125,48 @@ describe('the query family', () => {
     for (const paging of ['page', 'offset', 'cursor', 'after', 'page_token']) expect(names).not.toContain(paging);
     expect(spellingsOf(QUERY_FAMILY, GET)).toEqual([]);
     expect(spellingsOf(QUERY_FAMILY, CREATE)).toEqual([]);
+  });
+});
+
+describe('the body family', () => {
+  const deep = `${'['.repeat(200)}${']'.repeat(200)}`;
+
+  it('sends the same NewPet chunked and pretty-printed (meaning), and with members the interface does not describe (anything)', () => {
+    const variants = spellingsOf(BODY_FAMILY, CREATE);
+    expect(variants.map((v) => [v.name, requestLine(v.request), v.keeps])).toEqual([
+      ['chunked transfer', 'POST /v1/pets', 'meaning'],
+      ['pretty-printed', 'POST /v1/pets', 'meaning'],
+      ["a duplicate 'name' member first", 'POST /v1/pets', 'anything'],
+      ["a '__proto__' member", 'POST /v1/pets', 'anything'],
+      ["a 'constructor' member", 'POST /v1/pets', 'anything'],
+      ['a member nested 200 arrays deep', 'POST /v1/pets', 'anything'],
+    ]);
+    expect(variants.map((v) => [v.request.body, v.request.chunked])).toEqual([
+      [CREATE.body, true],
+      ['{\n  "name": "Rex",\n  "categoryId": 9007199254740993\n}', undefined],
+      ['{"name":"decoy","name":"Rex","categoryId":9007199254740993}', undefined],
+      ['{"__proto__":{"status":"sold"},"name":"Rex","categoryId":9007199254740993}', undefined],
+      ['{"constructor":{"prototype":{}},"name":"Rex","categoryId":9007199254740993}', undefined],
+      [`{"conformance_deep":${deep},"name":"Rex","categoryId":9007199254740993}`, undefined],
+    ]);
+  });
+
+  it("keeps every digit of an int64 beyond 2^53 in a body that keeps the meaning", () => {
+    const canonical = parseJson(CREATE.body!);
+    expect(canonical).toEqual({ name: 'Rex', categoryId: 9_007_199_254_740_993n });
+    for (const v of spellingsOf(BODY_FAMILY, CREATE).filter((v) => v.keeps === 'meaning')) expect(parseJson(v.request.body!), v.name).toEqual(canonical);
+  });
+
+  it('adds its members to an empty object without a stray comma, and only chunks a body that is not a JSON object', () => {
+    const empty: Spelled = deepFreeze({ ...CREATE, body: '{ }' });
+    expect(spellingsOf(BODY_FAMILY, empty).map((v) => v.request.body)).toEqual(['{ }', '{}', '{"__proto__":{"status":"sold"} }', '{"constructor":{"prototype":{}} }', `{"conformance_deep":${deep} }`]);
+    const list: Spelled = deepFreeze({ ...CREATE, body: '[1]' });
+    expect(spellingsOf(BODY_FAMILY, list).map((v) => v.name)).toEqual(['chunked transfer']);
+  });
+
+  it('has no variants of the reads', () => {
+    expect(spellingsOf(BODY_FAMILY, LIST)).toEqual([]);
+    expect(spellingsOf(BODY_FAMILY, GET)).toEqual([]);
   });
 });
 

@@ -228,6 +228,29 @@ export const BODY_FAMILY: Family = {
   },
 };
 
+/**
+ * Accept and Accept-Encoding as clients send them. The client sends `accept: application/json` by
+ * default; a variant's Accept replaces it. Every Accept here but text/plain admits JSON, so the
+ * answer is the canonical one (meaning); with text/plain alone a server may answer JSON anyway or
+ * 406 (RFC 9110 §12.5.1: anything). An Accept-Encoding the server may use or ignore changes only
+ * the bytes on the wire, which the client decodes.
+ */
+export const NEGOTIATION_FAMILY: Family = {
+  id: 'negotiation',
+  title: 'content negotiation as clients spell it',
+  variants(c) {
+    const accept = (name: string, value: string, keeps: Keeps): Variant => ({ name, request: withHeader(c, 'Accept', value), keeps });
+    return [
+      accept("a browser's Accept", 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'meaning'),
+      accept("curl's Accept: */*", '*/*', 'meaning'),
+      accept('Accept: application/json; charset=utf-8', 'application/json; charset=utf-8', 'meaning'),
+      accept('Accept: application/*', 'application/*', 'meaning'),
+      accept('Accept: text/plain', 'text/plain', 'anything'),
+      { name: 'Accept-Encoding: gzip, deflate, br', request: withHeader(c, 'Accept-Encoding', 'gzip, deflate, br'), keeps: 'meaning' },
+    ];
+  },
+};
+
 /** Headers a client or a proxy may add that must change nothing: forwarding and URL-override headers. */
 export const ADDED_HEADERS_FAMILY: Family = {
   id: 'added-headers',
@@ -247,4 +270,4 @@ export const ADDED_HEADERS_FAMILY: Family = {
   },
 };
 
-export const FAMILIES: readonly Family[] = [PATH_FAMILY, METHOD_FAMILY, CREDENTIAL_FAMILY, QUERY_FAMILY, BODY_FAMILY, ADDED_HEADERS_FAMILY];
+export const FAMILIES: readonly Family[] = [PATH_FAMILY, METHOD_FAMILY, CREDENTIAL_FAMILY, QUERY_FAMILY, BODY_FAMILY, NEGOTIATION_FAMILY, ADDED_HEADERS_FAMILY];

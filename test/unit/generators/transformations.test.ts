@@ -2,7 +2,7 @@
 // request line and the keeping, and that none touches its canonical.
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../../lib/json.ts';
-import { ADDED_HEADERS_FAMILY, BODY_FAMILY, CREDENTIAL_FAMILY, type Family, FAMILIES, METHOD_FAMILY, PATH_FAMILY, QUERY_FAMILY, requestLine, type Spelled, spellingsOf, type Variant } from '../../../lib/generators/transformations.ts';
+import { ADDED_HEADERS_FAMILY, BODY_FAMILY, CREDENTIAL_FAMILY, type Family, FAMILIES, METHOD_FAMILY, NEGOTIATION_FAMILY, PATH_FAMILY, QUERY_FAMILY, requestLine, type Spelled, spellingsOf, type Variant } from '../../../lib/generators/transformations.ts';
 
 /** Freezes a value and everything it holds, so a variant that writes into its canonical throws. */
 function deepFreeze<T>(value: T): T {
@@ -40,7 +40,7 @@ describe('every family', () => {
   });
 
   it('lists the families in a stable order', () => {
-    expect(FAMILIES.map((f) => f.id)).toEqual(['path', 'method', 'credential', 'query', 'body', 'added-headers']);
+    expect(FAMILIES.map((f) => f.id)).toEqual(['path', 'method', 'credential', 'query', 'body', 'negotiation', 'added-headers']);
   });
 });
 
@@ -167,6 +167,27 @@ describe('the body family', () => {
   it('has no variants of the reads', () => {
     expect(spellingsOf(BODY_FAMILY, LIST)).toEqual([]);
     expect(spellingsOf(BODY_FAMILY, GET)).toEqual([]);
+  });
+});
+
+describe('the negotiation family', () => {
+  it("sends Accepts that admit JSON (meaning), one that does not (anything) and an Accept-Encoding, on every operation", () => {
+    for (const canonical of CANONICALS) {
+      const variants = spellingsOf(NEGOTIATION_FAMILY, canonical);
+      expect(variants.map((v) => [v.name, v.request.headers, requestLine(v.request), v.keeps])).toEqual([
+        ["a browser's Accept", [['Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8']], requestLine(canonical), 'meaning'],
+        ["curl's Accept: */*", [['Accept', '*/*']], requestLine(canonical), 'meaning'],
+        ['Accept: application/json; charset=utf-8', [['Accept', 'application/json; charset=utf-8']], requestLine(canonical), 'meaning'],
+        ['Accept: application/*', [['Accept', 'application/*']], requestLine(canonical), 'meaning'],
+        ['Accept: text/plain', [['Accept', 'text/plain']], requestLine(canonical), 'anything'],
+        ['Accept-Encoding: gzip, deflate, br', [['Accept-Encoding', 'gzip, deflate, br']], requestLine(canonical), 'meaning'],
+      ]);
+    }
+  });
+
+  it('replaces an Accept the canonical has under any case', () => {
+    const accepting: Spelled = deepFreeze({ ...GET, headers: [['accept', 'application/json']] });
+    expect(spellingsOf(NEGOTIATION_FAMILY, accepting)[1]?.request.headers).toEqual([['Accept', '*/*']]);
   });
 });
 

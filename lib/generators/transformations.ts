@@ -251,6 +251,17 @@ export const NEGOTIATION_FAMILY: Family = {
   },
 };
 
+/**
+ * The canonical request again. The relations suite sends the canonical request with a key right
+ * before each spelling, so this one, sent without a key, catches a cache that serves the keyed
+ * answer to a request without one.
+ */
+export const ORDER_FAMILY: Family = {
+  id: 'order',
+  title: 'the same request in another order',
+  variants: (c) => [{ name: 'the same request again, after it was sent with a key', request: { ...c }, keeps: 'meaning' }],
+};
+
 /** Headers a client or a proxy may add that must change nothing: forwarding and URL-override headers. */
 export const ADDED_HEADERS_FAMILY: Family = {
   id: 'added-headers',
@@ -270,4 +281,4 @@ export const ADDED_HEADERS_FAMILY: Family = {
   },
 };
 
-export const FAMILIES: readonly Family[] = [PATH_FAMILY, METHOD_FAMILY, CREDENTIAL_FAMILY, QUERY_FAMILY, BODY_FAMILY, NEGOTIATION_FAMILY, ADDED_HEADERS_FAMILY];
+export const FAMILIES: readonly Family[] = [PATH_FAMILY, METHOD_FAMILY, CREDENTIAL_FAMILY, QUERY_FAMILY, BODY_FAMILY, NEGOTIATION_FAMILY, ORDER_FAMILY, ADDED_HEADERS_FAMILY];

@@ -2,7 +2,7 @@
 // request line and the keeping, and that none touches its canonical.
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../../lib/json.ts';
-import { ADDED_HEADERS_FAMILY, BODY_FAMILY, CREDENTIAL_FAMILY, type Family, FAMILIES, METHOD_FAMILY, NEGOTIATION_FAMILY, PATH_FAMILY, QUERY_FAMILY, requestLine, type Spelled, spellingsOf, type Variant } from '../../../lib/generators/transformations.ts';
+import { ADDED_HEADERS_FAMILY, BODY_FAMILY, CREDENTIAL_FAMILY, type Family, FAMILIES, METHOD_FAMILY, NEGOTIATION_FAMILY, ORDER_FAMILY, PATH_FAMILY, QUERY_FAMILY, requestLine, type Spelled, spellingsOf, type Variant } from '../../../lib/generators/transformations.ts';
 
 /** Freezes a value and everything it holds, so a variant that writes into its canonical throws. */
 function deepFreeze<T>(value: T): T {
@@ -40,7 +40,7 @@ describe('every family', () => {
   });
 
   it('lists the families in a stable order', () => {
-    expect(FAMILIES.map((f) => f.id)).toEqual(['path', 'method', 'credential', 'query', 'body', 'negotiation', 'added-headers']);
+    expect(FAMILIES.map((f) => f.id)).toEqual(['path', 'method', 'credential', 'query', 'body', 'negotiation', 'order', 'added-headers']);
   });
 });
 
@@ -188,6 +188,18 @@ describe('the negotiation family', () => {
   it('replaces an Accept the canonical has under any case', () => {
     const accepting: Spelled = deepFreeze({ ...GET, headers: [['accept', 'application/json']] });
     expect(spellingsOf(NEGOTIATION_FAMILY, accepting)[1]?.request.headers).toEqual([['Accept', '*/*']]);
+  });
+});
+
+describe('the order family', () => {
+  it('sends the canonical request again, a fresh copy of it, keeping the meaning', () => {
+    for (const canonical of CANONICALS) {
+      const [again, ...more] = spellingsOf(ORDER_FAMILY, canonical);
+      expect(more).toEqual([]);
+      expect(again).toMatchObject({ name: 'the same request again, after it was sent with a key', keeps: 'meaning' });
+      expect(again?.request).toEqual(canonical);
+      expect(again?.request).not.toBe(canonical);
+    }
   });
 });
 

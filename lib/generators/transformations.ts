@@ -4,9 +4,9 @@
 // invariants (lib/checks/invariants.ts) judge every answer to every spelling. A family is a few
 // lines: an id, the operations it applies to, and its variants of one canonical request. Pure.
 //
-// Started in issue 34's session, not wired into a suite yet: the families here are the first three
-// (the path, the method, headers a client may add); the rest of issue 35's list (credential, query,
-// body, negotiation, order) are families of the same shape.
+// Not wired into a suite yet. The families are issue 35's list: the path, the method, the
+// credential, the query, the body, content negotiation, the order of requests, and headers a client
+// or a proxy may add (FAMILIES, in that order).
 import { stringifyJson, tryParseJson } from '../json.ts';
 
 /** The operations of the interface a canonical request is one of. */

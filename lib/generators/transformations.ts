@@ -252,9 +252,9 @@ export const NEGOTIATION_FAMILY: Family = {
 };
 
 /**
- * The canonical request again. The relations suite sends the canonical request with a key right
- * before each spelling, so this one, sent without a key, catches a cache that serves the keyed
- * answer to a request without one.
+ * The canonical request again. The relations suite (not wired yet) is to send the canonical request
+ * with a key right before each spelling, so this one, sent without a key, catches a cache that
+ * serves the keyed answer to a request without one.
  */
 export const ORDER_FAMILY: Family = {
   id: 'order',

@@ -19,7 +19,11 @@ export interface Observation {
   transformed: Transformed;
   credential: Credential;
   seen: Seen;
-  /** The canonical request's answer with a key, taken close before the spelling (again after it, when the two differ). */
+  /**
+   * The canonical request's answer: with a key, taken close before the spelling (again after it,
+   * when the two differ); without a key, its own answer without one (for the order family, the
+   * keyed answer right before).
+   */
   canonicalSeen?: Seen;
   /** The key's answer just before this one, nothing of the key in between (one quota). */
   before?: Seen;
@@ -223,16 +227,14 @@ export const STORE_INTEGRITY_INVARIANT = defineInvariant({
   needs: ['key'],
   judge(o) {
     if (o.credential !== 'key' || o.canonical.operation !== 'createPet') return undefined;
-    if (isAccepted(o.seen)) {
-      const p = tryParseJson(o.seen.text);
-      if (p.ok && !Pet.safeParse(p.value).success) return broken('invalid-pet-created', `${described(o)}: ${o.seen.text.slice(0, 200)}`);
-    }
+    const created = isAccepted(o.seen) ? tryParseJson(o.seen.text) : undefined;
+    if (created?.ok && !Pet.safeParse(created.value).success) return broken('invalid-pet-created', `${described(o)}: ${o.seen.text.slice(0, 200)}`);
     const { schema, readBack } = o.integrity ?? {};
     if (schema && isAccepted(schema)) return broken('schema-not-enforced', `${described(o)}; then a NewPet without categoryId: ${schema.status}`);
     if (readBack && o.canonicalSeen && readBack.status !== 429 && (readBack.status !== 200 || !sameContent('getPet', readBack.text, o.canonicalSeen.text))) {
       return broken('animal-changed', `${described(o)}; then the animal the canonical request created reads back ${readBack.status} ${readBack.text.slice(0, 200)}`);
     }
-    return schema || readBack ? holds('store intact') : undefined;
+    return schema || readBack ? holds('store intact') : created?.ok ? holds('a Pet created') : undefined;
   },
 });
 

@@ -90,6 +90,18 @@ export async function observeRelations(spellings: readonly PlannedSpelling[], op
     return taken;
   };
 
+  // Without a key, the canonical request's own answer without one (taken once): "GET /v1/pets/7: 401" beside the spelling's.
+  const canonicalWithoutKey = new Map<Operation, { seen: Seen; exchange: Exchange }>();
+  const takeWithoutKey = async (c: Spelled) => {
+    let taken = canonicalWithoutKey.get(c.operation);
+    if (!taken) {
+      const res = await send(requestOf(c, 'none', key));
+      taken = { seen: seenOf(res), exchange: res.exchange };
+      canonicalWithoutKey.set(c.operation, taken);
+    }
+    return taken;
+  };
+
   const observations: Observation[] = [];
   for (const [i, s] of ordered.entries()) {
     options.progress?.(`relations: spelling ${i + 1} of ${ordered.length} (${s.transformed.family}: ${s.transformed.name})`);
@@ -108,6 +120,8 @@ export async function observeRelations(spellings: readonly PlannedSpelling[], op
     if (s.credential === 'key' && op !== 'createPet' && isAccepted(seen) && (seen.status !== taken.seen.status || (s.transformed.request.method !== 'HEAD' && !sameContent(op, seen.text, taken.seen.text)))) {
       taken = await takeCanonical(s.canonical);
     }
+    // The order family's spelling without a key is the canonical request itself: its canonical is the keyed one just before.
+    if (s.credential === 'none' && s.transformed.family !== 'order') taken = await takeWithoutKey(s.canonical);
     if (!evidence.includes(taken.exchange)) evidence.unshift(taken.exchange);
     const o: Observation = { canonical: s.canonical, transformed: s.transformed, credential: s.credential, seen, canonicalSeen: taken.seen, ...(before ? { before } : {}) };
     if (wantsAgain(o)) {

@@ -1,0 +1,125 @@
+// The relations suite's driver (lib/suite-kit/relations.ts) against a server that is a function:
+// what it sends around each spelling (the canonical answer, again when an answer differs; the
+// spelling again before it is said uncounted; the store after an open body; a Location within the
+// origin) and in which order. No sockets.
+import { describe, expect, it } from 'vitest';
+import { judgeInvariant, ONE_QUOTA_INVARIANT } from '../../../lib/checks/invariants.ts';
+import type { PlannedSpelling } from '../../../lib/checks/relations.ts';
+import type { ApiRequest, ApiResponse } from '../../../lib/client/client.ts';
+import type { TargetKey } from '../../../lib/config/schema.ts';
+import type { Spelled, Transformed } from '../../../lib/generators/transformations.ts';
+import type { Exchange } from '../../../lib/result/exchange.ts';
+import { canonicalRequests, idIn, observeRelations, requestOf } from '../../../lib/suite-kit/relations.ts';
+
+const KEY = { key: 'sk-relations-test-1', label: 'pro#1', plan: 'pro', env: 'PRO_KEY', quota: { perMinute: 300, perDay: 10_000 } } as unknown as TargetKey;
+const BASE_URL = 'http://127.0.0.1:9/v1';
+const [LIST, GET, CREATE] = canonicalRequests('/v1', '7', true) as [Spelled, Spelled, Spelled];
+
+interface Sent {
+  method: string;
+  target: string;
+  keyed: boolean;
+  body?: string;
+}
+
+/** A server as a function of what was sent, and the log of what was. */
+function server(answer: (s: Sent, n: number) => { status: number; headers?: Record<string, string>; body?: unknown }) {
+  const log: Sent[] = [];
+  const send = async (req: ApiRequest): Promise<ApiResponse> => {
+    const s: Sent = { method: req.method, target: req.target ?? req.path, keyed: 'key' in req.auth, ...(req.body !== undefined ? { body: req.body } : {}) };
+    log.push(s);
+    const a = answer(s, log.length);
+    const text = a.body === undefined ? '' : JSON.stringify(a.body);
+    const headers = { 'content-type': 'application/json', ...a.headers };
+    const exchange = { seq: log.length, method: req.method, url: s.target, status: a.status } as unknown as Exchange;
+    return { exchange, status: a.status, headers, text };
+  };
+  return { log, send };
+}
+
+const spelled = (canonical: Spelled, request: Partial<Spelled>, family = 'path', keeps: Transformed['keeps'] = 'meaning', credential: 'key' | 'none' = 'key'): PlannedSpelling => ({
+  canonical,
+  transformed: { family, name: `${family} variant`, request: { ...canonical, ...request }, keeps },
+  credential,
+});
+
+describe('requestOf', () => {
+  it('sends the target as spelled, header names lower-cased so that an Accept replaces the default, and a respelled scheme alone without a key', () => {
+    const r = requestOf({ ...LIST, base: ['v1', '.'], headers: [['Accept', 'text/plain']], scheme: 'bearer' }, 'none', KEY);
+    expect(r).toMatchObject({ method: 'GET', target: '/v1/./pets?limit=2&status=available', headers: { accept: 'text/plain', authorization: 'bearer' }, auth: { none: true } });
+    expect(requestOf({ ...LIST, scheme: 'BEARER' }, 'key', KEY).auth).toEqual({ key: KEY, scheme: 'BEARER' });
+  });
+
+  it('reads an int64 id whole, from an animal or the first of a list', () => {
+    expect(idIn('[{"id":9223372036854775807,"name":"x"}]')).toBe('9223372036854775807');
+    expect(idIn('{"id":7}')).toBe('7');
+    expect(idIn('[]')).toBeUndefined();
+    expect(idIn('not json')).toBeUndefined();
+  });
+});
+
+describe('observeRelations', () => {
+  it('sends reads before writes, and the canonical answer once per operation while answers agree', async () => {
+    const { log, send } = server((s) => (s.method === 'POST' ? { status: 201, body: { id: 9, name: 'x', categoryId: 1 } } : { status: 200, body: /\/pets\/\d/.test(s.target) ? { id: 7 } : [{ id: 7 }] }));
+    const plan = [spelled(CREATE, { chunked: true }, 'body'), spelled(LIST, { trailingSlash: true }), spelled(LIST, { headers: [['X-Real-IP', '127.0.0.1']] }, 'added-headers'), spelled(GET, { method: 'HEAD' }, 'method')];
+    const observations = await observeRelations(plan, { send, key: KEY, baseUrl: BASE_URL });
+    expect(log.map((s) => `${s.method} ${s.target}`)).toEqual([
+      'GET /v1/pets?limit=2&status=available',
+      'GET /v1/pets/?limit=2&status=available',
+      'GET /v1/pets?limit=2&status=available',
+      'GET /v1/pets/7',
+      'HEAD /v1/pets/7',
+      'POST /v1/pets',
+      'POST /v1/pets',
+    ]);
+    expect(observations.map((o) => o.transformed.family)).toEqual(['path', 'added-headers', 'method', 'body']);
+    expect(observations.every((o) => (o.evidence ?? []).length >= 2)).toBe(true);
+  });
+
+  it('takes the canonical answer again when a spelling is answered otherwise, so that a changed store is not a changed meaning', async () => {
+    let size = 1;
+    const { log, send } = server((s) => ({ status: 200, body: Array.from({ length: s.target.includes('/?') ? ++size : size }, (_, i) => ({ id: i })) }));
+    const [o] = await observeRelations([spelled(LIST, { trailingSlash: true })], { send, key: KEY, baseUrl: BASE_URL });
+    expect(log).toHaveLength(3);
+    expect(o!.canonicalSeen!.text).toBe(JSON.stringify([{ id: 0 }, { id: 1 }]));
+  });
+
+  it('sends the canonical request with a key right before an order spelling, however recently it was taken', async () => {
+    const { log, send } = server(() => ({ status: 200, body: [] }));
+    await observeRelations([spelled(LIST, {}, 'path'), spelled(LIST, {}, 'order', 'meaning', 'none')], { send, key: KEY, baseUrl: BASE_URL });
+    expect(log.map((s) => s.keyed)).toEqual([true, true, true, false]);
+  });
+
+  it('sends a spelling again before saying it drew nothing on the quota, and says so only when twice it did not', async () => {
+    // Remaining falls for the canonical request only: a limiter that skips the trailing slash.
+    let remaining = 100;
+    const { log, send } = server((s) => {
+      if (!s.target.startsWith('/v1/pets/')) remaining -= 1;
+      return { status: 200, headers: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': '2000000000' }, body: [] };
+    });
+    const observations = await observeRelations([spelled(LIST, { trailingSlash: true })], { send, key: KEY, baseUrl: BASE_URL });
+    expect(log).toHaveLength(3);
+    expect(judgeInvariant(ONE_QUOTA_INVARIANT, observations)).toMatchObject({ outcome: 'fail', code: 'not-counted', message: expect.stringContaining('X-RateLimit-Remaining 99 before, 99 after it, 99 after it again') });
+  });
+
+  it('after a body the interface leaves open, reads the store: a NewPet without categoryId, the canonical animal read back', async () => {
+    const { log, send } = server((s) => (s.method === 'POST' ? (s.body?.includes('"categoryId"') ? { status: 201, body: { id: 9, name: 'x', categoryId: 1 } } : { status: 400, body: { code: 'bad', message: 'bad', status: 400 } }) : { status: 200, body: { id: 9, name: 'x', categoryId: 1 } }));
+    const [o] = await observeRelations([spelled(CREATE, { body: '{"name":"x","categoryId":1,"__proto__":{}}' }, 'body', 'anything')], { send, key: KEY, baseUrl: BASE_URL });
+    expect(log.map((s) => `${s.method} ${s.target}`)).toEqual(['POST /v1/pets', 'POST /v1/pets', 'POST /v1/pets', 'GET /v1/pets/9']);
+    expect(o!.integrity).toMatchObject({ schema: { status: 400 }, readBack: { status: 200 } });
+  });
+
+  it("follows a created animal's Location within the target's origin only", async () => {
+    for (const [location, followed] of [
+      ['/v1/pets/9', 'GET /v1/pets/9'],
+      ['pets/9', 'GET /v1/pets/9'],
+      ['http://127.0.0.1:9/v1/pets/9', 'GET /v1/pets/9'],
+      ['https://api.example.com/v1/pets/9', undefined],
+    ] as const) {
+      const { log, send } = server((s) => (s.method === 'POST' ? { status: 201, headers: { location }, body: { id: 9 } } : { status: 200, body: { id: 9 } }));
+      const [o] = await observeRelations([spelled(CREATE, {}, 'negotiation')], { send, key: KEY, baseUrl: BASE_URL });
+      expect(log.slice(2).map((s) => `${s.method} ${s.target}`)).toEqual(followed ? [followed] : []);
+      expect(o!.location !== undefined).toBe(followed !== undefined);
+    }
+  });
+});

@@ -5,6 +5,8 @@
 // rounded with noise, server clocks off, several instances):
 //
 // - Remaining is never above Limit: no window has more requests left than its limit.
+// - A window gives its requests back at most once in its length: two turns of the window Limit
+//   names (Remaining back after each Reset named) less than that length apart are another window's.
 // - Remaining never comes back, before the Reset an earlier answer named, by more than a token
 //   bucket of the window Limit names refills meanwhile. A fixed window gives nothing back before
 //   its end; a sliding log whose Reset names its oldest request's leaving gives nothing back before
@@ -136,6 +138,49 @@ function describeRise(run: KeyRun, rise: Rise, count: number): Finding {
   );
 }
 
+/** Two turns of one window: its Remaining given back after the Reset each earlier answer named, those Resets less than a window apart. */
+interface TwoTurns {
+  window: WindowName;
+  first: [Full, Full];
+  second: [Full, Full];
+}
+
+/**
+ * A window turns once per its length: a fixed window at its end, a sliding log or a bucket as its
+ * requests age (a day's only a day after they were sent). Answers whose Limit names a window W,
+ * whose Remaining came back past what a token bucket of W refills, after the Reset the answer
+ * before named, turned W; two such turns whose Resets lie less than W's length apart (less the
+ * clocks' slack on each) are not W's: Remaining and Reset describe another window than Limit.
+ * "Limit 1000 (the day's quota)" with Remaining back at 59 every minute, at each minute's Reset.
+ */
+function turnsTooSoon(run: KeyRun, answers: readonly Full[]): TwoTurns | undefined {
+  const turns = new Map<WindowName, [Full, Full][]>();
+  for (let i = 1; i < answers.length; i++) {
+    const [before, after] = [answers[i - 1]!, answers[i]!];
+    const window = windowNamed(run, after.limit);
+    if (!window || before.limit !== after.limit || !isAccepted(after) || sent(after) < before.reset) continue;
+    const refill = Math.floor((quotaOf(run.quota, window) / run.windows[window]) * ((after.t - before.t) / 1000)) + 1;
+    if (after.remaining - before.remaining <= refill) continue;
+    const seen = turns.get(window) ?? [];
+    const earlier = seen.find(([b]) => b.reset !== before.reset && Math.abs(before.reset - b.reset) < run.windows[window] - 2 * CLOCK_SLACK_S - 1);
+    if (earlier) return { window, first: earlier, second: [before, after] };
+    turns.set(window, [...seen, [before, after]]);
+  }
+  return undefined;
+}
+
+function describeTurns(run: KeyRun, { window, first, second }: TwoTurns): Finding {
+  const quota = quotaOf(run.quota, window);
+  const apart = Math.abs(second[0].reset - first[0].reset);
+  const turn = ([b, a]: [Full, Full]) => `Remaining ${b.remaining} → ${a.remaining} after Reset ${b.reset}`;
+  return fail(
+    'window-turned-too-soon',
+    `${run.label}: Limit ${quota} (the ${window}'s quota), yet its window gave its requests back twice ${apart} s apart (${turn(first)}; ${turn(second)}), where a ${window} window turns once in ${run.windows[window]} s: Remaining and Reset count another window than Limit`,
+    `Limit, Remaining and Reset of one window: a ${window} window gives its requests back at most once in ${run.windows[window]} s`,
+    `${first[0].status}: Limit ${first[0].limit}, Remaining ${first[0].remaining}, Reset ${first[0].reset}; then ${first[1].status}: Remaining ${first[1].remaining}, Reset ${first[1].reset}; … ${second[0].status}: Remaining ${second[0].remaining}, Reset ${second[0].reset}; then ${second[1].status}: Remaining ${second[1].remaining}, Reset ${second[1].reset}`,
+  );
+}
+
 export function judgeHeadersOneWindow(run: KeyRun): Finding {
   const all = answersOf(run);
   if (all.length === 0) return skip(`${run.label} was not driven: no answer to judge`);
@@ -148,6 +193,8 @@ export function judgeHeadersOneWindow(run: KeyRun): Finding {
   const excess = (r: Rise) => r.after.remaining - r.before.remaining - r.refill;
   const widest = rises.reduce<Rise | undefined>((best, r) => (!best || excess(r) > excess(best) ? r : best), undefined);
   if (widest) return describeRise(run, widest, rises.length);
+  const tooSoon = turnsTooSoon(run, answers);
+  if (tooSoon) return describeTurns(run, tooSoon);
   const pairs = judged === 0 ? 'no two answers could be compared against a Reset (each Reset lay a window ahead, as a sliding log\'s may, or had passed)' : `${judged} pairs of answers before a Reset named: Remaining never came back more than a token bucket of its window refills`;
   return pass(`${run.label}: ${answers.length} answers, Remaining at most Limit on each; ${pairs}`);
 }

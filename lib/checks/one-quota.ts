@@ -6,6 +6,7 @@ import { CLOCK_SLACK_S, countedAgainstQuota, readRetryAfter, resetAtMs, resetSha
 import { mostInOneWindow, notReached, refillOver } from './not-reached.ts';
 import { defineCheck } from './define.ts';
 import { driven, explainedBy, fail, type Finding, pass, skip } from './types.ts';
+import { isAccepted } from '../status.ts';
 
 const NAMES: Record<MixOperation, string> = { listPets: 'listPets', getPet: 'getPet', createPet: 'createPet', listOrders: 'GET /store/orders' };
 
@@ -55,12 +56,31 @@ export function mixAllowance(run: Pick<KeyRun, 'quota' | 'windows'>, mix: MixDat
  * refilled meanwhile), and the 429 had named a moment more than a second after it was sent.
  */
 export function acceptedElsewhere(run: Pick<KeyRun, 'quota' | 'windows'>, refused: MixPoint, other: MixPoint | undefined): boolean {
-  if (other === undefined || !counted(other)) return false;
+  // A 4xx is refusedOtherwise's: another answer than 429, not an acceptance.
+  if (other === undefined || !isAccepted(other.status)) return false;
   if (refused.reset === undefined || other.reset === undefined || Math.abs(other.reset - refused.reset) > 1) return false;
+  return withinRefusal(run, refused, other);
+}
+
+/** Sent within one token's time of the refusal (no bucket refilled meanwhile), before a moment more than a second ahead that its Retry-After named. */
+function withinRefusal(run: Pick<KeyRun, 'quota' | 'windows'>, refused: MixPoint, other: MixPoint): boolean {
   const tokenMs = windowMs(run.windows) / run.quota.perMinute;
   if (other.t - (refused.sentAt ?? refused.t) >= tokenMs) return false;
   const until = readRetryAfter(refused.retryAfter, refused.t, refused.date)?.untilMs;
   return until !== undefined && until > (other.sentAt ?? other.t) + 1000;
+}
+
+/**
+ * The request sent right after the first 429 (an invalid one where there is one: drive-mix.ts)
+ * answered with another 4xx than 429 within the refusal's period: "A request over the limit
+ * receives 429", invalid or not; a server that validates (or looks up) before it counts answers
+ * 400 or 404. 401 and 403 aside (the key refused otherwise).
+ */
+export function refusedOtherwise(run: Pick<KeyRun, 'quota' | 'windows'>, refused: MixPoint, other: MixPoint | undefined): boolean {
+  if (other === undefined || other.status < 400 || other.status >= 500 || [401, 403, 429].includes(other.status)) return false;
+  // Another Reset than the refusal's: the window turned meanwhile. Without one (answered before the limiter), the times alone.
+  if (refused.reset !== undefined && other.reset !== undefined && Math.abs(other.reset - refused.reset) > 1) return false;
+  return withinRefusal(run, refused, other);
 }
 
 export function judgeOneQuota(run: KeyRun): Finding {
@@ -85,6 +105,13 @@ export function judgeOneQuota(run: KeyRun): Finding {
     problems.push({
       code: 'other-operation-accepted',
       text: `${run.label}: refused on ${NAMES[refused.op]} (429, Retry-After ${refused.retryAfter}), accepted on ${NAMES[other.op]} ${((other.t - refused.t) / 1000).toFixed(1)} s later (${other.status}${other.remaining !== undefined ? `, X-RateLimit-Remaining ${other.remaining}` : ''})`,
+    });
+  }
+  if (refused && mix.other && refusedOtherwise(run, refused, mix.other)) {
+    const other = mix.other;
+    problems.push({
+      code: 'not-429-over-limit',
+      text: `${run.label}: refused on ${NAMES[refused.op]} (429, Retry-After ${refused.retryAfter}), then ${NAMES[other.op]}${other.op === 'createPet' ? ' with a NewPet without name' : ''}, sent ${((other.t - refused.t) / 1000).toFixed(1)} s later, got ${other.status}, not 429: a request over the limit receives 429, whatever it asks (answered before the limiter refused it)`,
     });
   }
   if (problems.length > 0) {

@@ -34,6 +34,15 @@ export function mixRequest(op: MixOperation, writes: boolean): WireRequest {
   }
 }
 
+/** What is invalid in the mix's request of an operation, for those whose request is invalid (mixRequest). */
+export const INVALID: Partial<Record<MixOperation, string>> = { createPet: 'an invalid request (a NewPet without name; where writes are not allowed, limit=0)' };
+
+/** The operation of the one request sent right after the mix's first 429: another than the refused one, an invalid request first. */
+export function otherOperation(refused: MixOperation, writes: boolean): MixOperation {
+  const order: MixOperation[] = ['createPet', 'getPet', 'listOrders', 'listPets'];
+  return order.find((op) => mixOperation(op, writes) !== refused)!;
+}
+
 /** The operation `op` would be sent as (where writes are not allowed, createPet's place is taken by listPets). */
 export function mixOperation(op: MixOperation, writes: boolean): MixOperation {
   return op === 'createPet' && !writes ? 'listPets' : op;
@@ -106,9 +115,12 @@ export async function driveMix(ctx: DriveContext, key: TargetKey, run: KeyRun): 
   let other: MixPoint | undefined;
   const refused = points.find((p) => p.status === 429);
   if (refused) {
-    // One request of another operation, at once: the only one sent into the 429's period.
-    const next = PATTERN.map((_, i) => PATTERN[(n + i) % PATTERN.length]!).find((op) => mixOperation(op, writes) !== refused.op)!;
-    other = await send(next, `another operation than the refused ${refused.op}, at once: one quota refuses it too (rate-limit.one-quota)`);
+    // One request of another operation, at once, the only one sent into the 429's period: an
+    // invalid one where there is one to send (a NewPet without name; where writes are not allowed,
+    // limit=0), so that a server that validates before it counts shows it ("A request over the
+    // limit receives 429", invalid or not).
+    const next = otherOperation(refused.op, writes);
+    other = await send(next, `another operation than the refused ${refused.op}, at once, ${INVALID[next] ?? 'valid'}: one quota refuses it too (rate-limit.one-quota)`);
   }
   ctx.wire.budget.refund(cap + 1 - points.length - (other ? 1 : 0));
   run.mix = { start, expected, points, ended, durationMs: ctx.clock.now() - startedAt, ...(other ? { other } : {}) };

@@ -114,11 +114,22 @@ export function createApp(deps: AppDeps): RequestListener {
   const bucketPerOperation = faults.has('rate-per-operation');
   const countsOnlySuccess = faults.has('rate-counts-only-success');
   const checkThenCount = faults.has('rate-check-then-count');
+  const validatesFirst = faults.has('rate-validation-first');
   const slowDay = variations.has('slow-day');
 
   // Handling stays synchronous as long as nothing in it waits (reading a body, a fault's pause, a
   // delivery's delay): a promise only where something does. Either way the same steps run in the
   // same order, and an exception anywhere in them ends the same way.
+
+  /** The limiter's refusal: 429 with Retry-After (a ban's, or the window's). */
+  function limited(rate: RateDecision): Reply {
+    const retryAfter = rate.retryAfter ?? 1;
+    const headers = { [HEADER.retryAfter]: String(retryAfter) };
+    if (rate.banned) {
+      return errorReply(429, 'banned', `API key banned for retrying before Retry-After; retry after ${retryAfter} s`, headers);
+    }
+    return errorReply(429, 'rate_limited', `rate limit exceeded; retry after ${retryAfter} s`, headers);
+  }
 
   function dispatch(x: Exchange): Reply | Promise<Reply> {
     const { req, url, route, authError, rate } = x;
@@ -131,14 +142,13 @@ export function createApp(deps: AppDeps): RequestListener {
       }
       return unauthorized(authError);
     }
-    if (!rate.allowed) {
-      const retryAfter = rate.retryAfter ?? 1;
-      const headers = { [HEADER.retryAfter]: String(retryAfter) };
-      if (rate.banned) {
-        return errorReply(429, 'banned', `API key banned for retrying before Retry-After; retry after ${retryAfter} s`, headers);
-      }
-      return errorReply(429, 'rate_limited', `rate limit exceeded; retry after ${retryAfter} s`, headers);
+    // Fault rate-validation-first: the operation's validation runs before the limiter's refusal.
+    if (!rate.allowed && validatesFirst && url !== undefined && route.kind === 'operation') {
+      const prepared = operations[route.operation](req, url, route.params, x.client.label);
+      const refuse = (p: Prepared) => ('reject' in p ? p.reject : limited(rate));
+      return prepared instanceof Promise ? prepared.then(refuse) : refuse(prepared);
     }
+    if (!rate.allowed) return limited(rate);
     if (url === undefined) return badRequest('request target is not a valid URL');
     if (route.kind === 'not-found') return errorReply(404, 'not_found', `no such resource: ${url.pathname}`);
     if (route.kind === 'method-not-allowed') {

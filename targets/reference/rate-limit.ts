@@ -118,7 +118,7 @@ export interface RateLimiterOptions {
    * may come): a smoothing limiter with no room for a burst.
    */
   noBurst?: boolean;
-  /** Faults rate-headers-mixed-windows, rate-remaining-of-day: every decision also gives each window's state (`windows`). */
+  /** Faults rate-headers-mixed-windows, rate-remaining-of-day, rate-limit-of-day-window-of-minute: every decision also gives each window's state (`windows`). */
   reportWindows?: boolean;
 }
 

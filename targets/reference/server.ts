@@ -118,7 +118,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
     enforceDay: !faults.has('rate-daily-not-enforced'),
     minuteRefill: faults.has('rate-slow-refill') ? SLOW_REFILL : undefined,
     noBurst: faults.has('rate-no-burst'),
-    reportWindows: faults.has('rate-headers-mixed-windows') || faults.has('rate-remaining-of-day'),
+    reportWindows: faults.has('rate-headers-mixed-windows') || faults.has('rate-remaining-of-day') || faults.has('rate-limit-of-day-window-of-minute'),
   });
   const first = keys.clients()[0];
   if (variations.has('first-key-banned') && first) limiter.ban(first.label, now() + EARLIER_BAN_WINDOWS * config.windows.minute * 1000);

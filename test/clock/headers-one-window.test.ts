@@ -30,6 +30,21 @@ describe('rate-limit.headers-one-window on the virtual clock', () => {
     }
   });
 
+  it("rate-limit-of-day-window-of-minute: the day's Limit over the minute's Remaining and Reset, which turn each minute, named so", async () => {
+    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: ['rate-limit-of-day-window-of-minute'] });
+    const failures = LABELS.map((label) => r.findings(label).get(ID)).filter((f) => f?.outcome === 'fail');
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures[0]).toMatchObject({
+      code: 'window-turned-too-soon',
+      message: expect.stringMatching(/Limit [0-9]+ \(the day's quota\), yet its window gave its requests back twice [0-9]+ s apart \(Remaining [0-9]+ → [0-9]+ after Reset [0-9]+; Remaining [0-9]+ → [0-9]+ after Reset [0-9]+\), where a day window turns once in 40 s/),
+    });
+  });
+
+  it('headers of the minute, turning each minute, pass: a window may turn once in its length', async () => {
+    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations: ['headers-minute-window'] });
+    for (const label of LABELS) expect({ label, outcome: r.findings(label).get(ID)?.outcome }).toEqual({ label, outcome: 'pass' });
+  });
+
   it('the reference passes, every key judged', async () => {
     const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS });
     for (const label of LABELS) expect({ label, finding: r.findings(label).get(ID) }).toMatchObject({ label, finding: { outcome: 'pass', message: expect.stringContaining('Remaining at most Limit on each') } });

@@ -861,6 +861,16 @@ const checks = {
     clock.set(T0 + 60_000);
     expect(rateHeaders(await tiny(s))).toEqual({ limit: 5, remaining: 2, reset: T0_S + 86_400 });
   },
+  'rate-limit-of-day-window-of-minute': async (s, clock) => {
+    // Limit of the day, Remaining and Reset of the minute.
+    expect(rateHeaders(await free(s))).toEqual({ limit: 1000, remaining: 59, reset: T0_S + 60 });
+    const responses = await tinies(s, 4);
+    expect(statuses(responses)).toEqual([200, 200, 200, 429]);
+    expect(responses.map(rateHeaders)).toEqual([2, 1, 0, 0].map((remaining) => ({ limit: 5, remaining, reset: T0_S + 60 })));
+    // The next minute: Remaining is back under the same Limit, its Reset the next minute's end.
+    clock.set(T0 + 60_000);
+    expect(rateHeaders(await tiny(s))).toEqual({ limit: 5, remaining: 2, reset: T0_S + 120 });
+  },
   'rate-remaining-of-day': async (s) => {
     // Limit and Reset of the minute, Remaining of the day.
     expect(rateHeaders(await free(s))).toEqual({ limit: 60, remaining: 999, reset: T0_S + 60 });
@@ -969,6 +979,12 @@ const checks = {
     expect(statuses(await tinies(s, 4))).toEqual([200, 200, 200, 429]);
     const other = await call(s, 'GET', '/v1/pets/424242', { key: TINY_KEY });
     expect({ status: other.status, remaining: rateHeaders(other)?.remaining }).toEqual({ status: 404, remaining: 2 });
+  },
+  'rate-validation-first': async (s) => {
+    // Over the limit, an invalid NewPet gets its 400 and a valid request its 429.
+    expect(statuses(await tinies(s, 4))).toEqual([200, 200, 200, 429]);
+    expect((await call(s, 'POST', '/v1/pets', { key: TINY_KEY, json: { categoryId: 1 } })).status).toBe(400);
+    expect((await tiny(s)).status).toBe(429);
   },
   'rate-counts-only-success': async (s) => {
     // 404s are given back: any number of them, and the key still has its whole quota.

@@ -137,6 +137,8 @@ const SHOWN = {
   'rate-reset-window-start': { by: 'clock' },
   'rate-limit-wrong-plan': { by: 'clock' },
   'rate-headers-mixed-windows': { by: 'clock' },
+  'rate-limit-of-day-window-of-minute': { by: 'clock' },
+  'rate-validation-first': { by: 'clock' },
   'rate-remaining-of-day': { by: 'clock' },
   'rate-one-too-many': { by: 'clock' },
   'rate-never-429': { by: 'clock' },

@@ -2,7 +2,7 @@
 // limiter enforces. Header faults rewrite the finished Reply from the rate decision in its context
 // (they touch only headers that are there, except rate-draft-headers, which renames them all);
 // enforcement faults are flags read where the limiter is wired (server.ts: rate-one-too-many,
-// rate-daily-not-enforced, rate-slow-refill) or called (app.ts: rate-never-429, rate-shared-bucket, rate-per-connection, rate-per-operation, rate-counts-only-success, rate-check-then-count).
+// rate-daily-not-enforced, rate-slow-refill) or called (app.ts: rate-never-429, rate-validation-first, rate-shared-bucket, rate-per-connection, rate-per-operation, rate-counts-only-success, rate-check-then-count).
 import type { FaultDefinition } from '../fault-definition.ts';
 import { HEADER, RATE_LIMIT_HEADER_NAMES, withoutHeaders, type RateContext, type Reply, type ReplyContext } from '../http.ts';
 import type { RateDecision, WindowState } from '../rate-limit.ts';
@@ -151,6 +151,14 @@ export const RATE_LIMIT_FAULTS = [
     }),
   },
   {
+    id: 'rate-limit-of-day-window-of-minute',
+    breaks:
+      "X-RateLimit-Limit, -Remaining and -Reset describe one window: Limit is the day's quota while Remaining and Reset are the minute's " +
+      '(a limiter with both windows that reports the larger limit), so the 429 comes when the minute runs out and Remaining is back each minute under the day\'s Limit.',
+    caught: { check: 'rate-limit.headers-one-window', code: 'window-turned-too-soon' },
+    rewrite: onRated((reply, { decision }) => withWindows(reply, decision.windows?.day, decision.windows?.minute, decision.windows?.minute)),
+  },
+  {
     id: 'rate-headers-mixed-windows',
     breaks:
       'X-RateLimit-Limit, -Remaining and -Reset describe one window: Limit and Reset are the day window\'s, Remaining the minute\'s ' +
@@ -234,6 +242,13 @@ export const RATE_LIMIT_FAULTS = [
       'keyed by route does), so a key gets its plan once per operation.',
     // A mix of operations, valid and not, spends one window of one key.
     caught: { check: 'rate-limit.one-quota' },
+  },
+  {
+    id: 'rate-validation-first',
+    breaks:
+      'A request over the limit receives 429: the operation validates its input before the limiter refuses (validation middleware mounted before the limiter), ' +
+      'so an invalid request over the limit gets its 400 instead of 429.',
+    caught: { check: 'rate-limit.one-quota', code: 'not-429-over-limit' },
   },
   {
     id: 'rate-counts-only-success',

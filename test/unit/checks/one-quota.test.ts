@@ -1,6 +1,6 @@
 // rate-limit.one-quota, judged from made-up mixes: one quota for every operation and every answer.
 import { describe, expect, it } from 'vitest';
-import { acceptedElsewhere, judgeOneQuota, oneQuota } from '../../../lib/checks/one-quota.ts';
+import { acceptedElsewhere, refusedOtherwise, judgeOneQuota, oneQuota } from '../../../lib/checks/one-quota.ts';
 import type { KeyRun, MixData, MixOperation, MixPoint } from '../../../lib/result/rate-limits.ts';
 
 /** Monday 6 January 2025, 12:00:00 UTC: a minute window starts here. */
@@ -45,16 +45,27 @@ describe('rate-limit.one-quota', () => {
     expect(finding.message).toContain('listPets 13 (200), getPet 4 (404), createPet 4 (400), GET /store/orders 4 (200)');
   });
 
-  it('fails a key refused on one operation and let through on another in the same window, naming both', () => {
+  it('fails a key refused on one operation and answered otherwise than 429 on another in the same window, naming both', () => {
     const finding = judgeOneQuota(run(mix(9, 9, acceptedAfter(4))));
-    expect(finding).toMatchObject({ outcome: 'fail', code: 'other-operation-accepted' });
-    expect(finding.outcome === 'fail' && finding.message).toBe('free#1: refused on listPets (429, Retry-After 50), accepted on getPet 0.0 s later (404, X-RateLimit-Remaining 7)');
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'not-429-over-limit' });
+    expect(finding.outcome === 'fail' && finding.message).toBe('free#1: refused on listPets (429, Retry-After 50), then getPet, sent 0.0 s later, got 404, not 429: a request over the limit receives 429, whatever it asks (answered before the limiter refused it)');
+    // Answered before the limiter, without X-RateLimit-*: the times alone tell it was within the refusal.
+    const bare = mix(9, 9, acceptedAfter(4));
+    const other = bare.other!;
+    bare.other = { t: other.t, sentAt: other.sentAt, status: 400, op: 'createPet' };
+    expect(judgeOneQuota(run(bare))).toMatchObject({ outcome: 'fail', code: 'not-429-over-limit', message: expect.stringContaining('then createPet with a NewPet without name') });
+  });
+
+  it('fails a key refused on one operation and served on another in the same window', () => {
+    const m = mix(9, 9, acceptedAfter(4));
+    m.other = { ...m.other!, status: 200, op: 'listOrders' };
+    expect(judgeOneQuota(run(m))).toMatchObject({ outcome: 'fail', code: 'other-operation-accepted', message: expect.stringContaining('accepted on GET /store/orders 0.0 s later (200, X-RateLimit-Remaining 7)') });
   });
 
   it('reports both relations when both are broken, the count first', () => {
     const finding = judgeOneQuota(run(mix(9, 30, acceptedAfter(4))));
     expect(finding).toMatchObject({ outcome: 'fail', code: 'mix-over-quota' });
-    expect(finding.outcome === 'fail' && finding.message).toContain('accepted on getPet');
+    expect(finding.outcome === 'fail' && finding.message).toContain('then getPet, sent 0.0 s later, got 404, not 429');
   });
 
   it('counts what the quota counted, as the day ledger does: a 4xx without X-RateLimit-* (answered before the limiter) or a 5xx is not let through by the limiter', () => {
@@ -109,13 +120,21 @@ describe('rate-limit.one-quota', () => {
     const r = run(undefined);
     const refused = point(0, 429, 'listPets', { retryAfter: '30' });
     const other = (o: Partial<MixPoint>): MixPoint => ({ ...refused, op: 'getPet', status: 404, retryAfter: undefined, sentAt: refused.t + 1, t: refused.t + 5, ...o });
-    expect(acceptedElsewhere(r, refused, other({}))).toBe(true);
+    expect(acceptedElsewhere(r, refused, other({ status: 200 }))).toBe(true);
+    expect(acceptedElsewhere(r, refused, other({}))).toBe(false);
     expect(acceptedElsewhere(r, refused, other({ status: 429 }))).toBe(false);
-    expect(acceptedElsewhere(r, refused, other({ status: 401 }))).toBe(false);
-    expect(acceptedElsewhere(r, refused, other({ reset: undefined }))).toBe(false);
-    expect(acceptedElsewhere(r, refused, other({ reset: refused.reset! + 1 }))).toBe(true);
-    expect(acceptedElsewhere(r, refused, other({ reset: refused.reset! + 2 }))).toBe(false);
-    expect(acceptedElsewhere(r, { ...refused, retryAfter: undefined }, other({}))).toBe(false);
+    expect(acceptedElsewhere(r, refused, other({ status: 200, reset: undefined }))).toBe(false);
+    expect(acceptedElsewhere(r, refused, other({ status: 200, reset: refused.reset! + 1 }))).toBe(true);
+    expect(acceptedElsewhere(r, refused, other({ status: 200, reset: refused.reset! + 2 }))).toBe(false);
+    expect(acceptedElsewhere(r, { ...refused, retryAfter: undefined }, other({ status: 200 }))).toBe(false);
     expect(acceptedElsewhere(r, refused, undefined)).toBe(false);
+    // Another 4xx than 429: refused otherwise, with or without X-RateLimit-*, unless the window turned.
+    expect(refusedOtherwise(r, refused, other({}))).toBe(true);
+    expect(refusedOtherwise(r, refused, other({ reset: undefined, limit: undefined, remaining: undefined }))).toBe(true);
+    expect(refusedOtherwise(r, refused, other({ reset: refused.reset! + 2 }))).toBe(false);
+    expect(refusedOtherwise(r, refused, other({ status: 401 }))).toBe(false);
+    expect(refusedOtherwise(r, refused, other({ status: 429 }))).toBe(false);
+    expect(refusedOtherwise(r, refused, other({ t: refused.t + 60_000 }))).toBe(false);
+    expect(refusedOtherwise(r, { ...refused, retryAfter: undefined }, other({}))).toBe(false);
   });
 });

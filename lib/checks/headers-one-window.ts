@@ -146,12 +146,14 @@ interface TwoTurns {
 }
 
 /**
- * A window turns once per its length: a fixed window at its end, a sliding log or a bucket as its
- * requests age (a day's only a day after they were sent). Answers whose Limit names a window W,
- * whose Remaining came back past what a token bucket of W refills, after the Reset the answer
- * before named, turned W; two such turns whose Resets lie less than W's length apart (less the
- * clocks' slack on each) are not W's: Remaining and Reset describe another window than Limit.
+ * A window turns once per its length: a fixed window at its end, a bucket at its rate. Answers
+ * whose Limit names a window W, whose Remaining came back past what a token bucket of W refills,
+ * after the Reset the answer before named, turned W; two such turns whose Resets lie less than W's
+ * length apart (less the clocks' slack on each) and a whole number of the other window's lengths
+ * apart are the other window's: Remaining and Reset describe it, not the window Limit names.
  * "Limit 1000 (the day's quota)" with Remaining back at 59 every minute, at each minute's Reset.
+ * (A sliding log of the day whose Reset names its oldest request's leaving gives back as earlier
+ * traffic leaves, at that traffic's times: not judged unless in step with the minute.)
  */
 function turnsTooSoon(run: KeyRun, answers: readonly Full[]): TwoTurns | undefined {
   const turns = new Map<WindowName, [Full, Full][]>();
@@ -162,7 +164,15 @@ function turnsTooSoon(run: KeyRun, answers: readonly Full[]): TwoTurns | undefin
     const refill = Math.floor((quotaOf(run.quota, window) / run.windows[window]) * ((after.t - before.t) / 1000)) + 1;
     if (after.remaining - before.remaining <= refill) continue;
     const seen = turns.get(window) ?? [];
-    const earlier = seen.find(([b]) => b.reset !== before.reset && Math.abs(before.reset - b.reset) < run.windows[window] - 2 * CLOCK_SLACK_S - 1);
+    // A whole number of the other window's lengths apart (to a second): that window's turns. A
+    // sliding log of W naming its oldest request's leaving gives back as earlier traffic leaves,
+    // at that traffic's times, not in step with the other window.
+    const other = run.windows[window === 'day' ? 'minute' : 'day'];
+    const inStep = (apart: number) => apart > 0 && Math.min(apart % other, other - (apart % other)) <= 1;
+    const earlier = seen.find(([b]) => {
+      const apart = Math.abs(before.reset - b.reset);
+      return apart < run.windows[window] - 2 * CLOCK_SLACK_S - 1 && inStep(apart);
+    });
     if (earlier) return { window, first: earlier, second: [before, after] };
     turns.set(window, [...seen, [before, after]]);
   }
@@ -175,7 +185,7 @@ function describeTurns(run: KeyRun, { window, first, second }: TwoTurns): Findin
   const turn = ([b, a]: [Full, Full]) => `Remaining ${b.remaining} → ${a.remaining} after Reset ${b.reset}`;
   return fail(
     'window-turned-too-soon',
-    `${run.label}: Limit ${quota} (the ${window}'s quota), yet its window gave its requests back twice ${apart} s apart (${turn(first)}; ${turn(second)}), where a ${window} window turns once in ${run.windows[window]} s: Remaining and Reset count another window than Limit`,
+    `${run.label}: Limit ${quota} (the ${window}'s quota), yet its window gave its requests back twice ${apart} s apart, in step with the ${window === 'day' ? 'minute' : 'day'} (${turn(first)}; ${turn(second)}), where a ${window} window turns once in ${run.windows[window]} s: Remaining and Reset count another window than Limit`,
     `Limit, Remaining and Reset of one window: a ${window} window gives its requests back at most once in ${run.windows[window]} s`,
     `${first[0].status}: Limit ${first[0].limit}, Remaining ${first[0].remaining}, Reset ${first[0].reset}; then ${first[1].status}: Remaining ${first[1].remaining}, Reset ${first[1].reset}; … ${second[0].status}: Remaining ${second[0].remaining}, Reset ${second[0].reset}; then ${second[1].status}: Remaining ${second[1].remaining}, Reset ${second[1].reset}`,
   );

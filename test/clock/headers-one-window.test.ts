@@ -36,7 +36,7 @@ describe('rate-limit.headers-one-window on the virtual clock', () => {
     expect(failures.length).toBeGreaterThan(0);
     expect(failures[0]).toMatchObject({
       code: 'window-turned-too-soon',
-      message: expect.stringMatching(/Limit [0-9]+ \(the day's quota\), yet its window gave its requests back twice [0-9]+ s apart \(Remaining [0-9]+ → [0-9]+ after Reset [0-9]+; Remaining [0-9]+ → [0-9]+ after Reset [0-9]+\), where a day window turns once in 40 s/),
+      message: expect.stringMatching(/Limit [0-9]+ \(the day's quota\), yet its window gave its requests back twice [0-9]+ s apart, in step with the minute \(Remaining [0-9]+ → [0-9]+ after Reset [0-9]+; Remaining [0-9]+ → [0-9]+ after Reset [0-9]+\), where a day window turns once in 40 s/),
     });
   });
 

@@ -106,6 +106,26 @@ describe('rate-limit.headers-one-window', () => {
     });
   });
 
+  /** Answers of one key with the day's Limit, given back twice: after Reset S0+10 and after the later `secondReset`, each time to 59. */
+  function givenBackTwice(secondReset: number): KeyRun {
+    const points: TimelinePoint[] = [];
+    for (let i = 0; i < 3; i++) points.push(point(T0 + 1000 * i, 200, { limit: 1000, remaining: 2 - i, reset: S0 + 10 }));
+    for (let i = 0; i < 3; i++) points.push(point(T0 + 11_000 + 1000 * i, 200, { limit: 1000, remaining: 59 - i, reset: secondReset }));
+    points.push(point((secondReset + 1) * 1000, 200, { limit: 1000, remaining: 59, reset: secondReset + 60 }));
+    return keyRun({ burst: burst(points) });
+  }
+
+  it("fails the day's Limit over a Remaining and Reset that turn with the minute: given back twice, a minute apart", () => {
+    // Fault rate-limit-of-day-window-of-minute.
+    const finding = judgeHeadersOneWindow(givenBackTwice(S0 + 70));
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'window-turned-too-soon' });
+    expectFinding(finding, 'fail', ["Limit 1000 (the day's quota), yet its window gave its requests back twice 60 s apart, in step with the minute", 'Remaining 0 → 59 after Reset', 'where a day window turns once in 86400 s']);
+  });
+
+  it("passes a sliding log of the day giving back as earlier traffic leaves, at that traffic's times (not in step with the minute)", () => {
+    expect(judgeHeadersOneWindow(givenBackTwice(S0 + 47))).toMatchObject({ outcome: 'pass' });
+  });
+
   describe('passes every limiter the interface allows', () => {
     it('a fixed minute window: counts down, and is whole again after its Reset', () => {
       const run = drivenRun(59, (remaining) => ({ limit: 60, remaining, reset: MINUTE_END }), { afterMs: 44_200, h: { limit: 60, remaining: 59, reset: MINUTE_END + 60 } });

@@ -80,12 +80,28 @@ async function functionalOnly() {
     const report = readReportAt(dir);
     runs.push({ wallMs: run.wallMs, runMs: report.durationMs, requests: report.requests.total, verdict: report.verdict });
   }
+  // The same without the relations suite (issue 35): what the families × invariants cost, as a ratio (goal: at most 1.3).
+  const without = suites.filter((s) => s !== 'relations');
+  const before = [];
+  for (let i = 0; i < (quick ? 1 : 3); i++) {
+    say(`functional verdict without the relations suite, run ${i + 1}...`);
+    const dir = path.join(OUT, `functional-without-relations-${i}`);
+    const run = await runHarness(['--report-dir', dir, '--seed', '1', '--quiet', '--suite', without.join(',')]);
+    const report = readReportAt(dir);
+    before.push({ wallMs: run.wallMs, runMs: report.durationMs, requests: report.requests.total });
+  }
+  const runSeconds = summary(runs.map((r) => r.runMs / 1000));
+  const requests = summary(runs.map((r) => r.requests));
+  const withoutRelations = { runSeconds: summary(before.map((r) => r.runMs / 1000)), wallSeconds: summary(before.map((r) => r.wallMs / 1000)), requests: summary(before.map((r) => r.requests)) };
+  const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
   return {
     suites,
-    runSeconds: summary(runs.map((r) => r.runMs / 1000)),
+    runSeconds,
     wallSeconds: summary(runs.map((r) => r.wallMs / 1000)),
-    requests: summary(runs.map((r) => r.requests)),
+    requests,
     verdicts: runs.map((r) => r.verdict),
+    withoutRelations,
+    relationsCost: { runSecondsRatio: ratio(runSeconds.median, withoutRelations.runSeconds.median), requestsRatio: ratio(requests.median, withoutRelations.requests.median), goal: 1.3 },
   };
 }
 
@@ -190,6 +206,7 @@ const rows: [string, string][] = [
   ['Full verdict, local target (median of runs)', `${local.wallSeconds.median} s (${local.wallSeconds.min}–${local.wallSeconds.max}), ${local.requests.median} requests, peak ${local.peakRssMiB.median} MiB`],
   ['  requests by suite', Object.entries(local.requestsBySuite).map(([s, n]) => `${s} ${n}`).join(', ')],
   ['Functional verdict, no rate limits (median)', `${functional.runSeconds.median} s run (${functional.runSeconds.min}–${functional.runSeconds.max}), ${functional.wallSeconds.median} s wall with start-up, ${functional.requests.median} requests`],
+  ['  without the relations suite (median)', `${functional.withoutRelations.runSeconds.median} s run, ${functional.withoutRelations.wallSeconds.median} s wall, ${functional.withoutRelations.requests.median} requests: with it ${functional.relationsCost.runSecondsRatio}x the run, ${functional.relationsCost.requestsRatio}x the requests (goal: at most ${functional.relationsCost.goal}x)`],
   ['Full verdict, one Free key', `${free.requestsForFullVerdict} requests (${free.fitsInFreeDailyQuota ? 'fits' : 'does not fit'} the Free plan's 1,000 a day)`],
   ['  within --max-requests 1000', `${free.within1000.requests} requests, verdict ${free.within1000.verdict}, ${free.within1000.skippedForBudget} checks skipped for the budget`],
   ['First 429 at quota + 1 (local)', `${local.loadAccuracy.filter((k) => k.exact).length} of ${local.loadAccuracy.length} keys exact`],

@@ -17,12 +17,15 @@ export const RELATIONS_BUDGET = 60;
 
 let plan: RelationsPlan | undefined;
 let observations: Observation[] = [];
+/** Why sending stopped before the plan's end (the request budget spent). */
+let stopped: string | undefined;
 
-/** A pass says, besides what it saw, the pairs of its credentials the plan could not meet and why. */
+/** A pass says, besides what it saw, the pairs of its credentials the plan could not meet and why, and where the budget stopped it. */
 function withUnsampled(finding: Finding, needs: readonly string[]): Finding {
-  if (finding.outcome !== 'pass' || !plan) return finding;
+  if (finding.outcome === 'fail' || !plan) return finding;
   const missing = plan.uncovered.filter((u) => needs.some((n) => u.includes(` / ${n}:`)));
-  return missing.length === 0 ? finding : { ...finding, message: `${finding.message}; not sampled: ${missing.join('; ')}` };
+  const notes = [...(missing.length > 0 ? [`not sampled: ${missing.join('; ')}`] : []), ...(stopped !== undefined ? [`${observations.length} of ${plan.spellings.length} spellings sent: ${stopped}`] : [])];
+  return notes.length === 0 ? finding : { ...finding, message: `${finding.message}; ${notes.join('; ')}` };
 }
 
 describe('Relations: every spelling of a request, judged as the request it stands for', () => {
@@ -37,8 +40,9 @@ describe('Relations: every spelling of a request, judged as the request it stand
       petId = idIn((await ctx.client.send(requestOf(create, 'key', key))).text);
     }
     plan = planRelations(canonicalRequests(basePath, petId, ctx.run.allowWrites), FAMILIES, INVARIANTS, { seed: ctx.run.seed, budget: RELATIONS_BUDGET, readOnly: !ctx.run.allowWrites });
+    if (!ctx.run.allowWrites) plan.uncovered.push('every family / createPet / key: writes are not allowed', 'every family / createPet / none: writes are not allowed');
     if (petId === undefined) plan.uncovered.push('every family / getPet / key: no animal to read (the list is empty and writes are not allowed)', 'every family / getPet / none: no animal to read');
-    observations = await observeRelations(plan.spellings, { send: (req) => ctx.client.send(req), key, baseUrl: ctx.run.target.baseUrl, progress: (line) => ctx.progress(line) });
+    ({ observations, stopped } = await observeRelations(plan.spellings, { send: (req) => ctx.client.send(req), key, baseUrl: ctx.run.target.baseUrl, progress: (line) => ctx.progress(line) }));
   });
 
   for (const [i, def] of RELATIONS_CHECKS.entries()) {

@@ -15,6 +15,7 @@ import type { Seen } from '../checks/types.ts';
 import { parseJson, stringifyJson } from '../json.ts';
 import type { Credential, Operation, Spelled } from '../generators/transformations.ts';
 import { requestTarget } from '../generators/transformations.ts';
+import { BudgetExhaustedError } from '../errors.ts';
 import { isAccepted } from '../status.ts';
 import type { Exchange } from '../result/exchange.ts';
 
@@ -71,8 +72,28 @@ export interface ObserveOptions {
   progress?: (line: string) => void;
 }
 
-/** Sends every planned spelling, reads first, and returns what each invariant needs of it. */
-export async function observeRelations(spellings: readonly PlannedSpelling[], options: ObserveOptions): Promise<Observation[]> {
+/** What was observed, and why sending stopped before the plan's end (the request budget spent), if it did. */
+export interface Observed {
+  observations: Observation[];
+  stopped?: string;
+}
+
+/**
+ * Sends every planned spelling, reads first, and returns what each invariant needs of it. A spent
+ * request budget ends the sending, not the judging: what was observed is kept, and the reason said.
+ */
+export async function observeRelations(spellings: readonly PlannedSpelling[], options: ObserveOptions): Promise<Observed> {
+  const observations: Observation[] = [];
+  try {
+    await observeInto(observations, spellings, options);
+    return { observations };
+  } catch (err) {
+    if (err instanceof BudgetExhaustedError) return { observations, stopped: err.message };
+    throw err;
+  }
+}
+
+async function observeInto(observations: Observation[], spellings: readonly PlannedSpelling[], options: ObserveOptions): Promise<void> {
   const { send, key } = options;
   const origin = new URL(options.baseUrl).origin;
   const ordered = [...spellings.filter((s) => s.canonical.operation !== 'createPet'), ...spellings.filter((s) => s.canonical.operation === 'createPet')];
@@ -102,7 +123,6 @@ export async function observeRelations(spellings: readonly PlannedSpelling[], op
     return taken;
   };
 
-  const observations: Observation[] = [];
   for (const [i, s] of ordered.entries()) {
     options.progress?.(`relations: spelling ${i + 1} of ${ordered.length} (${s.transformed.family}: ${s.transformed.name})`);
     const evidence: Exchange[] = [];
@@ -133,7 +153,6 @@ export async function observeRelations(spellings: readonly PlannedSpelling[], op
     o.evidence = evidence;
     observations.push(o);
   }
-  return observations;
 
   /** After a created animal or a body the interface leaves open: its Location followed, the store's integrity read. */
   async function afterCreate(o: Observation, created: Seen, evidence: Exchange[]): Promise<void> {

@@ -65,7 +65,7 @@ async function observe(server: Server, families: readonly Family[], invariants: 
     const headers = { 'x-ratelimit-limit': '10000', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': '2000000000', ...seen.headers };
     return { exchange: { method: req.method, url: req.target } as unknown as Exchange, status: seen.status, headers, text: seen.text };
   };
-  return observeRelations(plan.spellings, { send, key: KEY, baseUrl: 'http://127.0.0.1:9/v1' });
+  return (await observeRelations(plan.spellings, { send, key: KEY, baseUrl: 'http://127.0.0.1:9/v1' })).observations;
 }
 
 describe('families × invariants', () => {

@@ -8,6 +8,7 @@ import type { PlannedSpelling } from '../../../lib/checks/relations.ts';
 import type { ApiRequest, ApiResponse } from '../../../lib/client/client.ts';
 import type { TargetKey } from '../../../lib/config/schema.ts';
 import type { Spelled, Transformed } from '../../../lib/generators/transformations.ts';
+import { BudgetExhaustedError } from '../../../lib/errors.ts';
 import type { Exchange } from '../../../lib/result/exchange.ts';
 import { canonicalRequests, idIn, observeRelations, requestOf } from '../../../lib/suite-kit/relations.ts';
 
@@ -62,7 +63,7 @@ describe('observeRelations', () => {
   it('sends reads before writes, and the canonical answer once per operation while answers agree', async () => {
     const { log, send } = server((s) => (s.method === 'POST' ? { status: 201, body: { id: 9, name: 'x', categoryId: 1 } } : { status: 200, body: /\/pets\/\d/.test(s.target) ? { id: 7 } : [{ id: 7 }] }));
     const plan = [spelled(CREATE, { chunked: true }, 'body'), spelled(LIST, { trailingSlash: true }), spelled(LIST, { headers: [['X-Real-IP', '127.0.0.1']] }, 'added-headers'), spelled(GET, { method: 'HEAD' }, 'method')];
-    const observations = await observeRelations(plan, { send, key: KEY, baseUrl: BASE_URL });
+    const { observations } = await observeRelations(plan, { send, key: KEY, baseUrl: BASE_URL });
     expect(log.map((s) => `${s.method} ${s.target}`)).toEqual([
       'GET /v1/pets?limit=2&status=available',
       'GET /v1/pets/?limit=2&status=available',
@@ -79,7 +80,9 @@ describe('observeRelations', () => {
   it('takes the canonical answer again when a spelling is answered otherwise, so that a changed store is not a changed meaning', async () => {
     let size = 1;
     const { log, send } = server((s) => ({ status: 200, body: Array.from({ length: s.target.includes('/?') ? ++size : size }, (_, i) => ({ id: i })) }));
-    const [o] = await observeRelations([spelled(LIST, { trailingSlash: true })], { send, key: KEY, baseUrl: BASE_URL });
+    const {
+      observations: [o],
+    } = await observeRelations([spelled(LIST, { trailingSlash: true })], { send, key: KEY, baseUrl: BASE_URL });
     expect(log).toHaveLength(3);
     expect(o!.canonicalSeen!.text).toBe(JSON.stringify([{ id: 0 }, { id: 1 }]));
   });
@@ -97,16 +100,29 @@ describe('observeRelations', () => {
       if (!s.target.startsWith('/v1/pets/')) remaining -= 1;
       return { status: 200, headers: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': '2000000000' }, body: [] };
     });
-    const observations = await observeRelations([spelled(LIST, { trailingSlash: true })], { send, key: KEY, baseUrl: BASE_URL });
+    const { observations } = await observeRelations([spelled(LIST, { trailingSlash: true })], { send, key: KEY, baseUrl: BASE_URL });
     expect(log).toHaveLength(3);
     expect(judgeInvariant(ONE_QUOTA_INVARIANT, observations)).toMatchObject({ outcome: 'fail', code: 'not-counted', message: expect.stringContaining('X-RateLimit-Remaining 99 before, 99 after it, 99 after it again') });
   });
 
   it('after a body the interface leaves open, reads the store: a NewPet without categoryId, the canonical animal read back', async () => {
     const { log, send } = server((s) => (s.method === 'POST' ? (s.body?.includes('"categoryId"') ? { status: 201, body: { id: 9, name: 'x', categoryId: 1 } } : { status: 400, body: { code: 'bad', message: 'bad', status: 400 } }) : { status: 200, body: { id: 9, name: 'x', categoryId: 1 } }));
-    const [o] = await observeRelations([spelled(CREATE, { body: '{"name":"x","categoryId":1,"__proto__":{}}' }, 'body', 'anything')], { send, key: KEY, baseUrl: BASE_URL });
+    const {
+      observations: [o],
+    } = await observeRelations([spelled(CREATE, { body: '{"name":"x","categoryId":1,"__proto__":{}}' }, 'body', 'anything')], { send, key: KEY, baseUrl: BASE_URL });
     expect(log.map((s) => `${s.method} ${s.target}`)).toEqual(['POST /v1/pets', 'POST /v1/pets', 'POST /v1/pets', 'GET /v1/pets/9']);
     expect(o!.integrity).toMatchObject({ schema: { status: 400 }, readBack: { status: 200 } });
+  });
+
+  it('a spent request budget ends the sending, not the judging: what was observed is kept, and why it stopped', async () => {
+    let left = 3;
+    const { send: answer } = server(() => ({ status: 200, body: [] }));
+    const send = (req: ApiRequest) => (left-- > 0 ? answer(req) : Promise.reject(new BudgetExhaustedError(5)));
+    const plan = [spelled(LIST, { trailingSlash: true }), spelled(LIST, { base: ['V1'] }), spelled(LIST, { query: [] }), spelled(LIST, { method: 'HEAD' }, 'method')];
+    const observed = await observeRelations(plan, { send, key: KEY, baseUrl: BASE_URL });
+    expect(observed.observations.length).toBeGreaterThan(0);
+    expect(observed.observations.length).toBeLessThan(plan.length);
+    expect(observed.stopped).toBe('request budget of 5 is spent (budget.maxRequests / --max-requests)');
   });
 
   it("follows a created animal's Location within the target's origin only", async () => {
@@ -117,7 +133,9 @@ describe('observeRelations', () => {
       ['https://api.example.com/v1/pets/9', undefined],
     ] as const) {
       const { log, send } = server((s) => (s.method === 'POST' ? { status: 201, headers: { location }, body: { id: 9 } } : { status: 200, body: { id: 9 } }));
-      const [o] = await observeRelations([spelled(CREATE, {}, 'negotiation')], { send, key: KEY, baseUrl: BASE_URL });
+      const {
+      observations: [o],
+    } = await observeRelations([spelled(CREATE, {}, 'negotiation')], { send, key: KEY, baseUrl: BASE_URL });
       expect(log.slice(2).map((s) => `${s.method} ${s.target}`)).toEqual(followed ? [followed] : []);
       expect(o!.location !== undefined).toBe(followed !== undefined);
     }

@@ -7,10 +7,12 @@
 import { describe } from 'vitest';
 import { INVARIANTS, type Observation, RELATIONS_CHECKS } from '../lib/checks/invariants.ts';
 import { planRelations, type RelationsPlan } from '../lib/checks/relations.ts';
-import type { Finding } from '../lib/checks/types.ts';
+import { type Finding, skip } from '../lib/checks/types.ts';
 import { FAMILIES } from '../lib/generators/transformations.ts';
 import { canonicalRequests, idIn, observeRelations, requestOf } from '../lib/suite-kit/relations.ts';
-import { check, prepare } from '../lib/suite-kit/vitest-adapter.ts';
+import { type CheckContext, check, prepare } from '../lib/suite-kit/vitest-adapter.ts';
+import type { TargetKey } from '../lib/config/schema.ts';
+import { BudgetExhaustedError } from '../lib/errors.ts';
 
 /** Spellings at most in one run (each one request, and about one more for what it needs around it). */
 export const RELATIONS_BUDGET = 60;
@@ -23,21 +25,34 @@ let stopped: string | undefined;
 /** A pass says, besides what it saw, the pairs of its credentials the plan could not meet and why, and where the budget stopped it. */
 function withUnsampled(finding: Finding, needs: readonly string[]): Finding {
   if (finding.outcome === 'fail' || !plan) return finding;
+  if (plan.spellings.length === 0 && stopped !== undefined) return skip(`nothing sent: ${stopped} before the relations suite`);
   const missing = plan.uncovered.filter((u) => needs.some((n) => u.includes(` / ${n}:`)));
   const notes = [...(missing.length > 0 ? [`not sampled: ${missing.join('; ')}`] : []), ...(stopped !== undefined ? [`${observations.length} of ${plan.spellings.length} spellings sent: ${stopped}`] : [])];
   return notes.length === 0 ? finding : { ...finding, message: `${finding.message}; ${notes.join('; ')}` };
+}
+
+/** An animal to read: the first of the list, else (where writes are allowed) one created now. */
+async function animalToRead(ctx: CheckContext, basePath: string, key: TargetKey): Promise<string | undefined> {
+  const [list] = canonicalRequests(basePath, undefined, false);
+  const listed = idIn((await ctx.client.send(requestOf(list!, 'key', key))).text);
+  if (listed !== undefined || !ctx.run.allowWrites) return listed;
+  const create = canonicalRequests(basePath, undefined, true).find((c) => c.operation === 'createPet')!;
+  return idIn((await ctx.client.send(requestOf(create, 'key', key))).text);
 }
 
 describe('Relations: every spelling of a request, judged as the request it stands for', () => {
   prepare(async (ctx) => {
     const { key } = ctx.auth();
     const basePath = new URL(ctx.run.target.baseUrl).pathname;
-    // An animal to read: the first of the list, else (where writes are allowed) one created now.
-    const [list] = canonicalRequests(basePath, undefined, false);
-    let petId = idIn((await ctx.client.send(requestOf(list!, 'key', key))).text);
-    if (petId === undefined && ctx.run.allowWrites) {
-      const create = canonicalRequests(basePath, undefined, true).find((c) => c.operation === 'createPet')!;
-      petId = idIn((await ctx.client.send(requestOf(create, 'key', key))).text);
+    let petId: string | undefined;
+    try {
+      petId = await animalToRead(ctx, basePath, key);
+    } catch (err) {
+      // The budget spent before the suite: nothing is sent, and every check says why.
+      if (!(err instanceof BudgetExhaustedError)) throw err;
+      stopped = err.message;
+      plan = { spellings: [], covered: [], uncovered: [] };
+      return;
     }
     plan = planRelations(canonicalRequests(basePath, petId, ctx.run.allowWrites), FAMILIES, INVARIANTS, { seed: ctx.run.seed, budget: RELATIONS_BUDGET, readOnly: !ctx.run.allowWrites });
     if (!ctx.run.allowWrites) plan.uncovered.push('every family / createPet / key: writes are not allowed', 'every family / createPet / none: writes are not allowed');

@@ -310,8 +310,8 @@ export const VARIATION_CATALOGUE = [
     id: 'strict-path-400',
     allows:
       'Paths that are not normalised are not described: a firewall before authentication (Spring Security\'s ' +
-      'StrictHttpFirewall) refuses a path with `;`, an empty, a dot or a dot-dot segment, or an encoded `.`, `/`, `\\` ' +
-      'or `%`, with 400 and an Error body. Wins over every other variation of the path.',
+      'StrictHttpFirewall) refuses a path with `;`, an empty, a dot or a dot-dot segment, a backslash, or an encoded ' +
+      '`;`, `.`, `/`, `\\`, `%` or NUL, with 400 and an Error body. Wins over every other variation of the path.',
   },
   {
     id: 'strict-query',

@@ -15,12 +15,13 @@ import type { Faults } from './faults.ts';
 import { DEPRECATION_HEADERS, HEADER, errorReply, headerValue, type Reply, type ReplyContext } from './http.ts';
 import { badRequest, createOperations, type Prepared } from './operations.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
-import { matchRoute, type RouteMatch } from './routes.ts';
+import type { RouteMatch } from './routes.ts';
 import type { AnimalStore } from './store.ts';
 import { ANONYMOUS, type StatsRecorder } from './stats.ts';
 import { parseTarget, type Target } from './target.ts';
 import { Variations } from './variations.ts';
 import { OtherWaysIn } from './other-ways-in.ts';
+import { SpellingVariations } from './spelling-variations.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -116,6 +117,8 @@ export function createApp(deps: AppDeps): RequestListener {
   const checkThenCount = faults.has('rate-check-then-count');
   const validatesFirst = faults.has('rate-validation-first');
   const slowDay = variations.has('slow-day');
+  // Variations of how other spellings of a request are read (routing, redirects, CORS, negotiation, query).
+  const spellings = new SpellingVariations(variations);
 
   // Handling stays synchronous as long as nothing in it waits (reading a body, a fault's pause, a
   // delivery's delay): a promise only where something does. Either way the same steps run in the
@@ -133,6 +136,9 @@ export function createApp(deps: AppDeps): RequestListener {
 
   function dispatch(x: Exchange): Reply | Promise<Reply> {
     const { req, url, route, authError, rate } = x;
+    // Variations strict-path-400 and trailing-slash-redirect: a firewall's refusal or a router's redirect, before the key is looked at.
+    const early = spellings.beforeAuth(req);
+    if (early) return early;
     if (authError !== undefined && authFirst && !(routedFirst && url !== undefined && route.kind !== 'operation')) {
       // Variation json-parser-first: a body parser mounted before authentication refuses what it cannot read.
       if (parserFirst && url !== undefined && route.kind === 'operation' && route.operation === 'createPet') {
@@ -156,6 +162,9 @@ export function createApp(deps: AppDeps): RequestListener {
       if (deleteFails && req.method === 'DELETE' && url.pathname.startsWith('/v1/pets/')) throw new TypeError("Cannot read properties of undefined (reading 'remove')");
       return errorReply(405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}`, { Allow: route.allow });
     }
+    // Variations accept-406 and strict-query: negotiation and a query schema, before the operation's own validation.
+    const refused = spellings.refuse(req, url, route.operation);
+    if (refused) return refused;
     const prepared = operations[route.operation](req, url, route.params, x.client.label);
     return prepared instanceof Promise ? prepared.then((p) => proceed(p, authError)) : proceed(prepared, authError);
   }
@@ -169,7 +178,7 @@ export function createApp(deps: AppDeps): RequestListener {
   function respond(req: IncomingMessage): Outcome | Promise<Outcome> {
     const method = req.method ?? 'GET';
     const url = parseTarget(req.url);
-    const route: RouteMatch = url ? matchRoute(method, url.pathname) : NOT_FOUND;
+    const route: RouteMatch = url ? spellings.match(method, url.pathname) : NOT_FOUND;
     const presented = authorization(req, url);
     const auth = otherWays.admit(req, keys.authenticate(presented, authOptions), presented);
     const client = auth.ok ? auth.client : ANONYMOUS_CLIENT;
@@ -297,7 +306,18 @@ export function createApp(deps: AppDeps): RequestListener {
     }
   }
 
+  /** Variation options-cors: a CORS layer in front answers a preflight, before authentication and the limiter (counted in stats only). */
+  function preflight(req: IncomingMessage, res: ServerResponse): boolean {
+    const answer = spellings.preflight(req);
+    if (answer === undefined) return false;
+    const reply = variations.rewrite(answer, { operation: undefined });
+    stats.record({ keyLabel: ANONYMOUS, plan: 'free', method: 'OPTIONS', status: reply.status, earlyRetry: false });
+    deliver(res, { reply, plan: delivery.plan(ANONYMOUS, 0, req.socket) });
+    return true;
+  }
+
   return (req, res) => {
+    if (preflight(req, res)) return;
     let outcome: Outcome | Promise<Outcome>;
     try {
       outcome = respond(req);

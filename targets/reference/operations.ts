@@ -3,7 +3,6 @@
 // key check between the two without touching the operations. Flag faults and variations that
 // change an operation are consulted here, each at the one line where its behaviour lives.
 import type { IncomingMessage } from 'node:http';
-import { tryParseJson } from '../../lib/json.ts';
 import { PAGE_SIZE } from '../../lib/models.ts';
 import { bodyFormat, newPetOf, parseForm } from './body-shapes.ts';
 import type { Faults } from './faults.ts';
@@ -13,6 +12,7 @@ import { petJson, type AnimalStore, type StoredPet } from './store.ts';
 import type { Target } from './target.ts';
 import { bodyId, checkLimit, checkNewPet, checkPetId, checkStatusFilter, isNumericPetId } from './validation.ts';
 import { faultyPetId } from './faults/pet-id-spelling.ts';
+import { locationOf, parseBody } from './spelling-variations.ts';
 import type { Variations } from './variations.ts';
 
 /**
@@ -82,6 +82,9 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
     missesNew: faults.has('list-filter-misses-new'),
     duplicates: faults.has('list-duplicates'),
   };
+  // Variations location-absolute and duplicate-member-last-wins (spelling-variations.ts).
+  const absoluteLocation = variations.has('location-absolute');
+  const lastMemberWins = variations.has('duplicate-member-last-wins');
 
   return {
     listPets(_req, url) {
@@ -120,7 +123,7 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
         return unreadable(badRequest(body.reason === 'not-utf8' ? 'request body is not valid UTF-8' : 'request body incomplete'));
       }
       if (body.text.trim() === '') return reject(badRequest('request body is required (NewPet)'));
-      const parsed = read.format === 'form' ? parseForm(body.text) : tryParseJson(body.text);
+      const parsed = read.format === 'form' ? parseForm(body.text) : parseBody(body.text, lastMemberWins);
       if (!parsed.ok) return unreadable(badRequest(`malformed JSON: ${parsed.error}`));
       const pet = checkNewPet(newPetOf(parsed.value, faults), {
         nameOptional: faults.has('create-accepts-missing-name'),
@@ -163,7 +166,7 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
             store.skipId();
             created = store.create(input, next);
           } else created = faults.has('create-not-persisted') ? store.draft(input, id, origin) : store.create(input, id, origin);
-          return jsonReply(201, petJson(created), { Location: `/v1/pets/${created.id}` });
+          return jsonReply(201, petJson(created), { Location: locationOf(req, created.id, absoluteLocation) });
         }),
       };
     },

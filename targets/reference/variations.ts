@@ -266,6 +266,93 @@ export const VARIATION_CATALOGUE = [
       'Network distance is not given: every response is held 120 ms after the limiter has decided it (a far server, a ' +
       'busy machine), so that four connections send fewer than a Pro key\'s minute quota within one short window.',
   },
+  // How a router, a parser or a middleware of some stack reads other spellings of a request (the
+  // relations suite's families): spelling-variations.ts, hooked into app.ts and operations.ts.
+  {
+    id: 'case-insensitive-routing',
+    allows:
+      'Paths are given in lower case; other cases are not described: the router matches paths ignoring case (express\'s and ' +
+      'ASP.NET Core\'s default), so /V1/Pets with a key is served as /v1/pets and without one gets 401 like it.',
+  },
+  {
+    id: 'trailing-slash-served',
+    allows:
+      'A trailing slash is not described: it is served as the path without it (express\'s `strict: false`, the default; ' +
+      'Spring MVC before 6), authentication and the limiter the same.',
+  },
+  {
+    id: 'trailing-slash-redirect',
+    allows:
+      'Paths that are not the canonical one are not described: before authentication, a path with an empty or a dot ' +
+      'segment gets 301 to the cleaned path (Go\'s ServeMux), and a trailing slash 307 to the path without it ' +
+      '(FastAPI/Starlette\'s redirect_slashes); the query kept, no body, X-RateLimit-*. Wins over every other variation ' +
+      'of the path but strict-path-400.',
+  },
+  {
+    id: 'merged-slashes',
+    allows:
+      'Empty segments are not described: doubled slashes are merged before routing (nginx\'s merge_slashes, on by default; ' +
+      'Tomcat), so /v1//pets is served as /v1/pets.',
+  },
+  {
+    id: 'path-parameters-ignored',
+    allows:
+      'Path parameters (RFC 3986 §3.3) are not described: a `;` and what follows it in a segment is dropped before ' +
+      'routing (Tomcat, Jetty: `;jsessionid=`), so /v1/pets;x=1 is served as /v1/pets.',
+  },
+  {
+    id: 'percent-decoded-path',
+    allows:
+      'Percent-encoded unreserved characters are decoded before routing (RFC 3986 §6.2.2.2; Go\'s ServeMux and Spring\'s ' +
+      'UrlPathHelper decode the path): /v1/%70ets is served as /v1/pets.',
+  },
+  {
+    id: 'strict-path-400',
+    allows:
+      'Paths that are not normalised are not described: a firewall before authentication (Spring Security\'s ' +
+      'StrictHttpFirewall) refuses a path with `;`, an empty, a dot or a dot-dot segment, a backslash, or an encoded ' +
+      '`;`, `.`, `/`, `\\`, `%` or NUL, with 400 and an Error body. Wins over every other variation of the path.',
+  },
+  {
+    id: 'strict-query',
+    allows:
+      'Query parameters other than listPets\'s limit and status are not described: an unknown one gets 400 with an Error ' +
+      'body (fastify/ajv `additionalProperties: false`, Joi `unknown(false)`), after authentication; a repeated one 400 ' +
+      'as by default.',
+  },
+  {
+    id: 'accept-406',
+    allows:
+      'Responses use JSON; other Accepts are not described: after authentication, an Accept that admits no JSON ' +
+      '(application/json, application/*, */* with q above 0) gets 406 with an Error body (Spring MVC, JAX-RS, ASP.NET ' +
+      'Core with ReturnHttpNotAcceptable); every Accept that admits JSON is served as usual.',
+  },
+  {
+    id: 'head-405',
+    allows:
+      'HEAD is not an operation of the interface: after authentication it gets 405 with `Allow: GET` (`GET, POST` on ' +
+      '/pets) and no body, as routers without an automatic HEAD answer (ASP.NET Core\'s MapGet, actix-web); 405s list ' +
+      'no HEAD in Allow.',
+  },
+  {
+    id: 'options-cors',
+    allows:
+      'OPTIONS is not an operation of the interface: a CORS layer before authentication and the limiter (express\'s ' +
+      'cors() middleware) answers every OPTIONS with 204, Access-Control-Allow-* and no X-RateLimit-*; it is not counted.',
+  },
+  {
+    id: 'location-absolute',
+    allows:
+      'createPet names no Location: it is an absolute URL, the origin taken from X-Forwarded-Proto and -Host when a proxy ' +
+      'sent them (express\'s `trust proxy`, Spring\'s ForwardedHeaderFilter), else http and the Host header, then ' +
+      '/v1/pets/{id}.',
+  },
+  {
+    id: 'duplicate-member-last-wins',
+    allows:
+      'RFC 8259 §4 leaves duplicate member names to the parser: the last one counts, as JSON.parse, Jackson, Go\'s ' +
+      'encoding/json and Python\'s json read them (a NewPet whose "name" comes twice is created with the second).',
+  },
   // How replies go on the wire (RFC 9110 §15.2, RFC 9112 §6, RFC 9110 §12.5.3): a server on sockets only.
   {
     id: 'early-hints-103',

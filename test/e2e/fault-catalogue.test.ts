@@ -227,6 +227,20 @@ const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' |
     variations: ['status-null', 'keep-alive-1s', 'several-instances', '429-empty-body', 'retry-after-http-date', 'clock-ahead', 'ids-sharded', 'interim-100-102', 'close-delimited', 'gzip-always', 'deflate-always', 'br-always'],
     suites: 'every',
   },
+  // Other spellings of a request as real stacks read them (the relations suite's families), in two
+  // groups since the strict readings would hide the lenient ones: the firewall refuses the paths
+  // merged-slashes and path-parameters-ignored serve, the redirect answers the trailing slash first.
+  {
+    title: 'spellings read leniently: paths in any case, with a trailing slash, doubled slashes, path parameters or encodings served; a CORS layer; an absolute Location; the last of duplicate members',
+    variations: ['case-insensitive-routing', 'trailing-slash-served', 'merged-slashes', 'path-parameters-ignored', 'percent-decoded-path', 'options-cors', 'location-absolute', 'duplicate-member-last-wins'],
+    suites: 'functional',
+    preload: 20,
+  },
+  {
+    title: 'spellings read strictly: a path firewall, redirects to the clean path, a query schema, 406 for an Accept without JSON, HEAD not routed',
+    variations: ['strict-path-400', 'trailing-slash-redirect', 'strict-query', 'accept-406', 'head-405'],
+    suites: 'functional',
+  },
 ];
 
 /**
@@ -254,6 +268,12 @@ describe('legal variations pass every check', () => {
     const limiterOnly: VariationId[] = ['rejected-count-against-quota', 'sliding-window', 'ban-after-ignoring-429', 'ban-after-3-early', 'first-key-banned', 'window-per-key', 'sliding-log', 'headers-day-window', 'headers-minute-window', 'reset-jitter', 'clock-behind', 'instances-clock-skew', 'slow-day', 'slow-responses', 'far-away'];
     expect([...grouped, ...limiterOnly].sort()).toEqual([...VARIATION_IDS].sort());
   });
+
+  // Harness disagreement: a redirect's short hypertext note (RFC 9110 §15.4), as Go's http.Redirect
+  // writes it (text/html) on ServeMux's 301 to a cleaned path, fails responses.json-media-type, a
+  // must, over every 3xx; relations.representation and routes.unknown-path take redirects as legal.
+  // trailing-slash-redirect above sends no body until the run-level check leaves 3xx bodies alone.
+  it.todo("trailing-slash-redirect with Go's text/html note on its 301s and 307s: responses.json-media-type should not judge a redirect's body");
 
   it.concurrent.each(GROUPS)('$title', async ({ variations, suites, preload }) => {
     const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations, preload: preload ?? 0 });

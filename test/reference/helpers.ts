@@ -72,6 +72,8 @@ export interface CallOptions {
   /** A raw body. */
   body?: string | Buffer;
   headers?: Record<string, string>;
+  /** The path sent as written: dot and empty segments kept, as the URL parser would not. */
+  raw?: boolean;
 }
 
 export async function call(server: RunningServer, method: string, path: string, options: CallOptions = {}): Promise<Exchange> {
@@ -84,7 +86,7 @@ export async function call(server: RunningServer, method: string, path: string, 
     body = stringifyJson(options.json);
   }
   Object.assign(headers, options.headers);
-  const res = await transport.send({ method, url: `${server.origin}${path}`, headers, ...(body !== undefined ? { body } : {}) });
+  const res = await transport.send({ method, url: `${server.origin}${path}`, headers, ...(body !== undefined ? { body } : {}), ...(options.raw ? { target: path } : {}) });
   let json: unknown;
   try {
     json = res.text === '' ? undefined : parseJson(res.text);

@@ -104,7 +104,11 @@ async function expectConforming(s: RunningServer, clock: FakeClock): Promise<voi
   const a = Pet.parse(createdA.json);
   expect(a).toEqual({ id: a.id, name, categoryId: INT64_MAX, status: 'sold' });
   expect(createdA.text).toContain(`"id":${a.id}`);
-  expect(createdA.headers.location).toBe(`/v1/pets/${a.id}`);
+  // Variation location-absolute: the same place, as an absolute URL.
+  const location = createdA.headers.location!;
+  expect(new URL(location, s.origin).href).toBe(`${s.origin}/v1/pets/${a.id}`);
+  if (s.variations.includes('location-absolute')) expect(location).toBe(`${s.origin}/v1/pets/${a.id}`);
+  else expect(location).toBe(`/v1/pets/${a.id}`);
   expect(rateHeaders(createdA)).toBeDefined();
 
   const createdB = await call(s, 'POST', '/v1/pets', { key, json: { name: 'Rex', categoryId: -1 } });
@@ -113,7 +117,7 @@ async function expectConforming(s: RunningServer, clock: FakeClock): Promise<voi
   expect([undefined, 'available']).toContain(b.status);
   expect(b.id).not.toBe(a.id);
 
-  const read = await get(s, createdA.headers.location!);
+  const read = await get(s, new URL(location, s.origin).pathname);
   expect(read.status).toBe(200);
   expect(isJson(read)).toBe(true);
   expect(Pet.parse(read.json)).toEqual(a);
@@ -157,7 +161,8 @@ async function expectConforming(s: RunningServer, clock: FakeClock): Promise<voi
   expectError(await get(s, '/v1/nowhere'), 404);
   const wrongMethod = await call(s, 'DELETE', '/v1/pets', { key });
   expectError(wrongMethod, 405);
-  expect(wrongMethod.headers.allow).toBe('GET, HEAD, POST');
+  // Variation head-405: HEAD is not served, so Allow does not list it.
+  expect(wrongMethod.headers.allow).toBe(s.variations.includes('head-405') ? 'GET, POST' : 'GET, HEAD, POST');
   const orders = await get(s, '/v1/store/orders');
   expect(orders.status).toBe(200);
   expect(orders.json).toEqual([]);
@@ -501,6 +506,158 @@ describe('each variation does what it says', () => {
     const answers = [await get(s, '/v1/pets'), await call(s, 'GET', '/v1/pets'), await get(s, '/v1/pets/999')];
     for (const res of answers) expect(res.headers['set-cookie']).toBe(`${AFFINITY_COOKIE}; Path=/; HttpOnly`);
     expectError(await call(s, 'GET', '/v1/pets', { headers: { cookie: AFFINITY_COOKIE } }), 401);
+  });
+
+  // Other spellings of a request, as some stack's router, parser or middleware reads them (spelling-variations.ts).
+  const raw = (s: RunningServer, method: string, path: string, options: { key?: string; headers?: Record<string, string>; body?: string } = {}) => call(s, method, path, { ...options, raw: true });
+
+  it('case-insensitive-routing: /V1/Pets is served as /v1/pets with a key, 401 without; the id as sent', async () => {
+    const s = await start(['case-insensitive-routing'], { preload: 3 });
+    const canonical = await get(s, '/v1/pets?limit=3');
+    for (const path of ['/V1/Pets?limit=3', '/v1/PETS?limit=3']) expect((await get(s, path)).text).toBe(canonical.text);
+    const one = await get(s, '/v1/Pets/1');
+    expect(Pet.parse(one.json).id).toBe(1n);
+    expect(one.headers.deprecation).toBe('true');
+    expectError(await call(s, 'GET', '/V1/Pets'), 401);
+    expectError(await get(s, '/v1/Pets/ABC'), 400);
+    expect((await call(s, 'POST', '/v1/Pets', { key, json: { name: 'x', categoryId: 1 } })).status).toBe(201);
+  });
+
+  it('trailing-slash-served: /v1/pets/ is /v1/pets, counted the same, 401 without a key; one slash only', async () => {
+    const s = await start(['trailing-slash-served'], { preload: 3 });
+    const canonical = await get(s, '/v1/pets');
+    const slashed = await get(s, '/v1/pets/');
+    expect(slashed.text).toBe(canonical.text);
+    expect(rateHeaders(slashed)!.remaining).toBe(rateHeaders(canonical)!.remaining - 1);
+    expect(Pet.parse((await get(s, '/v1/pets/2/')).json).id).toBe(2n);
+    expectError(await call(s, 'GET', '/v1/pets/'), 401);
+    expectError(await raw(s, 'GET', '/v1/pets//', { key }), 404);
+  });
+
+  it('trailing-slash-redirect: a trailing slash 307, an empty or dot segment 301, to the clean path with the query; before authentication', async () => {
+    const s = await start(['trailing-slash-redirect'], { preload: 1 });
+    const cases: [string, number, string][] = [
+      ['/v1/pets/?limit=2', 307, '/v1/pets?limit=2'],
+      ['/v1/pets/1/', 307, '/v1/pets/1'],
+      ['/v1//pets', 301, '/v1/pets'],
+      ['/v1/./pets?status=sold', 301, '/v1/pets?status=sold'],
+      ['/v1/x/../pets/1', 301, '/v1/pets/1'],
+      ['/v1//pets/', 301, '/v1/pets/'],
+    ];
+    for (const [path, status, location] of cases) {
+      for (const res of [await raw(s, 'GET', path, { key }), await raw(s, 'GET', path)]) {
+        expect({ path, status: res.status, location: res.headers.location, text: res.text }).toEqual({ path, status, location, text: '' });
+        expect(rateHeaders(res)).toBeDefined();
+      }
+    }
+    expect((await raw(s, 'POST', '/v1/pets/', { key, headers: { 'content-type': 'application/json' }, body: '{"name":"x","categoryId":1}' })).status).toBe(307);
+    expect(s.stats().pets).toBe(1);
+    expectError(await raw(s, 'GET', '/v1/nowhere/', { key }), 404);
+    expect((await get(s, '/v1/pets')).status).toBe(200);
+  });
+
+  it('merged-slashes: doubled slashes are one, 401 without a key', async () => {
+    const s = await start(['merged-slashes'], { preload: 2 });
+    expect((await raw(s, 'GET', '/v1///pets', { key })).text).toBe((await get(s, '/v1/pets')).text);
+    expect(Pet.parse((await raw(s, 'GET', '/v1/pets//2', { key })).json).id).toBe(2n);
+    expectError(await raw(s, 'GET', '/v1//pets'), 401);
+  });
+
+  it('path-parameters-ignored: what follows a ";" in a segment is dropped before routing', async () => {
+    const s = await start(['path-parameters-ignored'], { preload: 2 });
+    expect((await get(s, '/v1/pets;x=1?limit=1')).text).toBe((await get(s, '/v1/pets?limit=1')).text);
+    expect(Pet.parse((await get(s, '/v1/pets/2;jsessionid=abc')).json).id).toBe(2n);
+    expect(Pet.parse((await get(s, '/v1;v=2/pets/1')).json).id).toBe(1n);
+    expectError(await call(s, 'GET', '/v1/pets;x=1'), 401);
+  });
+
+  it('percent-decoded-path: encoded unreserved characters are decoded before routing, nothing else', async () => {
+    const s = await start(['percent-decoded-path'], { preload: 2 });
+    expect((await get(s, '/v1/%70ets')).text).toBe((await get(s, '/v1/pets')).text);
+    expect(Pet.parse((await get(s, '/%76%31/pets/%32')).json).id).toBe(2n);
+    expectError(await get(s, '/v1/pets%2F1'), 404);
+    expectError(await call(s, 'GET', '/v1/%70ets'), 401);
+  });
+
+  it('strict-path-400: a path that is not normalised gets 400 with an Error body, with a key or without', async () => {
+    const s = await start(['strict-path-400'], { preload: 1 });
+    for (const path of ['/v1//pets', '/v1/./pets', '/v1/x/../pets', '/v1/pets/.', '/v1/pets;x=1', '/v1/pets/1%3Bx', '/v1/%2e/pets', '/v1/pets%2F1', '/v1/pets/1%25']) {
+      expectError(await raw(s, 'GET', path, { key }), 400);
+      expectError(await raw(s, 'GET', path), 400);
+    }
+    expectError(await get(s, '/v1/pets/'), 404);
+    expect((await get(s, '/v1/pets/1')).status).toBe(200);
+    expect((await get(s, '/v1/.well-known')).status).toBe(404);
+  });
+
+  it('strict-query: an unknown query parameter gets 400 naming it, after authentication', async () => {
+    const s = await start(['strict-query'], { preload: 2 });
+    const unknown = await get(s, '/v1/pets?limit=2&page=2');
+    expectError(unknown, 400);
+    expect(errorBody(unknown)?.message).toMatch(/^page: /);
+    expectError(await get(s, '/v1/pets?flag'), 400);
+    expectError(await get(s, '/v1/pets/1?x=1'), 400);
+    expectError(await call(s, 'POST', '/v1/pets?x=1', { key, json: { name: 'x', categoryId: 1 } }), 400);
+    expect(s.stats().pets).toBe(2);
+    expectError(await call(s, 'GET', '/v1/pets?page=2'), 401);
+    expect((await get(s, '/v1/pets?limit=2&status=sold')).status).toBe(200);
+    expect((await get(s, '/v1/pets/1')).status).toBe(200);
+  });
+
+  it('accept-406: an Accept without JSON gets 406 with an Error body after authentication; one that admits JSON is served', async () => {
+    const s = await start(['accept-406'], { preload: 1 });
+    for (const accept of ['text/plain', 'text/html', 'application/xml', 'application/json;q=0', 'application/problem+json']) {
+      expectError(await call(s, 'GET', '/v1/pets', { key, headers: { accept } }), 406);
+    }
+    for (const accept of ['*/*', 'application/*', 'application/json; charset=utf-8', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'text/plain, application/json;q=0.1']) {
+      expect((await call(s, 'GET', '/v1/pets/1', { key, headers: { accept } })).status, accept).toBe(200);
+    }
+    expectError(await call(s, 'POST', '/v1/pets', { key, json: { name: 'x', categoryId: 1 }, headers: { accept: 'text/plain' } }), 406);
+    expect(s.stats().pets).toBe(1);
+    expectError(await call(s, 'GET', '/v1/pets', { headers: { accept: 'text/plain' } }), 401);
+  });
+
+  it('head-405: HEAD gets 405 without a body after authentication, Allow without HEAD', async () => {
+    const s = await start(['head-405'], { preload: 1 });
+    const list = await call(s, 'HEAD', '/v1/pets', { key });
+    expect({ status: list.status, allow: list.headers.allow, text: list.text }).toEqual({ status: 405, allow: 'GET, POST', text: '' });
+    expect(rateHeaders(list)).toBeDefined();
+    const one = await call(s, 'HEAD', '/v1/pets/1', { key });
+    expect({ status: one.status, allow: one.headers.allow, deprecation: one.headers.deprecation }).toEqual({ status: 405, allow: 'GET', deprecation: 'true' });
+    expect((await call(s, 'HEAD', '/v1/pets')).status).toBe(401);
+    expect((await call(s, 'DELETE', '/v1/pets/1', { key })).headers.allow).toBe('GET');
+    expect((await get(s, '/v1/pets/1')).status).toBe(200);
+  });
+
+  it('options-cors: every OPTIONS gets the CORS layer\'s 204, without X-RateLimit-*, uncounted', async () => {
+    const s = await start(['options-cors']);
+    const before = rateHeaders(await get(s, '/v1/pets'))!.remaining;
+    for (const [path, headers] of [['/v1/pets', {}], ['/v1/pets/1', { 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization', origin: 'https://shop.example' }], ['/v1/nowhere', {}]] as const) {
+      const res = await call(s, 'OPTIONS', path, { headers });
+      expect({ status: res.status, text: res.text, origin: res.headers['access-control-allow-origin'], methods: res.headers['access-control-allow-methods'] }).toEqual({ status: 204, text: '', origin: '*', methods: 'GET,HEAD,POST' });
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      if ('access-control-request-headers' in headers) expect(res.headers['access-control-allow-headers']).toBe('authorization');
+    }
+    expect(rateHeaders(await get(s, '/v1/pets'))!.remaining).toBe(before - 1);
+    expect(s.stats().byStatus['204']).toBe(3);
+  });
+
+  it('location-absolute: Location is an absolute URL, from the forwarded proto and host when sent', async () => {
+    const s = await start(['location-absolute']);
+    const created = await call(s, 'POST', '/v1/pets', { key, json: { name: 'x', categoryId: 1 } });
+    const id = Pet.parse(created.json).id;
+    expect(created.headers.location).toBe(`${s.origin}/v1/pets/${id}`);
+    const forwarded = await call(s, 'POST', '/v1/pets', { key, json: { name: 'y', categoryId: 1 }, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'api.example, proxy.internal' } });
+    expect(forwarded.headers.location).toBe(`https://api.example/v1/pets/${Pet.parse(forwarded.json).id}`);
+    expect(Pet.parse((await get(s, new URL(created.headers.location!).pathname)).json).id).toBe(id);
+  });
+
+  it('duplicate-member-last-wins: a member given twice counts with its last value; by default it is refused', async () => {
+    const s = await start(['duplicate-member-last-wins']);
+    expect(Pet.parse((await postRaw(s, '{"name":"decoy","name":"Rex","categoryId":1}')).json)).toMatchObject({ name: 'Rex', categoryId: 1n });
+    expect(Pet.parse((await postRaw(s, '{"name":"x","categoryId":1,"categoryId":9223372036854775807}')).json).categoryId).toBe(INT64_MAX);
+    expectError(await postRaw(s, '{"name":"x","categoryId":1,"categoryId":"one"}'), 400);
+    expectError(await postRaw(await start([]), '{"name":"decoy","name":"Rex","categoryId":1}'), 400);
   });
 
   it('deprecation-date-form: Deprecation is @1735689600 on every getPet response', async () => {

@@ -8,6 +8,7 @@
 // Started in issue 34's session, not wired into a suite yet.
 import fc from 'fast-check';
 import { type Credential, type Family, type Spelled, spellingsOf, type Transformed } from '../generators/transformations.ts';
+import { seedFor } from '../generators/seed.ts';
 import type { Invariant } from './invariants.ts';
 
 export interface PlannedSpelling {
@@ -53,13 +54,14 @@ export function planRelations(canonicals: readonly Spelled[], families: readonly
       for (const credential of credentials) {
         const key = `${family.id} / ${canonical.operation} / ${credential}`;
         if (variants.length === 0) uncovered.push(`${key}: no spelling${options.readOnly ? ' that only reads' : ''}`);
-        else groups.push({ key, canonical, credential, variants: shuffled(variants, options.seed), family });
+        // Each group in its own order (the same seed for all would pick the same place in every family's list).
+        else groups.push({ key, canonical, credential, variants: shuffled(variants, seedFor(options.seed, `relations ${key}`)), family });
       }
     }
   }
   const spellings: PlannedSpelling[] = [];
   // Coverage first: one spelling of every group, in the seed's order of groups.
-  for (const g of shuffled(groups, options.seed)) {
+  for (const g of shuffled(groups, seedFor(options.seed, 'relations groups'))) {
     if (spellings.length >= options.budget) {
       uncovered.push(`${g.key}: beyond the budget of ${options.budget} spellings`);
       continue;

@@ -113,10 +113,11 @@ export const jsonMediaType = defineCheck({
   id: 'responses.json-media-type',
   clause: 'What the service does',
   suite,
-  title: 'Every response with a body (429 aside: its body is not shown) is labelled application/json, parameters allowed',
+  title: 'Every response with a body (429 aside: its body is not shown; a redirect\'s note aside) is labelled application/json, parameters allowed',
   severity: 'must',
   judge: judgeAll({
-    applies: (s, e) => s.text.length > 0 && s.status !== 429 && !leftOpen(e),
+    // A redirect's body is a note for people (RFC 9110 §15.4, Go's http.Redirect writes HTML): no 3xx is an answer of the interface.
+    applies: (s, e) => s.text.length > 0 && s.status !== 429 && (s.status < 300 || s.status >= 400) && !leftOpen(e),
     problemsOf: (s) => (isJsonMediaType(s.headers['content-type']) ? [] : [s.headers['content-type'] ? problem('not-json-media-type', `Content-Type is "${s.headers['content-type']}"`) : problem('no-content-type', 'Content-Type is missing')]),
     expected: 'Content-Type: application/json (parameters allowed)',
     readsBody: false,

@@ -75,7 +75,12 @@ function admitsJson(accept: string | undefined): boolean {
   });
 }
 
-const redirect = (status: 301 | 307, location: string): Reply => ({ status, headers: { Location: location } });
+/** As Go's http.Redirect writes it: a short HTML note for a GET (RFC 9110 §15.4: a redirect's body is usually such a note). */
+const redirect = (status: 301 | 307, location: string): Reply => ({
+  status,
+  headers: { Location: location, 'Content-Type': 'text/html; charset=utf-8' },
+  text: `<a href="${location}">${status === 301 ? 'Moved Permanently' : 'Temporary Redirect'}</a>.\n\n`,
+});
 
 export class SpellingVariations {
   private readonly caseInsensitive: boolean;

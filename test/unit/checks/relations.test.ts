@@ -8,7 +8,7 @@ import { planRelations } from '../../../lib/checks/relations.ts';
 import type { Seen } from '../../../lib/checks/types.ts';
 import type { ApiRequest, ApiResponse } from '../../../lib/client/client.ts';
 import type { TargetKey } from '../../../lib/config/schema.ts';
-import { type Credential, FAMILIES, type Family, METHOD_FAMILY, PATH_FAMILY, requestLine, type Spelled } from '../../../lib/generators/transformations.ts';
+import { type Credential, FAMILIES, type Family, METHOD_FAMILY, PATH_FAMILY, requestLine, type Spelled, spellingsOf } from '../../../lib/generators/transformations.ts';
 import type { Exchange } from '../../../lib/result/exchange.ts';
 import { observeRelations } from '../../../lib/suite-kit/relations.ts';
 
@@ -172,6 +172,16 @@ describe('the plan', () => {
     expect(tiny.spellings).toHaveLength(5);
     expect(tiny.uncovered).toHaveLength(33);
     expect(tiny.uncovered.every((u) => u.endsWith('beyond the budget of 5 spellings'))).toBe(true);
+  });
+
+  it('each group picks its spellings in its own order: over a few seeds, every variant of every family is sent', () => {
+    const all = new Set(CANONICALS.flatMap((c) => FAMILIES.flatMap((f) => spellingsOf(f, c).map((t) => `${f.id}: ${t.name}`))));
+    const sent = new Set<string>();
+    for (let seed = 1; seed <= 12; seed++) for (const s of planRelations(CANONICALS, FAMILIES, INVARIANTS, { seed, budget: 60 }).spellings) sent.add(`${s.transformed.family}: ${s.transformed.name}`);
+    expect([...all].filter((v) => !sent.has(v))).toEqual([]);
+    // Within one seed, the path family's groups do not all take the same place in their lists.
+    const path = planRelations(CANONICALS, FAMILIES, INVARIANTS, { seed: 1, budget: 38 }).spellings.filter((s) => s.transformed.family === 'path');
+    expect(new Set(path.map((s) => s.transformed.name)).size).toBeGreaterThan(1);
   });
 
   it('a production target gets only spellings that read', async () => {

@@ -119,6 +119,12 @@ describe('responses.json-media-type', () => {
     { title: 'ignores responses without a body (no Content-Type needed)', exchanges: () => [exchange(204, '', RATE_LIMIT), ok()], outcome: 'pass', mentions: ['1 responses checked'] },
     { title: 'skips when no response has a body', exchanges: () => [exchange(204, '', RATE_LIMIT), exchange(undefined)], outcome: 'skip' },
     {
+      title: "leaves a redirect's note aside (RFC 9110 §15.4; Go's http.Redirect writes text/html)",
+      exchanges: () => [exchange(301, '<a href="/v1/pets">Moved Permanently</a>.', { ...RATE_LIMIT, 'content-type': 'text/html; charset=utf-8', location: '/v1/pets' }), ok()],
+      outcome: 'pass',
+      mentions: ['1 responses checked'],
+    },
+    {
       title: 'judges the Content-Type of a truncated body too (it needs no body text)',
       exchanges: () => [exchange(200, '<html>', { ...RATE_LIMIT, 'content-type': 'text/html' }, { responseBodyTruncated: true })],
       outcome: 'fail',

@@ -285,7 +285,7 @@ export const VARIATION_CATALOGUE = [
     allows:
       'Paths that are not the canonical one are not described: before authentication, a path with an empty or a dot ' +
       'segment gets 301 to the cleaned path (Go\'s ServeMux), and a trailing slash 307 to the path without it ' +
-      '(FastAPI/Starlette\'s redirect_slashes); the query kept, no body, X-RateLimit-*. Wins over every other variation ' +
+      '(FastAPI/Starlette\'s redirect_slashes); the query kept, Go\'s short HTML note as the body (RFC 9110 §15.4), X-RateLimit-*. Wins over every other variation ' +
       'of the path but strict-path-400.',
   },
   {

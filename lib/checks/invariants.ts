@@ -47,6 +47,8 @@ export interface Invariant<Id extends string = string> {
   title: string;
   /** The credentials it needs spellings sent with. */
   needs: readonly Credential[];
+  /** Checks whose failure explains this one's (define.ts `explainedBy`). */
+  explainedBy?: readonly string[];
   judge(o: Observation): Verdict;
 }
 
@@ -249,6 +251,8 @@ export const HEADER_FACTS_INVARIANT = defineInvariant({
   severity: 'should',
   title: 'Headers state facts: a Location leads to the created animal, Remaining is at most Limit',
   needs: ['key', 'none'],
+  // Where the rate-limit suite ran, a Remaining above Limit is its must's (one window in every answer): shown under it.
+  explainedBy: ['rate-limit.headers-one-window'],
   judge(o) {
     const rate = readRateAnswer(0, o.seen.status, o.seen.headers);
     if (rate.limit !== undefined && rate.remaining !== undefined && rate.remaining > rate.limit) {
@@ -310,6 +314,7 @@ function invariantCheck<const Id extends string>(invariant: Invariant<Id>): Chec
     title: invariant.title,
     severity: invariant.severity,
     suite: 'relations',
+    ...(invariant.explainedBy ? { explainedBy: invariant.explainedBy } : {}),
     judge: (observations: readonly Observation[]) => judgeInvariant(invariant, observations),
   });
 }

@@ -5,7 +5,7 @@
 // (lib/suite-kit/relations.ts) sends it; each invariant (lib/checks/invariants.ts) is a check here,
 // judged on every answer, its pass naming the legal answers it saw and what was not sampled.
 import { describe } from 'vitest';
-import { INVARIANTS, type Observation, RELATIONS_CHECKS } from '../lib/checks/invariants.ts';
+import { type Invariant, INVARIANTS, type Observation, RELATIONS_CHECKS } from '../lib/checks/invariants.ts';
 import { planRelations, type RelationsPlan } from '../lib/checks/relations.ts';
 import { type Finding, skip } from '../lib/checks/types.ts';
 import { FAMILIES } from '../lib/generators/transformations.ts';
@@ -18,16 +18,22 @@ import { BudgetExhaustedError } from '../lib/errors.ts';
 export const RELATIONS_BUDGET = 60;
 
 let plan: RelationsPlan | undefined;
+let seed = 0;
 let observations: Observation[] = [];
 /** Why sending stopped before the plan's end (the request budget spent). */
 let stopped: string | undefined;
 
 /** A pass says, besides what it saw, the pairs of its credentials the plan could not meet and why, and where the budget stopped it. */
-function withUnsampled(finding: Finding, needs: readonly string[]): Finding {
+function withUnsampled(finding: Finding, invariant: Invariant): Finding {
   if (finding.outcome === 'fail' || !plan) return finding;
   if (plan.spellings.length === 0 && stopped !== undefined) return skip(`nothing sent: ${stopped} before the relations suite`);
-  const missing = plan.uncovered.filter((u) => needs.some((n) => u.includes(` / ${n}:`)));
-  const notes = [...(missing.length > 0 ? [`not sampled: ${missing.join('; ')}`] : []), ...(stopped !== undefined ? [`${observations.length} of ${plan.spellings.length} spellings sent: ${stopped}`] : [])];
+  const missing = plan.uncovered.filter((u) => invariant.needs.some((n) => u.includes(` / ${n}:`)));
+  const met = plan.covered.filter((c) => c.includes(` / ${invariant.id} / `)).length;
+  const notes = [
+    `the plan (seed ${seed}) met ${met} family × operation pairs in ${plan.spellings.length} spellings`,
+    ...(missing.length > 0 ? [`not sampled: ${missing.join('; ')}`] : []),
+    ...(stopped !== undefined ? [`${observations.length} of ${plan.spellings.length} spellings sent: ${stopped}`] : []),
+  ];
   return notes.length === 0 ? finding : { ...finding, message: `${finding.message}; ${notes.join('; ')}` };
 }
 
@@ -54,6 +60,7 @@ describe('Relations: every spelling of a request, judged as the request it stand
       plan = { spellings: [], covered: [], uncovered: [] };
       return;
     }
+    seed = ctx.run.seed;
     plan = planRelations(canonicalRequests(basePath, petId, ctx.run.allowWrites), FAMILIES, INVARIANTS, { seed: ctx.run.seed, budget: RELATIONS_BUDGET, readOnly: !ctx.run.allowWrites });
     if (!ctx.run.allowWrites) plan.uncovered.push('every family / createPet / key: writes are not allowed', 'every family / createPet / none: writes are not allowed');
     if (petId === undefined) plan.uncovered.push('every family / getPet / key: no animal to read (the list is empty and writes are not allowed)', 'every family / getPet / none: no animal to read');
@@ -61,6 +68,6 @@ describe('Relations: every spelling of a request, judged as the request it stand
   });
 
   for (const [i, def] of RELATIONS_CHECKS.entries()) {
-    check(def, {}, async () => withUnsampled(def.judge(observations), INVARIANTS[i]!.needs));
+    check(def, {}, async () => withUnsampled(def.judge(observations), INVARIANTS[i]!));
   }
 });

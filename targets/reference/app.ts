@@ -22,6 +22,7 @@ import { parseTarget, type Target } from './target.ts';
 import { Variations } from './variations.ts';
 import { OtherWaysIn } from './other-ways-in.ts';
 import { SpellingVariations } from './spelling-variations.ts';
+import { SpellingFaults } from './spelling-faults.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -75,6 +76,8 @@ interface Exchange {
   authError: string | undefined;
   rate: RateDecision;
   plan: DeliveryPlan;
+  /** A response cache's answer for it (relations faults, spelling-faults.ts). */
+  cached?: Reply | undefined;
 }
 
 /** A finished, counted reply and how it is to be delivered. */
@@ -109,6 +112,8 @@ export function createApp(deps: AppDeps): RequestListener {
   const queryKeyAccepted = faults.has('auth-query-key-accepted');
   // Faults auth-api-key-header-accepted, auth-basic-key-accepted, auth-session-cookie, auth-prototype-key.
   const otherWays = new OtherWaysIn(faults);
+  // The relations faults: layers that read a request's spelling differently (spelling-faults.ts).
+  const spellingFaults = new SpellingFaults(faults);
   const neverRefuse = faults.has('rate-never-429');
   const sharedBucket = faults.has('rate-shared-bucket');
   const bucketPerConnection = faults.has('rate-per-connection');
@@ -136,8 +141,9 @@ export function createApp(deps: AppDeps): RequestListener {
 
   function dispatch(x: Exchange): Reply | Promise<Reply> {
     const { req, url, route, authError, rate } = x;
-    // Variations strict-path-400 and trailing-slash-redirect: a firewall's refusal or a router's redirect, before the key is looked at.
-    const early = spellings.beforeAuth(req);
+    // Variations strict-path-400 and trailing-slash-redirect: a firewall's refusal or a router's redirect, before the key is looked at;
+    // then the spelling faults' answers (a cache, a crashing parser...).
+    const early = spellings.beforeAuth(req) ?? (spellingFaults.on ? spellingFaults.before({ req, method: x.method, url, route, authed: authError === undefined, allowed: rate.allowed, cached: x.cached }) : undefined);
     if (early) return early;
     if (authError !== undefined && authFirst && !(routedFirst && url !== undefined && route.kind !== 'operation')) {
       // Variation json-parser-first: a body parser mounted before authentication refuses what it cannot read.
@@ -178,7 +184,7 @@ export function createApp(deps: AppDeps): RequestListener {
   function respond(req: IncomingMessage): Outcome | Promise<Outcome> {
     const method = req.method ?? 'GET';
     const url = parseTarget(req.url);
-    const route: RouteMatch = url ? spellings.match(method, url.pathname) : NOT_FOUND;
+    const route: RouteMatch = url ? (spellingFaults.on ? spellingFaults.route(method, url, req) : spellings.match(method, url.pathname)) : NOT_FOUND;
     const presented = authorization(req, url);
     const auth = otherWays.admit(req, keys.authenticate(presented, authOptions), presented);
     const client = auth.ok ? auth.client : ANONYMOUS_CLIENT;
@@ -198,7 +204,7 @@ export function createApp(deps: AppDeps): RequestListener {
               ? `${client.label}#${route.kind === 'operation' ? route.operation : route.kind}`
               : undefined,
     };
-    const authError = auth.ok || authDisabled ? undefined : auth.message;
+    const authError = auth.ok || authDisabled || (spellingFaults.on && spellingFaults.skipsAuth(req, method, url)) ? undefined : auth.message;
     if (auth.ok && checkThenCount) {
       // Check, await the store, then count whatever was decided: requests in between slip through.
       const allowed = limiter.wouldAllow(client.label, quota, takeOptions);
@@ -207,8 +213,10 @@ export function createApp(deps: AppDeps): RequestListener {
         return decided({ req, method, url, route, client, authError, rate, plan: deliveryPlan(req, client, quota, auth.ok) });
       });
     }
-    const rate = limiter.take(client.label, quota, takeOptions);
-    const outcome = decided({ req, method, url, route, client, authError, rate, plan: deliveryPlan(req, client, quota, auth.ok) });
+    const cached = spellingFaults.on ? spellingFaults.cached(req, method, auth.ok ? client.label : undefined) : undefined;
+    const counted = !spellingFaults.on || (cached?.counted !== false && spellingFaults.counts(req, method, url));
+    const rate = counted ? limiter.take(client.label, quota, takeOptions) : limiter.peek(client.label, quota, takeOptions);
+    const outcome = decided({ req, method, url, route, client, authError, rate, plan: deliveryPlan(req, client, quota, auth.ok), cached: cached?.reply });
     if (!countsOnlySuccess || !auth.ok || !rate.allowed) return outcome;
     // Fault rate-counts-only-success: a request answered 4xx is given back once answered.
     const giveBackFailed = (o: Outcome) => {
@@ -239,8 +247,9 @@ export function createApp(deps: AppDeps): RequestListener {
     return errorReply(500, 'internal_error', 'unexpected server error');
   }
 
-  function finish(x: Exchange, answer: Reply): Outcome {
+  function finish(x: Exchange, operationAnswer: Reply): Outcome {
     const { route, client, rate } = x;
+    const answer = spellingFaults.on ? spellingFaults.answered(x.req, x.method, route, client === ANONYMOUS_CLIENT ? undefined : client.label, operationAnswer) : operationAnswer;
     let reply: Reply = {
       ...answer,
       headers: {

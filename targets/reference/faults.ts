@@ -22,6 +22,7 @@ import { LIST_FAULTS } from './faults/list.ts';
 import { RATE_LIMIT_FAULTS } from './faults/rate-limit.ts';
 import { DAY_COUNT_FAULTS } from './faults/day-count.ts';
 import { ROUTE_FAULTS } from './faults/routes.ts';
+import { RELATIONS_FAULTS } from './faults/relations.ts';
 import { DELIVERY_FAULTS, ERROR_FAULTS, HEADER_FAULTS } from './faults/responses.ts';
 
 export const FAULT_CATALOGUE = [
@@ -38,6 +39,7 @@ export const FAULT_CATALOGUE = [
   ...RATE_LIMIT_FAULTS,
   ...DAY_COUNT_FAULTS,
   ...DELIVERY_FAULTS,
+  ...RELATIONS_FAULTS,
 ] as const satisfies readonly FaultDefinition[];
 
 export type FaultId = (typeof FAULT_CATALOGUE)[number]['id'];

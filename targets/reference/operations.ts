@@ -70,6 +70,8 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
     ignoreUnknown: variations.has('unknown-filter-ignored'),
     ignoreEmpty: faults.has('list-empty-status-ignored'),
   };
+  const compiledParser = faults.has('body-compiled-parser-500');
+  const duplicates = faults.has('order-duplicate-post-empty') ? new DuplicateGuard() : undefined;
   const list = {
     failOnBadLimit: faults.has('list-500-on-bad-limit'),
     ignoresLimit: faults.has('list-ignores-limit'),
@@ -122,6 +124,8 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
         }
         return unreadable(badRequest(body.reason === 'not-utf8' ? 'request body is not valid UTF-8' : 'request body incomplete'));
       }
+      // Fault body-compiled-parser-500: a parser generated from the NewPet schema, fed Content-Length bytes.
+      if (compiledParser) compiledNewPetParse(req, body.text);
       if (body.text.trim() === '') return reject(badRequest('request body is required (NewPet)'));
       const parsed = read.format === 'form' ? parseForm(body.text) : parseBody(body.text, lastMemberWins);
       if (!parsed.ok) return unreadable(badRequest(`malformed JSON: ${parsed.error}`));
@@ -150,6 +154,8 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
             throw new RangeError(`value too long for type character varying(${NAME_COLUMN_LENGTH})`);
           }
           const input = { name, categoryId, status };
+          // Fault order-duplicate-post-empty: the key's previous POST again is answered from what the guard kept, its status.
+          if (duplicates && duplicates.repeated(caller, req.url ?? '', body.text)) return jsonReply(201, {});
           const id = faults.has('create-uses-body-id') ? bodyId(parsed.value) : undefined;
           const origin = {
             ...(faults.has('get-only-by-creator') ? { creator: caller } : {}),
@@ -199,6 +205,42 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
     },
   };
 }
+
+/** Fault body-compiled-parser-500: the NewPet members the generated parser has slots for. */
+const NEW_PET_MEMBERS = new Set(['name', 'categoryId', 'status']);
+
+/**
+ * Fault body-compiled-parser-500: what a parser generated from the NewPet schema cannot read, it
+ * throws on: no Content-Length (a chunked body: nothing read), whitespace between tokens, a member
+ * it has no slot for or one given twice. Strings are skipped whole; members are read at any depth,
+ * as its state machine meets them.
+ */
+function compiledNewPetParse(req: IncomingMessage, text: string): void {
+  if (req.headers['content-length'] === undefined) throw new SyntaxError('Unexpected end of JSON input');
+  const strings = /"(?:[^"\\]|\\.)*"/g;
+  if (/\s/.test(text.replace(strings, '""'))) throw new SyntaxError('Unexpected token in JSON: whitespace');
+  const seen = new Set<string>();
+  for (const [, member] of text.matchAll(/"((?:[^"\\]|\\.)*)":/g)) {
+    if (!NEW_PET_MEMBERS.has(member!) || seen.has(member!)) throw new TypeError(`Cannot set properties of undefined (setting '${member}')`);
+    seen.add(member!);
+  }
+}
+
+/** Fault order-duplicate-post-empty: each key's previous POST, and when it came. */
+class DuplicateGuard {
+  private readonly last = new Map<string, { target: string; body: string; at: number }>();
+
+  /** Whether this POST repeats the key's previous one (same target and body) within the guard's window; it becomes the previous one. */
+  repeated(caller: string, target: string, body: string): boolean {
+    const now = Date.now();
+    const before = this.last.get(caller);
+    this.last.set(caller, { target, body, at: now });
+    return before !== undefined && before.target === target && before.body === body && now - before.at < DUPLICATE_WINDOW_MS;
+  }
+}
+
+/** Fault order-duplicate-post-empty: how long a POST is remembered. */
+const DUPLICATE_WINDOW_MS = 10_000;
 
 /** Fault list-duplicates: the first animal again at the end, or in place of the last on a full page. */
 function withDuplicate(pets: StoredPet[], limit: number): StoredPet[] {

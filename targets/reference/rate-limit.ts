@@ -353,6 +353,30 @@ export class RateLimiter {
     return this.views(options.bucket ?? clientId, quota).every((v) => v.meter.left(at, v.quota) >= 1 - v.extra - EPSILON);
   }
 
+  /**
+   * What the headers say of a bucket now, without counting a request or refusing one: a limiter
+   * that lets a request by uncounted while X-RateLimit-* are still written from the key's counters
+   * (the relations faults that skip the limiter, faults/relations.ts).
+   */
+  peek(clientId: string, quota: PlanQuota, options: TakeOptions = {}): RateDecision {
+    const at = this.now();
+    const views = this.views(options.bucket ?? clientId, quota);
+    const described = this.options.describeDay && views[1] ? views[1] : this.options.describeMinute ? views[0]! : binding(views, at);
+    return {
+      at,
+      earlyRetry: false,
+      banned: false,
+      banStarted: false,
+      allowed: true,
+      limit: described.quota,
+      remaining: remainingOf(described, at),
+      reset: this.reset(described.meter.resetAt(at, described.quota), at, described),
+      windowSeconds: described.seconds,
+      refusedInARow: 0,
+      windows: this.options.reportWindows ? windowStates(views, at) : undefined,
+    };
+  }
+
   /** The share of its day's quota a bucket has spent (0 to 1; 0 when the day is not counted): variation slow-day slows a key past half. */
   dayShare(bucketId: string, quota: PlanQuota): number {
     const day = this.views(bucketId, quota)[1];

@@ -1097,6 +1097,164 @@ const checks = {
     await get(s, '/v1/pets?limit=1');
     expect(performance.now() - started).toBeLessThan(90);
   },
+  // The relations faults: each misreads the spellings of its family, the canonical request still right.
+  'path-auth-on-raw-path': async (s) => {
+    expect((await call(s, 'GET', '/v1/pets')).status).toBe(401);
+    for (const path of ['/v1/Pets', '/V1/pets/1', '/v1/pets/', '/v1//pets', '/v1/./pets', '/v1/pets;x=1', '/v1/%70ets/1']) expect({ path, status: (await call(s, 'GET', path, { raw: true })).status }).toEqual({ path, status: 200 });
+    // With a key, another case of the path is the same page.
+    expect((await call(s, 'GET', '/v1/PETS?limit=3', { key })).json).toEqual((await get(s, '/v1/pets?limit=3')).json);
+  },
+  'path-limiter-on-raw-path': async (s) => {
+    const remaining = async (path: string) => rateHeaders(await call(s, 'GET', path, { key: KEYS.free1, raw: true }))?.remaining;
+    expect(await remaining('/v1/pets')).toBe(59);
+    for (const path of ['/v1/Pets', '/v1/pets/', '/v1//pets', '/v1/x/../pets', '/v1/pets/1;x=1', '/v1/%70ets']) expect({ path, remaining: await remaining(path) }).toEqual({ path, remaining: 59 });
+    expect(await remaining('/v1/pets')).toBe(58);
+    expect((await call(s, 'GET', '/v1/Pets', { raw: true })).status).toBe(401);
+  },
+  'path-controller-rereads-raw-path': async (s) => {
+    for (const path of ['/v1/Pets/1', '/v1/pets/1/', '/v1//pets', '/v1/./pets', '/v1/pets;x=1', '/v1/%70ets']) {
+      const res = await call(s, 'GET', path, { key, raw: true });
+      expect({ path, status: res.status, code: errorBody(res)?.code }).toEqual({ path, status: 500, code: 'internal_error' });
+    }
+    expect((await get(s, '/v1/pets/1')).status).toBe(200);
+    expect((await call(s, 'GET', '/v1/Pets', { raw: true })).status).toBe(401);
+  },
+  'method-gateway-auth-by-override': async (s) => {
+    expect((await call(s, 'GET', '/v1/pets')).status).toBe(401);
+    expect((await call(s, 'HEAD', '/v1/pets')).status).toBe(200);
+    expect(Pets.parse((await call(s, 'OPTIONS', '/v1/pets?limit=2')).json)).toHaveLength(2);
+    expect(Pet.parse((await call(s, 'PROPFIND', '/v1/pets/1')).json).id).toBe(1n);
+    expect((await call(s, 'GET', '/v1/pets/1', { headers: { 'x-http-method-override': 'POST' } })).status).toBe(200);
+    // POST is an operation of /v1/pets: the gateway guards it.
+    expect((await call(s, 'GET', '/v1/pets', { headers: { 'x-http-method-override': 'POST' } })).status).toBe(401);
+  },
+  'method-gateway-meters-by-override': async (s) => {
+    const remaining = async (method: string, path: string, headers: Record<string, string> = {}) => rateHeaders(await call(s, method, path, { key: KEYS.free1, headers }))?.remaining;
+    expect(await remaining('GET', '/v1/pets')).toBe(59);
+    expect(await remaining('HEAD', '/v1/pets')).toBe(59);
+    expect(await remaining('OPTIONS', '/v1/pets/1')).toBe(59);
+    expect(await remaining('GET', '/v1/pets/1', { 'x-method-override': 'POST' })).toBe(59);
+    expect(await remaining('GET', '/v1/pets/1')).toBe(58);
+    expect((await call(s, 'PROPFIND', '/v1/pets')).status).toBe(401);
+  },
+  'method-dispatch-table-500': async (s) => {
+    for (const [method, headers] of [['HEAD', {}], ['OPTIONS', {}], ['PROPFIND', {}], ['GET', { 'x-http-method': 'POST' }], ['GET', { 'x-http-method-override': 'POST' }]] as const) {
+      expect({ method, headers, status: (await call(s, method, '/v1/pets/1', { key, headers })).status }).toEqual({ method, headers, status: 500 });
+    }
+    expect((await get(s, '/v1/pets/1')).status).toBe(200);
+    expect((await call(s, 'HEAD', '/v1/pets')).status).toBe(401);
+  },
+  'credential-scheme-replace-500': async (s) => {
+    for (const scheme of ['bearer', 'BEARER', 'Bearer ']) expect({ scheme, status: (await call(s, 'GET', '/v1/pets', { authorization: `${scheme} ${key}` })).status }).toEqual({ scheme, status: 500 });
+    expect((await get(s, '/v1/pets')).status).toBe(200);
+    expect((await call(s, 'GET', '/v1/pets', { authorization: 'bearer' })).status).toBe(401);
+  },
+  'credential-other-scheme-passes': async (s) => {
+    for (const authorization of ['bearer', 'BEARER x', 'Bearer', 'Basic eDp5']) expect({ authorization, status: (await call(s, 'GET', '/v1/pets', { authorization })).status }).toEqual({ authorization, status: 200 });
+    expect((await call(s, 'GET', '/v1/pets')).status).toBe(401);
+    expect((await call(s, 'GET', '/v1/pets', { authorization: 'Bearer wrong' })).status).toBe(401);
+  },
+  'credential-limiter-exact-header': async (s) => {
+    const remaining = async (authorization: string) => rateHeaders(await call(s, 'GET', '/v1/pets', { authorization }))?.remaining;
+    expect(await remaining(`Bearer ${KEYS.free1}`)).toBe(59);
+    for (const scheme of ['bearer', 'BEARER', 'Bearer ']) expect({ scheme, remaining: await remaining(`${scheme} ${KEYS.free1}`) }).toEqual({ scheme, remaining: 59 });
+    expect(await remaining(`Bearer ${KEYS.free1}`)).toBe(58);
+  },
+  'query-strict-400-text': async (s) => {
+    for (const query of ['limit=2&limit=2', 'status=sold&status=sold', 'limit=2&page_token=x', 'flag', 'Limit=2', 'limit[]=2']) {
+      const res = await call(s, 'GET', `/v1/pets?${query}`, { key, raw: true });
+      expect({ query, status: res.status, type: res.headers['content-type'] }).toEqual({ query, status: 400, type: 'text/plain; charset=utf-8' });
+    }
+    expect(Pets.parse((await get(s, '/v1/pets?limit=2&status=available')).json)).toHaveLength(2);
+    expect((await call(s, 'GET', '/v1/pets?flag')).headers['content-type']).toBe('application/json');
+  },
+  'query-validator-500': async (s) => {
+    for (const query of ['limit=2&limit=2', 'status=sold&status=sold', 'limit=2&page_token=x', 'flag', 'Status=sold', 'status[]=sold']) {
+      const res = await call(s, 'GET', `/v1/pets?${query}`, { key, raw: true });
+      expect({ query, status: res.status, code: errorBody(res)?.code }).toEqual({ query, status: 500, code: 'internal_error' });
+    }
+    expect(Pets.parse((await get(s, '/v1/pets?limit=2&status=available')).json)).toHaveLength(2);
+    expect((await call(s, 'GET', '/v1/pets?flag')).status).toBe(401);
+  },
+  'body-compiled-parser-500': async (s) => {
+    const compact = '{"name":"Rex","categoryId":1,"status":"available"}';
+    expect((await postRaw(s, compact, key)).status).toBe(201);
+    expect((await postRaw(s, '{"name":"Rex"}', key)).status).toBe(400);
+    for (const text of ['{ "name": "Rex", "categoryId": 1 }', '{"name":"x","name":"Rex","categoryId":1}', '{"__proto__":{},"name":"Rex","categoryId":1}', '{"tags":[[]],"name":"Rex","categoryId":1}']) {
+      expect({ text, status: (await postRaw(s, text, key)).status }).toEqual({ text, status: 500 });
+    }
+    expect((await call(s, 'POST', '/v1/pets', { key, body: compact, headers: { 'content-type': 'application/json' }, chunked: true })).status).toBe(500);
+  },
+  'negotiation-exact-accept-only': async (s) => {
+    const type = async (accept: string) => (await call(s, 'GET', '/v1/pets?limit=1', { key, headers: { accept } })).headers['content-type'];
+    expect(await type('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')).toBe('text/html; charset=utf-8');
+    for (const accept of ['*/*', 'application/*', 'application/json; charset=utf-8']) expect({ accept, type: await type(accept) }).toEqual({ accept, type: 'text/plain; charset=utf-8' });
+    expect(await type('application/json')).toBe('application/json');
+    expect(Pets.parse((await call(s, 'GET', '/v1/pets?limit=1', { key, headers: { accept: 'text/plain' } })).json)).toHaveLength(1);
+  },
+  'negotiation-lookup-500': async (s) => {
+    const spellings: Record<string, string>[] = [{ accept: '*/*' }, { accept: 'application/json; charset=utf-8' }, { accept: 'application/*' }, { 'accept-encoding': 'gzip, deflate, br' }];
+    for (const headers of spellings) {
+      expect({ headers, status: (await call(s, 'GET', '/v1/pets', { key, headers })).status }).toEqual({ headers, status: 500 });
+    }
+    expect((await call(s, 'GET', '/v1/pets', { key, headers: { accept: 'application/json', 'accept-encoding': 'gzip' } })).status).toBe(200);
+    expect((await call(s, 'GET', '/v1/pets', { headers: { accept: '*/*' } })).status).toBe(401);
+  },
+  'order-cache-before-auth': async (s) => {
+    expect((await call(s, 'GET', '/v1/pets?limit=3')).status).toBe(401);
+    const keyed = await get(s, '/v1/pets?limit=3');
+    const without = await call(s, 'GET', '/v1/pets?limit=3');
+    expect({ status: without.status, json: without.json }).toEqual({ status: 200, json: keyed.json });
+    // Another Accept is another entry; a create empties the cache.
+    expect((await call(s, 'GET', '/v1/pets?limit=3', { headers: { accept: '*/*' } })).status).toBe(401);
+    await post(s, { name: 'Rex', categoryId: 1 });
+    expect((await call(s, 'GET', '/v1/pets?limit=3')).status).toBe(401);
+  },
+  'order-cache-before-limiter': async (s) => {
+    const list = (k: string) => call(s, 'GET', '/v1/pets?limit=3', { key: k });
+    expect(rateHeaders(await list(KEYS.free1))?.remaining).toBe(59);
+    expect(rateHeaders(await list(KEYS.free1))?.remaining).toBe(59);
+    expect(rateHeaders(await list(KEYS.free1))?.remaining).toBe(59);
+    // Each key has its own entries; without a key, 401.
+    expect(rateHeaders(await list(KEYS.free2))?.remaining).toBe(59);
+    expect((await call(s, 'GET', '/v1/pets?limit=3')).status).toBe(401);
+    expect(rateHeaders(await call(s, 'GET', '/v1/pets?limit=4', { key: KEYS.free1 }))?.remaining).toBe(58);
+  },
+  'order-duplicate-post-empty': async (s) => {
+    const before = Pets.parse((await get(s, '/v1/pets?limit=100')).json).length;
+    const pet = { name: 'Rex', categoryId: 1, status: 'available' };
+    expect(Pet.parse((await post(s, pet)).json).name).toBe('Rex');
+    const again = await post(s, pet);
+    expect({ status: again.status, json: again.json }).toEqual({ status: 201, json: {} });
+    expect(Pets.parse((await get(s, '/v1/pets?limit=100')).json).length).toBe(before + 1);
+    expect(Pet.parse((await post(s, { ...pet, name: 'Rexa' })).json).name).toBe('Rexa');
+  },
+  'forwarded-skips-auth': async (s) => {
+    expect((await call(s, 'GET', '/v1/pets')).status).toBe(401);
+    const added: [string, string][] = [['x-forwarded-for', '127.0.0.1'], ['forwarded', 'for=127.0.0.1'], ['x-real-ip', '10.0.0.1'], ['x-original-url', '/v1/pets'], ['x-forwarded-proto', 'https']];
+    for (const [name, value] of added) {
+      expect({ name, status: (await call(s, 'GET', '/v1/pets/1', { headers: { [name]: value } })).status }).toEqual({ name, status: 200 });
+    }
+  },
+  'forwarded-skips-limiter': async (s) => {
+    const remaining = async (headers: Record<string, string> = {}) => rateHeaders(await call(s, 'GET', '/v1/pets', { key: KEYS.free1, headers }))?.remaining;
+    expect(await remaining()).toBe(59);
+    expect(await remaining({ 'x-forwarded-for': '203.0.113.7' })).toBe(59);
+    expect(await remaining({ 'x-rewrite-url': '/v1/pets' })).toBe(59);
+    expect(await remaining()).toBe(58);
+    expect((await call(s, 'GET', '/v1/pets', { headers: { 'x-forwarded-for': '127.0.0.1' } })).status).toBe(401);
+  },
+  'location-without-base-path': async (s) => {
+    const created = await post(s, { name: 'Rex', categoryId: 1 });
+    const id = Pet.parse(created.json).id;
+    expect(created.headers.location).toBe(`/pets/${id}`);
+    expect((await call(s, 'GET', created.headers.location!, { key })).status).toBe(404);
+    expect((await get(s, `/v1/pets/${id}`)).status).toBe(200);
+  },
+  'rate-limit-per-second': async (s) => {
+    expect(rateHeaders(await free(s))).toMatchObject({ limit: 1, remaining: 59 });
+    expect(rateHeaders(await call(s, 'GET', '/v1/pets', { key: KEYS.pro }))).toMatchObject({ limit: 5, remaining: 299 });
+  },
 } satisfies Record<FaultId, (server: RunningServer, clock: FakeClock) => Promise<void>>;
 
 describe('fault catalogue', () => {

@@ -72,8 +72,10 @@ export interface CallOptions {
   /** A raw body. */
   body?: string | Buffer;
   headers?: Record<string, string>;
-  /** The path sent as written: dot and empty segments kept, as the URL parser would not. */
+  /** The path sent as written, not normalised by the URL parser (dot and empty segments kept). */
   raw?: boolean;
+  /** The body sent in chunks, without Content-Length. */
+  chunked?: boolean;
 }
 
 export async function call(server: RunningServer, method: string, path: string, options: CallOptions = {}): Promise<Exchange> {
@@ -86,7 +88,14 @@ export async function call(server: RunningServer, method: string, path: string, 
     body = stringifyJson(options.json);
   }
   Object.assign(headers, options.headers);
-  const res = await transport.send({ method, url: `${server.origin}${path}`, headers, ...(body !== undefined ? { body } : {}), ...(options.raw ? { target: path } : {}) });
+  const res = await transport.send({
+    method,
+    url: `${server.origin}${path}`,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    ...(options.raw ? { target: path } : {}),
+    ...(options.chunked ? { chunked: true } : {}),
+  });
   let json: unknown;
   try {
     json = res.text === '' ? undefined : parseJson(res.text);

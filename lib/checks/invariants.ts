@@ -199,7 +199,10 @@ export const ONE_QUOTA_INVARIANT = defineInvariant({
     if (drop === undefined) return undefined;
     if (drop.fell) return holds('counted');
     if (o.again === undefined) return undefined;
-    const again = quotaDrop({ ...o, before: o.seen, seen: o.again });
+    // Two requests of the key since the answer before: a sliding window ages out one at most, so
+    // Remaining is below that answer's. (Against the spelling's own first answer, a bucket of its
+    // own, new, would look counted.)
+    const again = quotaDrop({ ...o, seen: o.again });
     if (again === undefined || again.fell) return holds('counted');
     return broken('not-counted', `${described(o)}: X-RateLimit-Remaining ${drop.from} before, ${drop.to} after it, ${again.to} after it again`);
   },

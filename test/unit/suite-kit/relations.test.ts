@@ -105,6 +105,19 @@ describe('observeRelations', () => {
     expect(judgeInvariant(ONE_QUOTA_INVARIANT, observations)).toMatchObject({ outcome: 'fail', code: 'not-counted', message: expect.stringContaining('X-RateLimit-Remaining 99 before, 99 after it, 99 after it again') });
   });
 
+  it("a spelling with a bucket of its own fails one quota: its own Remaining falls, never below the key's answer before", async () => {
+    // A limiter keyed on the raw Authorization header: "BEARER <key>" starts a bucket of its own.
+    const remaining = new Map<string, number>();
+    const { send } = server((s) => {
+      const bucket = s.target.includes('/v1/Pets') ? 'other' : 'key';
+      const left = (remaining.get(bucket) ?? (bucket === 'key' ? 40 : 60)) - 1;
+      remaining.set(bucket, left);
+      return { status: 200, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(left), 'x-ratelimit-reset': '2000000000' }, body: [] };
+    });
+    const { observations } = await observeRelations([spelled(LIST, { path: ['Pets'] })], { send, key: KEY, baseUrl: BASE_URL });
+    expect(judgeInvariant(ONE_QUOTA_INVARIANT, observations)).toMatchObject({ outcome: 'fail', code: 'not-counted', message: expect.stringContaining('X-RateLimit-Remaining 39 before, 59 after it, 58 after it again') });
+  });
+
   it('after a body the interface leaves open, reads the store: a NewPet without categoryId, the canonical animal read back', async () => {
     const { log, send } = server((s) => (s.method === 'POST' ? (s.body?.includes('"categoryId"') ? { status: 201, body: { id: 9, name: 'x', categoryId: 1 } } : { status: 400, body: { code: 'bad', message: 'bad', status: 400 } }) : { status: 200, body: { id: 9, name: 'x', categoryId: 1 } }));
     const {

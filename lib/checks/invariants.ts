@@ -55,11 +55,15 @@ export interface Invariant<Id extends string = string> {
 const holds = (reading: string): Verdict => ({ holds: true, reading });
 const broken = (code: string, what: string): Verdict => ({ holds: false, code, what });
 
-/** How a failure names an observation: the spelling and its answer, then the canonical request's. */
-export function described(o: Observation): string {
+/**
+ * How a failure names an observation: the spelling and its answer (with what is wrong in it, when
+ * that is more than its status), then the canonical request's: "HEAD /v1/pets/7 without a key
+ * (HEAD for GET): 200, GET /v1/pets/7: 401".
+ */
+export function described(o: Observation, detail?: string): string {
   const who = o.credential === 'none' ? ' without a key' : '';
   const canonical = o.canonicalSeen ? `, ${requestLine(o.canonical)}: ${o.canonicalSeen.status}` : '';
-  return `${requestLine(o.transformed.request)}${who} (${o.transformed.name}): ${o.seen.status}${canonical}`;
+  return `${requestLine(o.transformed.request)}${who} (${o.transformed.name}): ${o.seen.status}${detail ? ` ${detail}` : ''}${canonical}`;
 }
 
 const isJson = (s: Seen) => isJsonMediaType(s.headers['content-type']);
@@ -171,7 +175,7 @@ export const REPRESENTATION_INVARIANT = defineInvariant({
   judge(o) {
     const { seen } = o;
     if (!INTERFACE_METHODS.has(o.transformed.request.method) || seen.text === '' || seen.status === 406 || seen.status === 429 || isRedirect(seen)) return undefined;
-    if (!isJson(seen)) return broken('not-json-media-type', `${described(o)} under ${seen.headers['content-type'] ?? 'no Content-Type'}`);
+    if (!isJson(seen)) return broken('not-json-media-type', described(o, `under ${seen.headers['content-type'] ?? 'no Content-Type'}`));
     const p = tryParseJson(seen.text);
     if (!p.ok) return broken('not-strict-json', described(o));
     if (isAccepted(seen) && o.transformed.keeps !== 'anything') {
@@ -204,7 +208,7 @@ export const ONE_QUOTA_INVARIANT = defineInvariant({
     // own, new, would look counted.)
     const again = quotaDrop({ ...o, seen: o.again });
     if (again === undefined || again.fell) return holds('counted');
-    return broken('not-counted', `${described(o)}: X-RateLimit-Remaining ${drop.from} before, ${drop.to} after it, ${again.to} after it again`);
+    return broken('not-counted', described(o, `(X-RateLimit-Remaining ${drop.from} before it, ${drop.to} after it, ${again.to} after it again)`));
   },
 });
 
@@ -233,7 +237,7 @@ export const STORE_INTEGRITY_INVARIANT = defineInvariant({
   judge(o) {
     if (o.credential !== 'key' || o.canonical.operation !== 'createPet') return undefined;
     const created = isAccepted(o.seen) ? tryParseJson(o.seen.text) : undefined;
-    if (created?.ok && !Pet.safeParse(created.value).success) return broken('invalid-pet-created', `${described(o)}: ${o.seen.text.slice(0, 200)}`);
+    if (created?.ok && !Pet.safeParse(created.value).success) return broken('invalid-pet-created', described(o, o.seen.text.slice(0, 200)));
     const { schema, readBack } = o.integrity ?? {};
     if (schema && isAccepted(schema)) return broken('schema-not-enforced', `${described(o)}; then a NewPet without categoryId: ${schema.status}`);
     if (readBack && o.canonicalSeen && readBack.status !== 429 && (readBack.status !== 200 || !sameContent('getPet', readBack.text, o.canonicalSeen.text))) {
@@ -259,11 +263,11 @@ export const HEADER_FACTS_INVARIANT = defineInvariant({
   judge(o) {
     const rate = readRateAnswer(0, o.seen.status, o.seen.headers);
     if (rate.limit !== undefined && rate.remaining !== undefined && rate.remaining > rate.limit) {
-      return broken('remaining-above-limit', `${described(o)}: X-RateLimit-Remaining ${rate.remaining} above X-RateLimit-Limit ${rate.limit}`);
+      return broken('remaining-above-limit', described(o, `(X-RateLimit-Remaining ${rate.remaining} above X-RateLimit-Limit ${rate.limit})`));
     }
     if (o.location) {
       const ok = o.location.status === 200 && sameContent('getPet', o.location.text, o.seen.text);
-      return ok ? holds('Location leads to the animal') : broken('location-elsewhere', `${described(o)}: its Location ${o.seen.headers['location']} answers ${o.location.status}`);
+      return ok ? holds('Location leads to the animal') : broken('location-elsewhere', described(o, `(its Location ${o.seen.headers['location']} answers ${o.location.status})`));
     }
     return rate.limit !== undefined && rate.remaining !== undefined ? holds('Remaining within Limit') : undefined;
   },

@@ -90,6 +90,25 @@ function normalised(value: unknown): string {
  * Two bodies say the same of an operation: equal as JSON (order of members and whitespace aside);
  * for createPet, the created animal's id aside (each request creates its own animal).
  */
+/**
+ * Two answers to a request mean the same: for getPet and createPet, the same content (sameContent);
+ * for listPets, whose order and page the interface does not fix (a store may list in any order,
+ * and another animal may come first), the same page size and, under a status filter, only animals
+ * of that status: "same filter applied, same page size".
+ */
+export function sameMeaning(canonical: Spelled, a: string, b: string): boolean {
+  if (canonical.operation !== 'listPets') return sameContent(canonical.operation, a, b);
+  if (a === b) return true;
+  try {
+    const [x, y] = [parseJson(a), parseJson(b)];
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+    const status = canonical.query.find(([name]) => name === 'status')?.[1];
+    return status === undefined || x.every((pet) => pet !== null && typeof pet === 'object' && (pet as { status?: unknown }).status === status);
+  } catch {
+    return false;
+  }
+}
+
 export function sameContent(operation: Operation, a: string, b: string): boolean {
   if (a === b) return true;
   try {
@@ -128,7 +147,7 @@ export const AUTH_INVARIANT = defineInvariant({
 
 /**
  * Same meaning: a spelling the server accepts is answered as the canonical request (the same
- * status and, but for HEAD, the same content), or refused with a 4xx and an Error body; a spelling
+ * status and, but for HEAD, the same meaning: sameMeaning), or refused with a 4xx and an Error body; a spelling
  * the interface does not describe may also be redirected, and one whose answer it leaves open may
  * get any answer. Never a 5xx. Which legal answer came is recorded.
  */
@@ -154,7 +173,7 @@ export const SAME_MEANING_INVARIANT = defineInvariant({
     if (!canonicalSeen || canonicalSeen.status === 429) return undefined;
     if (!isAccepted(canonicalSeen) || seen.status !== canonicalSeen.status) return broken('other-status', described(o));
     if (head) return seen.text === '' ? holds('answered as the canonical request') : broken('head-with-body', described(o));
-    return sameContent(o.canonical.operation, seen.text, canonicalSeen.text) ? holds('answered as the canonical request') : broken('other-meaning', described(o));
+    return sameMeaning(o.canonical, seen.text, canonicalSeen.text) ? holds('answered as the canonical request') : broken('other-meaning', described(o));
   },
 });
 

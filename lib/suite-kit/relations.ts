@@ -9,7 +9,7 @@
 import type { TargetKey } from '../config/schema.ts';
 import { CREATED_NAME_PREFIX } from '../config/run-context.ts';
 import type { ApiRequest, ApiResponse } from '../client/client.ts';
-import { type Observation, sameContent, wantsAgain } from '../checks/invariants.ts';
+import { type Observation, sameMeaning, wantsAgain } from '../checks/invariants.ts';
 import type { PlannedSpelling } from '../checks/relations.ts';
 import type { Seen } from '../checks/types.ts';
 import { parseJson, stringifyJson } from '../json.ts';
@@ -137,7 +137,7 @@ async function observeInto(observations: Observation[], spellings: readonly Plan
     const seen = seenOf(res);
     evidence.push(res.exchange);
     // An answer that differs from a canonical one taken a while ago: the canonical request again, now.
-    if (s.credential === 'key' && op !== 'createPet' && isAccepted(seen) && (seen.status !== taken.seen.status || (s.transformed.request.method !== 'HEAD' && !sameContent(op, seen.text, taken.seen.text)))) {
+    if (s.credential === 'key' && op !== 'createPet' && isAccepted(seen) && (seen.status !== taken.seen.status || (s.transformed.request.method !== 'HEAD' && !sameMeaning(s.canonical, seen.text, taken.seen.text)))) {
       taken = await takeCanonical(s.canonical);
     }
     // The order family's spelling without a key is the canonical request itself: its canonical is the keyed one just before.

@@ -3,7 +3,7 @@
 // request and a credential): a conforming one, and ones with a fault of a family's kind. A limiter
 // in front of every server counts each keyed request in X-RateLimit-*. No sockets.
 import { describe, expect, it } from 'vitest';
-import { AUTH_INVARIANT, INVARIANTS, type Invariant, judgeInvariant, type Observation, SAME_MEANING_INVARIANT } from '../../../lib/checks/invariants.ts';
+import { AUTH_INVARIANT, INVARIANTS, type Invariant, judgeInvariant, type Observation, SAME_MEANING_INVARIANT, sameMeaning } from '../../../lib/checks/invariants.ts';
 import { planRelations } from '../../../lib/checks/relations.ts';
 import type { Seen } from '../../../lib/checks/types.ts';
 import type { ApiRequest, ApiResponse } from '../../../lib/client/client.ts';
@@ -150,6 +150,24 @@ describe('families × invariants', () => {
     expect(judgeInvariant(SAME_MEANING_INVARIANT, await observe(otherPage, [PATH_FAMILY], INVARIANTS))).toMatchObject({ outcome: 'fail', code: 'other-meaning' });
     const crashes: Server = (r, c) => (r.path.some((s) => s.includes(';')) ? error(500, 'internal') : conforming(r, c));
     expect(judgeInvariant(SAME_MEANING_INVARIANT, await observe(crashes, [PATH_FAMILY], INVARIANTS))).toMatchObject({ outcome: 'fail', code: 'server-error' });
+  });
+});
+
+describe('sameMeaning', () => {
+  const FILTERED: Spelled = { ...LIST, query: [['limit', '2'], ['status', 'available']] };
+  const page = (...pets: [number, string][]) => JSON.stringify(pets.map(([id, status]) => ({ id, name: 'Rex', categoryId: 1, status })));
+  it('a page of listPets means the same with other animals of the filter in another order (neither is fixed by the interface)', () => {
+    expect(sameMeaning(FILTERED, page([9, 'available'], [3, 'available']), page([1, 'available'], [2, 'available']))).toBe(true);
+  });
+  it('but not with another page size, or an animal of another status', () => {
+    expect(sameMeaning(FILTERED, page([1, 'available'], [2, 'available'], [3, 'available']), page([1, 'available'], [2, 'available']))).toBe(false);
+    expect(sameMeaning(FILTERED, page([1, 'available'], [4, 'sold']), page([1, 'available'], [2, 'available']))).toBe(false);
+  });
+  it('getPet means the same animal exactly, int64 digits and all; createPet the same animal but its id', () => {
+    expect(sameMeaning(GET, '{"id":9007199254740993,"name":"Rex"}', '{"name":"Rex","id":9007199254740993}')).toBe(true);
+    expect(sameMeaning(GET, '{"id":9007199254740993,"name":"Rex"}', '{"id":9007199254740992,"name":"Rex"}')).toBe(false);
+    expect(sameMeaning(CREATE, '{"id":8,"name":"Rex","categoryId":1}', '{"id":9,"name":"Rex","categoryId":1}')).toBe(true);
+    expect(sameMeaning(CREATE, '{"id":8,"name":"Rex","categoryId":1}', '{"id":9,"name":"Rex","categoryId":2}')).toBe(false);
   });
 });
 

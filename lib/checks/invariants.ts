@@ -243,9 +243,10 @@ export function quotaDrop(o: Pick<Observation, 'credential' | 'seen' | 'before'>
 export const wantsAgain = (o: Observation): boolean => quotaDrop(o)?.fell === false;
 
 /**
- * Store integrity: after a body the interface leaves open (duplicate members, members named after
- * object internals, deep nesting), the store still refuses a NewPet without categoryId, the animal
- * the canonical request created reads back unchanged, and an animal the spelling created is a Pet.
+ * Store integrity: after any createPet spelling (the bodies the interface leaves open among them:
+ * duplicate members, members named after object internals, deep nesting), the store still refuses
+ * a NewPet without categoryId, the animal the canonical request created reads back unchanged, and
+ * an animal the spelling created is a Pet.
  */
 export const STORE_INTEGRITY_INVARIANT = defineInvariant({
   id: 'relations.store-integrity',

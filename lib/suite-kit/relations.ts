@@ -2,8 +2,8 @@
 // observes each as the invariants (lib/checks/invariants.ts) need it. Before a spelling, the
 // canonical request's answer with a key (taken once per operation, again when an answer differs,
 // so that a store that changed in between is not read as a fault); the key's answer just before
-// (one quota); the spelling again when its answer alone would break one quota; after a body the
-// interface leaves open, the store's integrity; after a created animal with a Location, that
+// (one quota); the spelling again when its answer alone would break one quota; after every
+// createPet spelling, the store's integrity; after a created animal with a Location, that
 // Location. Reads first, writes last: an animal created by a spelling cannot change a page a read
 // is compared with. The sending is a parameter: tested without a server.
 import type { TargetKey } from '../config/schema.ts';
@@ -154,7 +154,7 @@ async function observeInto(observations: Observation[], spellings: readonly Plan
     observations.push(o);
   }
 
-  /** After a created animal or a body the interface leaves open: its Location followed, the store's integrity read. */
+  /** After every createPet spelling with a key: its Location followed, the store's integrity read (any body may have bent it). */
   async function afterCreate(o: Observation, created: Seen, evidence: Exchange[]): Promise<void> {
     const location = o.seen.headers['location'];
     if (o.seen.status === 201 && location !== undefined) {
@@ -165,7 +165,6 @@ async function observeInto(observations: Observation[], spellings: readonly Plan
         evidence.push(res.exchange);
       }
     }
-    if (o.transformed.keeps !== 'anything') return;
     const base = o.canonical;
     const schema = await sendKeyed(requestOf({ ...base, body: stringifyJson({ name: `${CREATED_NAME_PREFIX}relations without categoryId` }) }, 'key', key));
     evidence.push(schema.exchange);

@@ -71,6 +71,8 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
     ignoreEmpty: faults.has('list-empty-status-ignored'),
   };
   const compiledParser = faults.has('body-compiled-parser-500');
+  /** Fault create-shared-defaults: the one object every createPet body is merged into, for the server's life. */
+  const sharedDefaults: Record<string, unknown> | undefined = faults.has('create-shared-defaults') ? {} : undefined;
   const duplicates = faults.has('order-duplicate-post-empty') ? new DuplicateGuard() : undefined;
   const list = {
     failOnBadLimit: faults.has('list-500-on-bad-limit'),
@@ -129,6 +131,8 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
       if (body.text.trim() === '') return reject(badRequest('request body is required (NewPet)'));
       const parsed = read.format === 'form' ? parseForm(body.text) : parseBody(body.text, lastMemberWins);
       if (!parsed.ok) return unreadable(badRequest(`malformed JSON: ${parsed.error}`));
+      // Fault create-shared-defaults: every body merged into one defaults object the handler keeps (Object.assign(DEFAULTS, body)).
+      if (sharedDefaults && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) parsed.value = Object.assign(sharedDefaults, parsed.value);
       const pet = checkNewPet(newPetOf(parsed.value, faults), {
         nameOptional: faults.has('create-accepts-missing-name'),
         zeroCategoryIdMissing: faults.has('create-rejects-category-zero'),

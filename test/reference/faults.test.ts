@@ -1220,6 +1220,13 @@ const checks = {
     expect((await call(s, 'GET', '/v1/pets?limit=3')).status).toBe(401);
     expect(rateHeaders(await call(s, 'GET', '/v1/pets?limit=4', { key: KEYS.free1 }))?.remaining).toBe(58);
   },
+  'create-shared-defaults': async (s) => {
+    // Refused while nothing was created; once one animal was, a NewPet without categoryId takes its categoryId.
+    expect((await post(s, { name: 'Nameless' })).status).toBe(400);
+    expect((await post(s, { name: 'Rex', categoryId: 7 })).status).toBe(201);
+    const taken = await post(s, { name: 'Nameless' });
+    expect({ status: taken.status, categoryId: Pet.parse(taken.json).categoryId }).toEqual({ status: 201, categoryId: 7n });
+  },
   'order-duplicate-post-empty': async (s) => {
     const before = Pets.parse((await get(s, '/v1/pets?limit=100')).json).length;
     const pet = { name: 'Rex', categoryId: 1, status: 'available' };

@@ -153,6 +153,7 @@ const SHOWN = {
   'query-strict-400-text': { group: 'relations-f', by: ['relations'] },
   'location-without-base-path': { group: 'relations-f', by: ['relations'] },
   'query-validator-500': { group: 'relations-g', by: ['relations'] },
+  'create-shared-defaults': { group: 'relations-g', by: ['relations'] },
   'rate-remaining-constant': { by: 'clock' },
   'rate-remaining-negative': { by: 'clock' },
   'rate-reset-milliseconds': { by: 'clock' },

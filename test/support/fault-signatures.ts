@@ -40,6 +40,7 @@ export const FAULT_SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   'create-not-persisted': ['create-pet.body-id-ignored:existing-gone', 'create-pet.persisted:get-not-200'],
   'create-rejects-category-zero': ['create-pet.created:not-201', 'create-pet.echo:not-201', 'create-pet.persisted:not-201'],
   'create-returns-200': ['create-pet.body-id-ignored:not-201', 'create-pet.boundaries:not-201', 'create-pet.boundaries:unexpected-status', 'create-pet.created:not-201', 'create-pet.echo:not-201', 'create-pet.new-id:not-201', 'create-pet.persisted:not-201', 'create-pet.status-default:not-created'],
+  'create-shared-defaults': ['relations.store-integrity:schema-not-enforced'],
   'create-trims-name': ['create-pet.boundaries:name-not-echoed', 'create-pet.echo:name-not-echoed'],
   'create-truncates-int64': ['create-pet.created:invalid-pet', 'create-pet.echo:category-id-not-echoed', 'create-pet.echo:invalid-pet', 'create-pet.new-id:invalid-pet', 'create-pet.persisted:invalid-pet'],
   'create-unwraps-body': ['create-pet.one-new-pet:wrapper-accepted'],

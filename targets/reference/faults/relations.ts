@@ -117,6 +117,12 @@ export const RELATIONS_FAULTS = [
     caught: { check: 'relations.one-quota', code: 'not-counted' },
   },
   {
+    id: 'create-shared-defaults',
+    breaks:
+      "NewPet requires categoryId after any body: the handler merges each body into one defaults object it keeps (`Object.assign(DEFAULTS, req.body)` instead of `{ ...DEFAULTS, ...req.body }`), so once an animal was created, a NewPet without categoryId takes the last one's and is created.",
+    caught: { check: 'relations.store-integrity', code: 'schema-not-enforced' },
+  },
+  {
     id: 'order-duplicate-post-empty',
     breaks:
       'createPet answers a Pet: a double-submit guard answers a POST with the same key, target and body as the key\'s previous one within 10 s with 201 and `{}` (the stored answer\'s status kept, not its body), creating nothing.',

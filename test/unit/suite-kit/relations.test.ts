@@ -72,6 +72,9 @@ describe('observeRelations', () => {
       'HEAD /v1/pets/7',
       'POST /v1/pets',
       'POST /v1/pets',
+      // After every createPet spelling: a NewPet without categoryId, and the canonical request's animal read back.
+      'POST /v1/pets',
+      'GET /v1/pets/9',
     ]);
     expect(observations.map((o) => o.transformed.family)).toEqual(['path', 'added-headers', 'method', 'body']);
     expect(observations.every((o) => (o.evidence ?? []).length >= 2)).toBe(true);
@@ -149,7 +152,8 @@ describe('observeRelations', () => {
       const {
       observations: [o],
     } = await observeRelations([spelled(CREATE, {}, 'negotiation')], { send, key: KEY, baseUrl: BASE_URL });
-      expect(log.slice(2).map((s) => `${s.method} ${s.target}`)).toEqual(followed ? [followed] : []);
+      // Then the store's integrity: a NewPet without categoryId, the canonical request's animal read back.
+      expect(log.slice(2).map((s) => `${s.method} ${s.target}`)).toEqual([...(followed ? [followed] : []), 'POST /v1/pets', 'GET /v1/pets/9']);
       expect(o!.location !== undefined).toBe(followed !== undefined);
     }
   });

@@ -2,7 +2,7 @@
 import type { CheckResult, Report } from '../result/model.ts';
 import { politenessLapse } from '../result/politeness.ts';
 import { blocksVerdict } from '../result/verdict.ts';
-import { counted, cutText, expectedLines, failureGroups, mustFailedText } from './text.ts';
+import { aboutLine, checkLabel, counted, cutText, expectedLines, failureGroups, findingOf, mustFailedText } from './text.ts';
 
 export interface Style {
   red(s: string): string;
@@ -16,10 +16,6 @@ const esc = (code: number) => (s: string) => `\x1b[${code}m${s}\x1b[0m`;
 export const COLOUR: Style = { red: esc(31), green: esc(32), yellow: esc(33), dim: esc(2), bold: esc(1) };
 const id = (s: string) => s;
 export const PLAIN: Style = { red: id, green: id, yellow: id, dim: id, bold: id };
-
-export function checkName(c: Pick<CheckResult, 'id' | 'subject'>): string {
-  return c.subject ? `${c.id} [${c.subject}]` : c.id;
-}
 
 export function verdictLine(report: Report, style: Style): string {
   const counts = `${report.summary.checks} checks, ${mustFailedText(report)}, ${report.requests.total} requests, ${(report.durationMs / 1000).toFixed(1)} s`;
@@ -39,8 +35,9 @@ export function renderSummary(report: Report, files: readonly string[], style: S
     for (const { root: c, explained: under } of groups) {
       const blocks = [c, ...under].some((x) => blocksVerdict(x, report.options.strict));
       const mark = blocks ? style.red('✗') : style.yellow('!');
-      lines.push(`  ${mark} ${c.severity.padEnd(6)} ${c.outcome.padEnd(5)} ${checkName(c)}`);
-      lines.push(`      ${style.dim(firstLine(c.message))}`);
+      // The finding first (what the server did), the check it broke second.
+      lines.push(`  ${mark} ${c.severity.padEnd(6)} ${c.outcome.padEnd(5)} ${findingOf(c)}`);
+      lines.push(`      ${style.dim(aboutLine(c))}`);
       if (under.length > 0) lines.push(`      ${style.dim(explainsLine(under))}`);
     }
     lines.push('');
@@ -68,7 +65,7 @@ export function renderSummary(report: Report, files: readonly string[], style: S
 
 /** "explains 3 more failures: a [x], b [y], c (+1 more)": what a root failure accounts for. */
 function explainsLine(under: readonly CheckResult[]): string {
-  const shown = under.slice(0, 4).map(checkName).join(', ');
+  const shown = under.slice(0, 4).map(checkLabel).join(', ');
   const rest = under.length > 4 ? ` (+${under.length - 4} more)` : '';
   return `explains ${under.length} more failure${under.length > 1 ? 's' : ''}: ${shown}${rest}`;
 }

@@ -4,7 +4,7 @@
 import type { CheckResult, Report } from '../result/model.ts';
 import { politenessLapse } from '../result/politeness.ts';
 import { blocksVerdict } from '../result/verdict.ts';
-import { checkLabel, counted, cutText, expectedLines, failureGroups, mustFailedText, OUTCOMES, SEVERITIES } from './text.ts';
+import { aboutLine, checkLabel, counted, cutText, expectedLines, failureGroups, findingOf, mustFailedText, OUTCOMES, SEVERITIES } from './text.ts';
 
 /** GitHub refuses a step summary above 1 MiB; this leaves room for other steps' summaries. */
 export const SUMMARY_MAX_BYTES = 512 * 1024;
@@ -20,8 +20,9 @@ function cell(text: string, max = 200): string {
 function failureRows(report: Report): string[] {
   const rows: string[] = [];
   for (const { root, explained } of failureGroups(report.checks)) {
-    rows.push(`| \`${cell(checkLabel(root), 120)}\` | ${root.severity} | ${cell(root.clause, 60)} | ${cell(root.message)} |`);
-    for (const c of explained) rows.push(`| ↳ \`${cell(checkLabel(c), 120)}\` | ${c.severity} | ${cell(c.clause, 60)} | explained by the failure above: ${cell(c.message, 150)} |`);
+    // The finding first (what the server did), then the check it broke and its title.
+    rows.push(`| ${cell(findingOf(root, 300))} | \`${cell(checkLabel(root), 120)}\`: ${cell(root.title, 160)} | ${root.severity} |`);
+    for (const c of explained) rows.push(`| ↳ explained by the failure above: ${cell(findingOf(c, 150))} | \`${cell(checkLabel(c), 120)}\`: ${cell(c.title, 120)} | ${c.severity} |`);
   }
   return rows;
 }
@@ -61,7 +62,7 @@ export function renderJobSummary(report: Report, reportDir: string): string {
   const fixed = `${head.join('\n')}\n${tail.join('\n')}`;
   if (rows.length === 0) return `${head.join('\n')}\nNo \`must\` or \`should\` check failed${expected.length > 0 ? ' apart from the expected failures below' : ''}.\n\n${tail.join('\n')}`;
   // As many failure rows as fit, the rest counted.
-  const title = `### Failing checks (${counted(failureGroups(report.checks).length, 'root cause')}, ${counted(rows.length, 'failure')})\n\n| Check | Severity | Clause | Reason |\n|---|---|---|---|\n`;
+  const title = `### Failing checks (${counted(failureGroups(report.checks).length, 'root cause')}, ${counted(rows.length, 'failure')})\n\n| Finding | Check | Severity |\n|---|---|---|\n`;
   let budget = SUMMARY_MAX_BYTES - Buffer.byteLength(fixed) - Buffer.byteLength(title) - 200;
   const shown: string[] = [];
   for (const row of rows) {
@@ -89,7 +90,8 @@ export function renderAnnotations(report: Report): string[] {
   const roots: CheckResult[] = failureGroups(report.checks)
     .map((g) => g.root)
     .filter((c) => blocksVerdict(c, report.options.strict));
-  const line = (c: CheckResult) => `::error title=${escapeProperty(`${checkLabel(c)} (${c.severity})`)}::${escapeData(c.message)}`;
+  // The finding as the annotation's headline; the message whole, then the check it broke.
+  const line = (c: CheckResult) => `::error title=${escapeProperty(findingOf(c, 120))}::${escapeData(`${c.message}\n${aboutLine(c)} (${c.severity})`)}`;
   if (roots.length <= MAX_ANNOTATIONS) return roots.map(line);
   const rest = roots.slice(MAX_ANNOTATIONS - 1);
   return [

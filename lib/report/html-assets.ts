@@ -53,6 +53,8 @@ details.failure { border: 1px solid var(--line); border-left: 4px solid var(--fa
 details.failure[data-outcome="error"] { border-left-color: var(--error); }
 details > summary { cursor: pointer; }
 details.failure > summary { padding: 0.25rem 0; }
+details.failure > summary .finding { font-weight: 600; }
+details.failure > summary .about { display: block; margin-left: 1.5rem; font-size: 0.9em; color: var(--muted); }
 details.failure.explained { margin-left: 2rem; border-left-style: dashed; }
 .exchange { border-top: 1px dashed var(--line); margin-top: 0.5rem; padding-top: 0.25rem; }
 .repro-head { display: flex; align-items: center; gap: 0.75rem; }

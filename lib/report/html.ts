@@ -15,6 +15,7 @@ import {
   failureGroups,
   type FailureGroup,
   checkLabel,
+  findingOf,
   cutText,
   formatDuration,
   groupByClause,
@@ -189,9 +190,9 @@ function list(items: readonly Html[]): Html {
 
 function failureEntry(c: CheckResult, anchors: Map<CheckResult, string>, strict: boolean, link: Html | '', explained = false): Html {
   return html`<details class="failure filterable${explained ? ' explained' : ''}" id="${anchors.get(c)}" data-failure-id="${c.id}" data-outcome="${c.outcome}" data-severity="${c.severity}">
-<summary>${badge(c.outcome)} ${sev(c.severity)} <code>${c.id}</code>${c.subject ? html` <span>[${c.subject}]</span>` : ''}: ${c.title}</summary>
+<summary>${badge(c.outcome)} ${sev(c.severity)} <span class="finding">${findingOf(c, 300)}</span><span class="about"><code>${c.id}</code>${c.subject ? html` <span>[${c.subject}]</span>` : ''}: ${c.title}</span></summary>
 ${link}
-<p>${c.message}</p>
+${c.message !== findingOf(c, 300) ? html`<p>${c.message}</p>` : ''}
 <p class="note">Clause: ${c.clause} · suite ${c.suite} · ${formatDuration(c.durationMs)}${
   c.severity === 'should' && !strict ? ' · does not block the verdict (run with --strict to count it)' : ''
 }</p>

@@ -90,6 +90,21 @@ export function checkLabel(check: Pick<CheckResult, 'id' | 'subject'>): string {
   return check.subject ? `${check.id} [${check.subject}]` : check.id;
 }
 
+/**
+ * A failure's finding, what the server did, in the check's own words: its message's first line
+ * ("`Bearer __proto__` got 500 on listPets"), cut at `max` characters. Every report leads a
+ * failure's line with it, the check second (aboutLine).
+ */
+export function findingOf(check: Pick<CheckResult, 'message'>, max = 160): string {
+  const line = check.message.split('\n')[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** What a finding is about, second on a failure's line: "auth.missing-key [listPets GET /pets]: A request without Authorization gets 401". */
+export function aboutLine(check: Pick<CheckResult, 'id' | 'subject' | 'title'>): string {
+  return `${checkLabel(check)}: ${check.title}`;
+}
+
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '–';
   if (ms < 1000) return `${Math.round(ms)} ms`;

@@ -2,7 +2,8 @@
 // line when a suite starts, its progress lines and failures as they come, and one line when it
 // ends with its checks by outcome and the requests it sent.
 import type { OutcomeCounts } from '../result/model.ts';
-import { checkName, type Style } from '../report/console.ts';
+import type { Style } from '../report/console.ts';
+import { checkLabel, findingOf } from '../report/text.ts';
 import type { HarnessEvent } from '../suite-kit/events.ts';
 
 export class SuiteProgress {
@@ -29,7 +30,7 @@ export class SuiteProgress {
       case 'check': {
         const c = event.check;
         if (this.current) this.current.counts[c.outcome] += 1;
-        if (c.outcome === 'fail' || c.outcome === 'error') this.say(`  ${this.style.red('✗')} ${checkName(c)}: ${c.message.split('\n')[0]}`);
+        if (c.outcome === 'fail' || c.outcome === 'error') this.say(`  ${this.style.red('✗')} ${findingOf(c)} (${checkLabel(c)})`);
         break;
       }
       case 'progress':

@@ -138,11 +138,12 @@ describe('what the report says about a fault', () => {
     expect(run.code).toBe(1);
     const md = readFileSync(SUMMARY, 'utf8');
     expect(md).toContain('## ❌ Not conformant: auth-disabled');
-    expect(md).toContain('| `auth.missing-key [listPets GET /pets]` | must | Authentication |');
+    // The finding first (what the server did), then the check it broke.
+    expect(md).toMatch(/\| [^|]*\b200\b[^|]* \| `auth\.missing-key \[listPets GET \/pets\]`: [^|]+\| must \|/);
     const errors = run.stdout.split('\n').filter((l) => l.startsWith('::error '));
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.length).toBeLessThanOrEqual(10);
-    expect(errors[0]).toMatch(/^::error title=auth\.missing-key \[.*\] \(must\)::/);
+    expect(errors[0]).toMatch(/^::error title=[^:]*\b200\b.*::.*%0Aauth\.missing-key \[.*\]: .* \(must\)$/);
   });
 
   it('latency-grows-with-load: the breached threshold fails the run (exit 1), the measured figure in the message', async () => {

@@ -13,10 +13,12 @@ describe('renderJobSummary', () => {
     expect(md).toContain('## ❌ Not conformant: local (http://127.0.0.1:4010/v1)');
     expect(md).toContain('| Outcome | must | should | info |');
     expect(md).toMatch(/\| fail \| 3 \| 1 \| 1 \|/);
-    expect(md).toContain('| `auth.invalid-key [GET /pets]` | must | Authentication | auth.invalid-key went wrong |');
+    // The finding first, then the check it broke with its title, then the severity.
+    expect(md).toContain('| Finding | Check | Severity |');
+    expect(md).toContain('| auth.invalid-key went wrong | `auth.invalid-key [GET /pets]`: Title of auth.invalid-key | must |');
     // One line, pipes escaped; the explained failure under its root.
-    expect(md).toContain('| `errors.error-body [every response of the run]` | must | Errors | 401 without an Error body \\| twice |');
-    expect(md).toContain('| ↳ `auth.missing-key [GET /pets]` | must | Authentication | explained by the failure above');
+    expect(md).toContain('| 401 without an Error body \\| twice | `errors.error-body [every response of the run]`: Title of errors.error-body | must |');
+    expect(md).toContain('| ↳ explained by the failure above: auth.missing-key went wrong | `auth.missing-key [GET /pets]`: Title of auth.missing-key | must |');
     expect(md).toContain('`reports/staging/ci`');
     expect(md).not.toContain('second line');
   });
@@ -57,9 +59,10 @@ describe('renderAnnotations', () => {
   it('gives one ::error per root failure that fails the gate, escaped, none for what a root explains or for a should without --strict', () => {
     const lines = renderAnnotations(report([...mixedChecks(), root, explained]));
     expect(lines).toEqual([
-      '::error title=auth.invalid-key [GET /pets] (must)::auth.invalid-key went wrong',
-      '::error title=limits.headers [POST /pets] (must)::timed out',
-      '::error title=errors.error-body [every response of the run] (must)::401 without an Error body | twice%0Asecond line',
+      // The finding as the headline; the whole message, then the check it broke.
+      '::error title=auth.invalid-key went wrong::auth.invalid-key went wrong%0Aauth.invalid-key [GET /pets]: Title of auth.invalid-key (must)',
+      '::error title=timed out::timed out%0Alimits.headers [POST /pets]: Title of limits.headers (must)',
+      '::error title=401 without an Error body | twice::401 without an Error body | twice%0Asecond line%0Aerrors.error-body [every response of the run]: Title of errors.error-body (must)',
     ]);
   });
 
@@ -67,7 +70,7 @@ describe('renderAnnotations', () => {
     const expected = check({ id: 'auth.missing-key', outcome: 'fail', expectedFailure: { reason: 'TICKET-7' } });
     const strict = { ...report([]).options, strict: true };
     expect(renderAnnotations(report([expected, check({ id: 'errors.no-5xx', severity: 'should', outcome: 'fail', expectedFailure: { reason: 'r' } })], { options: strict }))).toEqual([]);
-    expect(renderAnnotations(report([expected, check({ id: 'auth.invalid-key', outcome: 'fail' })]))).toEqual(['::error title=auth.invalid-key (must)::auth.invalid-key went wrong']);
+    expect(renderAnnotations(report([expected, check({ id: 'auth.invalid-key', outcome: 'fail' })]))).toEqual(['::error title=auth.invalid-key went wrong::auth.invalid-key went wrong%0Aauth.invalid-key: Title of auth.invalid-key (must)']);
   });
 
   it('never gives more than ten, the last naming the rest', () => {
@@ -78,7 +81,7 @@ describe('renderAnnotations', () => {
   });
 
   it('escapes : and , in the title', () => {
-    const [line] = renderAnnotations(report([check({ id: 'auth.missing-key', subject: 'a:b,c', outcome: 'fail' })]));
-    expect(line).toBe('::error title=auth.missing-key [a%3Ab%2Cc] (must)::auth.missing-key went wrong');
+    const [line] = renderAnnotations(report([check({ id: 'auth.missing-key', subject: 'a:b,c', outcome: 'fail', message: 'GET /pets: 200, not 401' })]));
+    expect(line).toBe('::error title=GET /pets%3A 200%2C not 401::GET /pets: 200, not 401%0Aauth.missing-key [a:b,c]: Title of auth.missing-key (must)');
   });
 });

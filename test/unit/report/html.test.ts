@@ -62,6 +62,16 @@ describe('renderHtml', () => {
     expect(doc).toContain('data-copy="check-2-repro"');
   });
 
+  it("leads each failure's line with the finding (what the server did), the check and its title second, the message not said twice", () => {
+    const one = check({ id: 'auth.missing-key', subject: 'listPets GET /pets', outcome: 'fail', message: '`Bearer __proto__` got 500 on listPets' });
+    const two = check({ id: 'errors.error-body', outcome: 'fail', message: '401 without an Error body\nsecond line' });
+    const doc = renderHtml(report([one, two]));
+    expect(doc).toContain('<span class="finding">`Bearer __proto__` got 500 on listPets</span><span class="about"><code>auth.missing-key</code> <span>[listPets GET /pets]</span>: Title of auth.missing-key</span></summary>');
+    expect(doc.split('`Bearer __proto__` got 500 on listPets').length - 1).toBe(2); // the summary, and the table's message cell
+    expect(doc).toContain('<span class="finding">401 without an Error body</span>');
+    expect(doc).toContain('<p>401 without an Error body\nsecond line</p>');
+  });
+
   it('shows expected failures (--expected-failures) apart: not counted as failures, marked in the table, stale entries named', () => {
     const expected = check({ id: 'auth.missing-key', subject: 'GET /pets', outcome: 'fail', expectedFailure: { reason: 'TICKET-7 <soon>' } });
     const stale = check({ id: 'harness.expected-failures', clause: 'Harness', suite: 'harness', outcome: 'fail', message: 'stale entry: auth.invalid-key passes now, remove it' });

@@ -47,7 +47,7 @@ describe('SuiteProgress', () => {
       '  auth: 2 checks (1 pass, 1 skip), 3 requests, 2.5 s',
       '▶ rate-limit',
       '  waiting 4.0 s for free#1',
-      '  ✗ rate-limit.x: rate-limit.x said fail',
+      '  ✗ rate-limit.x said fail (rate-limit.x)',
       '  rate-limit: 1 checks (1 fail), 1 requests, 0.0 s',
     ]);
   });

@@ -1,4 +1,4 @@
-// The floors of the source tree, as the README writes them down ("Floors"), and every import that
+// The floors of the source tree, as docs/how-it-works.md writes them down ("Floors"), and every import that
 // breaks them. A folder of lib/, suites/ or targets/ imports only folders on lower floors (a folder
 // holds its subfolders: lib/generators/_internals is lib/generators); no source file imports
 // itself through others. Type-only imports count: a type from a floor above is a dependency on it.
@@ -14,10 +14,10 @@ export interface Import {
   to: string;
 }
 
-/** The README's floors block: lines `N  folder, folder  what they hold` between `<!-- floors -->` and `<!-- /floors -->`. */
+/** The floors block of docs/how-it-works.md: lines `N  folder, folder  what they hold` between `<!-- floors -->` and `<!-- /floors -->`. */
 export function parseFloors(readme: string): Map<string, number> {
   const block = /<!-- floors -->([\s\S]*?)<!-- \/floors -->/.exec(readme)?.[1];
-  if (block === undefined) throw new Error('the README has no <!-- floors --> block');
+  if (block === undefined) throw new Error('docs/how-it-works.md has no <!-- floors --> block');
   const floors = new Map<string, number>();
   for (const line of block.split('\n')) {
     // `N  folder, folder  what they hold`: columns apart by two spaces or more.

@@ -1,5 +1,5 @@
-// The floors of the source tree (README "Floors"): no folder imports one on its floor or above, and
-// no source file imports itself through others. The rule is read from the README, so the written
+// The floors of the source tree (docs/how-it-works.md, "Floors"): no folder imports one on its floor or above, and
+// no source file imports itself through others. The rule is read from that page, so the written
 // layering and the enforced one are the same text.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/paths.ts';
 import { importCycles, importsOf, LAYERED_ROOTS, parseFloors, upwardImports } from '../support/floors.ts';
 
-const floors = parseFloors(readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8'));
+const floors = parseFloors(readFileSync(path.join(PROJECT_ROOT, 'docs', 'how-it-works.md'), 'utf8'));
 const { files, imports } = importsOf(PROJECT_ROOT, LAYERED_ROOTS);
 
 describe('the floors of the source tree', () => {

@@ -82,10 +82,10 @@ describe('--list-checks', () => {
   });
 });
 
-describe("the README's severity rule", () => {
-  // Every must follows from a sentence of the interface, and the README names it: a new must
+describe("the severity rule (docs/checks.md)", () => {
+  // Every must follows from a sentence of the interface, and docs/checks.md names it: a new must
   // without its row fails here, as does a row for a check that is not (or no longer) a must.
-  const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(PROJECT_ROOT, 'docs', 'checks.md'), 'utf8');
   const start = readme.indexOf('The `must`s and their sentences:');
   const table = readme.slice(start, readme.indexOf('\n\n', start + 40));
   const named = (id: string) => {

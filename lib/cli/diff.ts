@@ -37,9 +37,11 @@ Options:
   --out FILE      write it to FILE instead of the standard output (which then gets the first
                   line only)
   --fail-on WHAT  what makes the exit status 1, each including the ones before it:
-                    new-must    a new root failure that blocks HEAD's verdict: a must (a should
-                                too in a --strict run), not an expected failure (default)
-                    new-should  a new root failure of a must or should check
+                    new-must    a new root failure whose group blocks HEAD's verdict: a failed
+                                must (or should, in a --strict run), not an expected failure
+                                (default)
+                    new-should  a new root failure whose group holds a failed must or should,
+                                not an expected failure
                     new-any     any new root failure, info checks and expected failures included
                     changed     any change: new, fixed, still failing otherwise, newly skipped,
                                 added, removed, severity, or a key's rate-limit facts (latency

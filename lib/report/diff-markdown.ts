@@ -39,7 +39,7 @@ function groupTable(title: string, groups: readonly ChangeGroup[]): string[] {
     const moved = movedText(c);
     rows.push(`| ${code(checkLabel(c))} | ${groupSeverity(g)} | ${cell(sideText(c.base), 60)} | ${cell(sideText(c.head), 60)} | ${cell(findingOf(c))}${moved ? ` (${cell(moved, 100)})` : ''} |`);
     const under = cut(g.explained, MAX_EXPLAINED);
-    for (const e of under.shown) rows.push(`| ↳ ${code(checkLabel(e))} | ${e.severity} | ${cell(sideText(e.base), 60)} | ${cell(sideText(e.head), 60)} | explained by the failure above |`);
+    for (const e of under.shown) rows.push(`| ↳ ${code(checkLabel(e))} | ${e.severity} | ${cell(sideText(e.base), 60)} | ${cell(sideText(e.head), 60)} | explained by the failure above: ${cell(findingOf(e), 150)} |`);
     if (under.more > 0) rows.push(`| ↳ … | | | | and ${under.more} more explained by ${code(checkLabel(c))} |`);
   }
   if (more > 0) rows.push(`| … | | | | and ${more} more root causes (\`--format html\` lists them all) |`);

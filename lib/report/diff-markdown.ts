@@ -5,24 +5,25 @@
 // pipes and markup escaped. Kept well under a comment's 65,536 characters: long lists are cut.
 import { checkLabel } from './text.ts';
 import { type ChangeGroup, type CheckChange, checksUnchanged, type Figure, groupSeverity, type ReportDiff, verdictText } from './diff-model.ts';
-import { figureText, findingOf, keyFacts, movedText, runText, sideText } from './diff-words.ts';
+import { figureText, findingOf, firstLine, keyFacts, movedText, runText, sideText } from './diff-words.ts';
 
 /** Rows of one table at most; the rest are counted. */
 const MAX_ROWS = 40;
 /** Failures explained by one root shown under it; the rest are counted. */
 const MAX_EXPLAINED = 5;
 
-/** One line of text for a table cell: pipes and markup escaped, at most `max` characters. */
+/**
+ * Text for a table cell, one line: pipes, HTML and link brackets escaped, so that what a server
+ * wrote (findings quote it) cannot end the cell, add markup, a link or an image to a comment.
+ */
 function cell(text: string, max = 200): string {
-  const line = (text.split('\n')[0] ?? '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return firstLine(text, max).replace(/[\\|[\]]/g, (ch) => `\\${ch}`).replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Inline code that holds any text (a backtick inside takes a longer fence). */
+/** Inline code in a table cell: only a pipe is escaped there; a backtick inside takes a longer fence. */
 function code(text: string): string {
-  const t = cell(text, 160);
-  const fence = t.includes('`') ? '``' : '`';
-  return `${fence}${fence.length > 1 ? ' ' : ''}${t}${fence.length > 1 ? ' ' : ''}${fence}`;
+  const t = firstLine(text, 160).replace(/\|/g, '\\|');
+  return t.includes('`') ? `\`\` ${t} \`\`` : `\`${t}\``;
 }
 
 function cut<T>(items: readonly T[], max: number): { shown: readonly T[]; more: number } {

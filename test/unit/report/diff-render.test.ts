@@ -59,6 +59,13 @@ describe('Markdown', () => {
     expect(md).not.toContain('second line');
   });
 
+  it('a finding cannot add a link, an image or markup to a comment, nor end its cell', () => {
+    const head = report([check({ id: 'x', subject: 'a|b', outcome: 'fail', message: 'body [click](http://x.test) ![i](http://y.test) <img src=x> a|b \\ end' })]);
+    const md = renderDiffMarkdown(diffReports(report([check({ id: 'x', subject: 'a|b' })]), head));
+    expect(md).toContain('| `x [a\\|b]` | must | pass | fail | body \\[click\\](http://x.test) !\\[i\\](http://y.test) &lt;img src=x&gt; a\\|b \\\\ end |');
+    expect(md).not.toMatch(/[^\\]\]\(http/);
+  });
+
   it('⚠️ when the new failures do not block, ✅ when there is none', () => {
     const should = diffReports(report([check({ id: 'x', severity: 'should' })]), report([check({ id: 'x', severity: 'should', outcome: 'fail' })]));
     expect(renderDiffMarkdown(should).split('\n')[0]).toBe('## ⚠️ 1 new failure, 0 fixed, 0 still failing');

@@ -5,6 +5,7 @@
 // several keys is one cause too: the first key's failure is the root. The verdict still counts
 // every failure. Pure.
 import type { CheckResult } from '../result/model.ts';
+import { resultKey as key } from '../result/match.ts';
 import type { Exchange } from '../result/exchange.ts';
 import { checkById } from './registry.ts';
 import { isAccepted } from '../status.ts';
@@ -12,7 +13,6 @@ import { isAccepted } from '../status.ts';
 type Root = NonNullable<CheckResult['causedBy']>;
 
 const failed = (c: CheckResult) => c.outcome === 'fail' || c.outcome === 'error';
-const key = (c: Pick<CheckResult, 'id' | 'subject'>) => `${c.id}\u0000${c.subject ?? ''}`;
 
 /**
  * The answers a result rests on (their seq): the exchanges it shows (for a check that reads only

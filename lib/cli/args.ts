@@ -47,6 +47,7 @@ const OPTIONS = {
 export const HELP = `Usage: animal-store-conformance [options]
        animal-store-conformance serve [--port N] [--fault NAME ...]   (the bundled reference server)
        animal-store-conformance merge DIR... --report-dir OUT   (load segments as one run)
+       animal-store-conformance diff BASE HEAD   (what changed between two reports; diff --help)
        (in this repository: npm run conformance -- [options], npm run serve -- [options])
 
 Checks a server against the Animal Store interface and writes report.json, report.html,

@@ -6,8 +6,9 @@
 import { UsageError } from '../errors.ts';
 import { type KeyRun, type KeyRunRecord, type Look, type TimelinePoint } from './rate-limits.ts';
 import { mergeHistograms, percentilesOf } from './latency.ts';
-import type { CheckResult, Outcome, Report } from './model.ts';
+import type { CheckResult, Report } from './model.ts';
 import type { Exchange } from './exchange.ts';
+import { resultKey, worstOf } from './match.ts';
 import { isAccepted } from '../status.ts';
 import { readRateAnswer } from '../rate-limit/vocabulary.ts';
 
@@ -125,8 +126,6 @@ export function segmentRuns(parts: readonly SegmentReport[]): Map<string, { inde
   return runs;
 }
 
-const WORST: readonly Outcome[] = ['fail', 'error', 'pass', 'skip'];
-
 /**
  * The checks every segment judged on its own (the run-wide rules over its responses, the
  * harness's own) and those only the first ran (the functional suites): one result per check and
@@ -138,12 +137,13 @@ export function combineChecks(parts: readonly SegmentReport[], skipSuite: string
   for (const p of [...parts].sort((a, b) => a.report.segment!.index - b.report.segment!.index)) {
     for (const c of p.report.checks) {
       if (c.suite === skipSuite || c.id === 'harness.expected-failures') continue;
-      const key = `${c.id}\u0000${c.subject ?? ''}`;
+      const key = resultKey(c);
       groups.set(key, [...(groups.get(key) ?? []), { index: p.report.segment!.index, check: c }]);
     }
   }
   return [...groups.values()].map((group) => {
-    const pick = [...group].sort((a, b) => WORST.indexOf(a.check.outcome) - WORST.indexOf(b.check.outcome))[0]!;
+    const worst = worstOf(group.map((g) => g.check));
+    const pick = group.find((g) => g.check === worst)!;
     const { expectedFailure: _mark, ...check } = pick.check;
     return group.length > 1 && (check.outcome === 'fail' || check.outcome === 'error') ? { ...check, message: `segment ${pick.index}: ${check.message}` } : check;
   });

@@ -1,5 +1,6 @@
 // Text helpers shared by the HTML and JUnit renderers. Pure functions, no I/O.
 import type { CheckResult, Outcome, Report, Severity } from '../result/model.ts';
+import { resultKey } from '../result/match.ts';
 
 /** Characters XML 1.0 forbids (and HTML treats as parse errors): C0 controls bar tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
 const ILLEGAL_CHARS =
@@ -67,7 +68,7 @@ export interface FailureGroup {
  */
 export function failureGroups(checks: readonly CheckResult[], shown: (c: CheckResult) => boolean = isFailure): FailureGroup[] {
   const failures = checks.filter(shown);
-  const same = (c: CheckResult, root: NonNullable<CheckResult['causedBy']>) => c.id === root.id && c.subject === root.subject;
+  const same = (c: CheckResult, root: NonNullable<CheckResult['causedBy']>) => resultKey(c) === resultKey(root);
   const roots = failures.filter((c) => !c.causedBy || !failures.some((r) => same(r, c.causedBy!)));
   const groups = roots.map((root) => ({ root, explained: failures.filter((c) => c !== root && c.causedBy && same(root, c.causedBy)) }));
   const rank = (g: FailureGroup) => Math.min(...[g.root, ...g.explained].map((c) => SEVERITIES.indexOf(c.severity)));

@@ -528,3 +528,21 @@ describe('the GitHub Action (action.yml)', () => {
   });
 });
 
+describe('the workflows and the documentation that use the action', () => {
+  const examples = ['conformance.yml', 'conformance-matrix.yml'].map((f) => path.join(PROJECT_ROOT, 'examples', 'github-actions', f));
+
+  it('examples/github-actions: every use of the action passes only inputs it declares', () => {
+    let uses = 0;
+    for (const file of examples) {
+      const workflow = parse(readFileSync(file, 'utf8')) as { on: unknown; jobs: Record<string, { steps: Step[] }> };
+      for (const job of Object.values(workflow.jobs)) {
+        for (const step of job.steps) {
+          if (!step.uses?.startsWith('your-org/animal-store-conformance@')) continue;
+          uses++;
+          for (const name of Object.keys(step.with ?? {})) expect({ file: path.basename(file), input: name, declared: name in ACTION.inputs }).toMatchObject({ declared: true });
+        }
+      }
+    }
+    expect(uses).toBeGreaterThanOrEqual(3);
+  });
+});

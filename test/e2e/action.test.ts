@@ -529,20 +529,42 @@ describe('the GitHub Action (action.yml)', () => {
 });
 
 describe('the workflows and the documentation that use the action', () => {
-  const examples = ['conformance.yml', 'conformance-matrix.yml'].map((f) => path.join(PROJECT_ROOT, 'examples', 'github-actions', f));
+  const DOC = path.join(PROJECT_ROOT, 'docs', 'github-action.md');
+  const docText = () => readFileSync(DOC, 'utf8');
+  /** Every step of a workflow, of a list of steps, or a single step. */
+  function stepsOf(yaml: unknown): Step[] {
+    if (Array.isArray(yaml)) return yaml as Step[];
+    const workflow = yaml as { jobs?: Record<string, { steps?: Step[] }> };
+    if (workflow.jobs) return Object.values(workflow.jobs).flatMap((j) => j.steps ?? []);
+    throw new Error(`neither a workflow nor steps: ${JSON.stringify(yaml).slice(0, 80)}`);
+  }
 
-  it('examples/github-actions: every use of the action passes only inputs it declares', () => {
+  it('examples/github-actions and the YAML of docs/github-action.md: every use of the action passes only inputs it declares', () => {
+    const sources = [
+      ...['conformance.yml', 'conformance-matrix.yml'].map((f) => ({ where: `examples/github-actions/${f}`, yaml: readFileSync(path.join(PROJECT_ROOT, 'examples', 'github-actions', f), 'utf8') })),
+      ...[...docText().matchAll(/```yaml\n(.*?)```/gs)].map((m, i) => ({ where: `docs/github-action.md, YAML block ${i + 1}`, yaml: m[1]! })),
+    ];
     let uses = 0;
-    for (const file of examples) {
-      const workflow = parse(readFileSync(file, 'utf8')) as { on: unknown; jobs: Record<string, { steps: Step[] }> };
-      for (const job of Object.values(workflow.jobs)) {
-        for (const step of job.steps) {
-          if (!step.uses?.startsWith('your-org/animal-store-conformance@')) continue;
-          uses++;
-          for (const name of Object.keys(step.with ?? {})) expect({ file: path.basename(file), input: name, declared: name in ACTION.inputs }).toMatchObject({ declared: true });
-        }
+    for (const { where, yaml } of sources) {
+      for (const step of stepsOf(parse(yaml))) {
+        if (!step.uses?.startsWith('your-org/animal-store-conformance@')) continue;
+        uses++;
+        for (const name of Object.keys(step.with ?? {})) expect({ where, input: name, declared: name in ACTION.inputs }).toEqual({ where, input: name, declared: true });
       }
     }
-    expect(uses).toBeGreaterThanOrEqual(3);
+    // conformance.yml's one, the matrix's two, and the documentation's copies and snippets.
+    expect(uses).toBeGreaterThanOrEqual(7);
+  });
+
+  it('docs/github-action.md lists every input with its default, and every output', () => {
+    const doc = docText();
+    const tableRows = (from: string, to: string) => doc.slice(doc.indexOf(from), doc.indexOf(to, doc.indexOf(from))).split('\n').filter((l) => l.startsWith('| `'));
+    const inputs = tableRows('\n## Inputs\n', '\n### Outputs\n');
+    const outputs = tableRows('\n### Outputs\n', '\n## ');
+    expect(inputs.map((l) => l.split(' | ')[0]!.slice(2))).toEqual(Object.keys(ACTION.inputs).map((n) => `\`${n}\``));
+    for (const [name, input] of Object.entries(ACTION.inputs)) {
+      expect({ name, default: inputs.find((l) => l.startsWith(`| \`${name}\` |`))!.split(' | ')[1] }).toEqual({ name, default: input.default ? `\`${input.default}\`` : '(none)' });
+    }
+    expect(outputs.map((l) => l.split(' | ')[0]!.slice(2))).toEqual(Object.keys(ACTION.outputs).map((n) => `\`${n}\``));
   });
 });

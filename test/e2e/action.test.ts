@@ -423,7 +423,8 @@ describe('the GitHub Action (action.yml)', () => {
     expect({ target: report.target.name, strict: report.options.strict, seed: report.seed }).toEqual({ target: 'faulty', strict: true, seed: 1 });
     const annotations = lines(stepRun(run, 'run').stdout, '::error ');
     expect(annotations.length).toBeGreaterThan(0);
-    expect(annotations).toContainEqual(expect.stringMatching(/^::error title=list-pets\.limit .*\(must\)::limit=1 returned 30 animals/));
+    // The finding as the headline, then the check it broke.
+    expect(annotations).toContainEqual(expect.stringMatching(/^::error title=limit=1 returned 30 animals::limit=1 returned 30 animals%0Alist-pets\.limit \[.*\]: .*\(must\)$/));
     expect(run.summary).toMatch(/^## ❌ Not conformant: faulty /m);
     expect(usesRun(run, 'actions/upload-artifact')).toMatchObject({ due: true, with: { name: 'faulty-report', path: reportDir } });
     // Every step but the last succeeded; the last fails the job with the run's exit status.

@@ -270,6 +270,11 @@ export class RateLimiter {
       const minute = views[0]!;
       return { at, earlyRetry, banned: false, banStarted: false, allowed: true, limit: minute.quota, remaining: 0, reset: Math.ceil((at + (minute.seconds * 1000) / minute.quota) / 1000), windowSeconds: minute.seconds, refusedInARow: 0 };
     }
+    return this.allowed(views, at, earlyRetry);
+  }
+
+  /** A decision that lets the request through, its headers describing the window the options name (else the binding one). */
+  private allowed(views: readonly WindowView[], at: number, earlyRetry: boolean): RateDecision {
     const described = this.options.describeDay && views[1] ? views[1] : this.options.describeMinute ? views[0]! : binding(views, at);
     return {
       at,
@@ -360,21 +365,7 @@ export class RateLimiter {
    */
   peek(clientId: string, quota: PlanQuota, options: TakeOptions = {}): RateDecision {
     const at = this.now();
-    const views = this.views(options.bucket ?? clientId, quota);
-    const described = this.options.describeDay && views[1] ? views[1] : this.options.describeMinute ? views[0]! : binding(views, at);
-    return {
-      at,
-      earlyRetry: false,
-      banned: false,
-      banStarted: false,
-      allowed: true,
-      limit: described.quota,
-      remaining: remainingOf(described, at),
-      reset: this.reset(described.meter.resetAt(at, described.quota), at, described),
-      windowSeconds: described.seconds,
-      refusedInARow: 0,
-      windows: this.options.reportWindows ? windowStates(views, at) : undefined,
-    };
+    return this.allowed(this.views(options.bucket ?? clientId, quota), at, false);
   }
 
   /** The share of its day's quota a bucket has spent (0 to 1; 0 when the day is not counted): variation slow-day slows a key past half. */

@@ -51,16 +51,20 @@ type Explanation = { through: 'subject' } | { through: 'kind'; code: string | un
  *   operation, or the same key's load, sent by one suite), and the definition states the clause
  *   depends on the root's (create-pet.echo on create-pet.created, rate-limit.quota on rate-limit.remaining);
  * - otherwise (a rule over the run, or another subject): only through one kind of the root's
- *   problem, the first whose offending answers include some answer `c` shows. A failure or a root
- *   with no answer recorded shares none: no link. A missing header on 401s explains nothing about
- *   the answers of a quota's burst, even when the same root also blames the burst's 200s for
- *   another kind (a Reset counting seconds from now): the burst is then under that kind only.
+ *   problem whose offending answers include some answer `c` shows: the kind most of them show
+ *   (ties: the root's first, its worst). A failure or a root with no answer recorded shares none:
+ *   no link. A missing header on 401s explains nothing about the answers of a quota's burst, even
+ *   when the same root also blames the burst's 200s for another kind (a Reset counting seconds
+ *   from now): the burst is then under that kind only, also when its 429, shown beside the 200s,
+ *   lacks the headers as the 401s do.
  */
 function explains(root: CheckResult, c: CheckResult): Explanation | undefined {
   if (root.suite !== 'run' && root.subject === c.subject) return { through: 'subject' };
-  const answers = answersOf(c);
-  const kind = blamedBy(root).find((k) => [...answers].some((seq) => k.answers.has(seq)));
-  return kind ? { through: 'kind', code: kind.code } : undefined;
+  const answers = [...answersOf(c)];
+  const shared = blamedBy(root).map((k) => ({ code: k.code, n: answers.filter((seq) => k.answers.has(seq)).length }));
+  // Array.prototype.reduce keeps the first of equals: the worst kind wins a tie.
+  const kind = shared.reduce((best, k) => (k.n > best.n ? k : best), { code: undefined as string | undefined, n: 0 });
+  return kind.n > 0 ? { through: 'kind', code: kind.code } : undefined;
 }
 
 /**

@@ -6,7 +6,7 @@ import { readRateAnswer, rateLimitHeaderProblems, readRetryAfter } from '../rate
 import { errorBodyProblems, isJsonMediaType, type Problem, problem } from './bodies.ts';
 import { invalidPetProblems, readPage } from './pets.ts';
 import { defineCheck } from './define.ts';
-import { fail, type Finding, pass, type Seen, skip } from './types.ts';
+import { fail, type Finding, type OtherFailure, pass, type Seen, skip } from './types.ts';
 import { isServerError } from '../status.ts';
 
 const suite = 'run';
@@ -22,17 +22,49 @@ function seenOf(e: Exchange): Seen | undefined {
 interface Rule {
   /** Which responses the rule is about. */
   applies: (s: Seen, e: Exchange) => boolean;
-  /** What is wrong with one response; the first offender's first problem names the failure's kind. */
+  /** What is wrong with one response: each problem's code is its kind. */
   problemsOf: (s: Seen, e: Exchange) => Problem[];
   expected: string;
   /** Judges the body: a cut (or, for load bursts, unkept) body cannot be judged; headers still can. */
   readsBody: boolean;
   /** Why there was nothing to judge, when no response of the run is one the rule applies to. */
   nothing?: string;
+  /** The kinds (codes) worst first, when the rule ranks them; others follow in order of first appearance. */
+  worstFirst?: readonly string[];
 }
 
-/** Judges every response the rule applies to; fails naming the first offenders, kept as evidence. */
-function judgeAll({ applies, problemsOf, expected, readsBody, nothing }: Rule): (exchanges: readonly Exchange[]) => Finding {
+/** One kind of problem the rule found: its code, and every answer showing it with what it said of that kind. */
+interface Kind {
+  code: string;
+  offenders: { exchange: Exchange; texts: string[] }[];
+}
+
+/**
+ * The offending answers grouped by kind (problem code): an answer with problems of two kinds is an
+ * offender of both. Kinds in the rule's worst-first order, else in order of first appearance.
+ */
+function kindsOf(offenders: readonly { exchange: Exchange; problems: Problem[] }[], worstFirst: readonly string[] = []): Kind[] {
+  const kinds = new Map<string, Kind>();
+  for (const { exchange, problems } of offenders) {
+    const texts = new Map<string, string[]>();
+    for (const p of problems) texts.set(p.code, [...(texts.get(p.code) ?? []), p.text]);
+    for (const [code, said] of texts) {
+      const kind = kinds.get(code) ?? { code, offenders: [] };
+      kind.offenders.push({ exchange, texts: said });
+      kinds.set(code, kind);
+    }
+  }
+  const rank = (code: string) => (worstFirst.includes(code) ? worstFirst.indexOf(code) : worstFirst.length);
+  // Array.prototype.sort is stable: equal ranks keep their order of first appearance.
+  return [...kinds.values()].sort((a, b) => rank(a.code) - rank(b.code));
+}
+
+/**
+ * Judges every response the rule applies to; fails naming each kind of problem found (each code),
+ * the worst first: its count, its first offenders in the server's words, kept as evidence, and
+ * every offender's seq. The finding is the first kind's; every other kind is one of its `others`.
+ */
+function judgeAll({ applies, problemsOf, expected, readsBody, nothing, worstFirst }: Rule): (exchanges: readonly Exchange[]) => Finding {
   return (exchanges) => {
     const offenders: { exchange: Exchange; problems: Problem[] }[] = [];
     let judged = 0;
@@ -47,16 +79,24 @@ function judgeAll({ applies, problemsOf, expected, readsBody, nothing }: Rule): 
     }
     if (judged === 0) return skip(nothing ?? 'no response of this kind in the run');
     if (offenders.length === 0) return { outcome: 'pass', message: `${judged} responses checked` };
-    const first = offenders[0]!;
-    const shown = offenders.slice(0, EVIDENCE_LIMIT);
-    const said = (problems: readonly Problem[]) => problems.map((p) => p.text).join('; ');
-    const failed = fail(
-      first.problems[0]!.code,
-      `${offenders.length} of ${judged} responses: ${first.exchange.method} ${pathOf(first.exchange.url)} → ${first.exchange.status}: ${said(first.problems)}`,
-      expected,
-      shown.map((o) => `${o.exchange.method} ${pathOf(o.exchange.url)} → ${o.exchange.status}: ${said(o.problems)}`).join('\n'),
-    );
-    return { ...failed, exchanges: shown.map((o) => o.exchange), offenders: offenders.map((o) => o.exchange.seq) };
+    const line = (o: Kind['offenders'][number]) => `${o.exchange.method} ${pathOf(o.exchange.url)} → ${o.exchange.status}: ${o.texts.join('; ')}`;
+    const said = (kind: Kind) => {
+      const shown = kind.offenders.slice(0, EVIDENCE_LIMIT);
+      return {
+        message: `${kind.offenders.length} of ${judged} responses: ${line(kind.offenders[0]!)}`,
+        actual: shown.map(line).join('\n'),
+        exchanges: shown.map((o) => o.exchange),
+        offenders: kind.offenders.map((o) => o.exchange.seq),
+      };
+    };
+    const [first, ...rest] = kindsOf(offenders, worstFirst);
+    const main = said(first!);
+    const others: OtherFailure[] = rest.map((kind) => {
+      const { message, actual, exchanges: kept, offenders: seqs } = said(kind);
+      return { kind: kind.code, code: kind.code, message, expected, actual, example: line(kind.offenders[0]!), count: kind.offenders.length, offenders: seqs, exchanges: kept };
+    });
+    const failed = fail(first!.code, main.message, expected, main.actual);
+    return { ...failed, exchanges: main.exchanges, offenders: main.offenders, ...(others.length > 0 ? { others } : {}) };
   };
 }
 
@@ -135,6 +175,7 @@ export const rateLimitHeaders = defineCheck({
     applies: (_s, e) => !leftOpen(e),
     // The worst kind first: a header missing, then one that is not an integer, then a Reset that is no Unix time in seconds.
     problemsOf: (s) => rateLimitHeaderProblems(s.headers).map((p) => problem(p.code, p.text)),
+    worstFirst: ['rate-limit-header-missing', 'rate-limit-header-not-integer', 'reset-not-unix-seconds'],
     expected: 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, each a non-negative integer',
     readsBody: false,
   }),

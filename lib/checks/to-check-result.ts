@@ -5,7 +5,10 @@ import { curlCommand } from '../result/curl.ts';
 import type { CheckResult } from '../result/model.ts';
 import type { Exchange } from '../result/exchange.ts';
 import type { CheckDef } from './define.ts';
-import type { Judgement } from './types.ts';
+import type { Judgement, OtherFailure } from './types.ts';
+
+/** "reset-not-unix-seconds ×12": another kind of failure, with how many answers showed it when counted. */
+const kindCounted = (o: OtherFailure) => (o.count !== undefined ? `${o.kind} ×${o.count}` : o.kind);
 
 export interface ResultContext {
   /** What the check was applied to, e.g. "GET /pets" or a key's label. */
@@ -33,7 +36,7 @@ export function toCheckResult(def: CheckDef, judgement: Judgement, ctx: ResultCo
     severity: def.severity,
     outcome: judgement.outcome,
     ...(failed ? { code: failed.code } : judgement.outcome === 'error' && judgement.code ? { code: judgement.code } : {}),
-    message: others.length > 0 ? `${judgement.message} (and ${others.length} more kind${others.length > 1 ? 's' : ''} of failure: ${others.map((o) => o.kind).join('; ')})` : (judgement.message ?? def.title),
+    message: others.length > 0 ? `${judgement.message} (and ${others.length} more kind${others.length > 1 ? 's' : ''} of failure: ${others.map(kindCounted).join('; ')})` : (judgement.message ?? def.title),
     suite: def.suite,
     // Provisional: linkCauses keeps it only when that check failed too.
     ...(failed?.explainedBy ? { causedBy: { id: failed.explainedBy } } : {}),
@@ -54,9 +57,11 @@ export function toCheckResult(def: CheckDef, judgement: Judgement, ctx: ResultCo
                   message: o.message,
                   ...(o.expected !== undefined ? { expected: o.expected } : {}),
                   ...(o.actual !== undefined ? { actual: o.actual } : {}),
-                  counterexample: o.property.counterexample,
-                  ...(o.property.path ? { path: o.property.path } : {}),
+                  counterexample: o.property?.counterexample ?? o.example ?? o.message,
+                  ...(o.property?.path ? { path: o.property.path } : {}),
                   reproduce: o.exchanges.map(curlCommand),
+                  ...(o.count !== undefined ? { count: o.count } : {}),
+                  ...(o.offenders ? { offenders: o.offenders, exchanges: o.exchanges } : {}),
                 })),
               }
             : {}),

@@ -14,7 +14,10 @@ export interface PropertyFailure {
   kind?: string;
 }
 
-/** Another kind of failure of the same property, shrunk on its own. */
+/**
+ * Another kind of failure of the same check: a property's, shrunk on its own, or a rule over the
+ * run's (another code of problem among the answers it judged), with its own answers.
+ */
 export interface OtherFailure {
   kind: string;
   /** The code of its finding. */
@@ -22,8 +25,15 @@ export interface OtherFailure {
   message: string;
   expected?: string;
   actual?: string;
-  property: PropertyFailure;
-  /** The exchanges of its minimal case, replayed alone. */
+  /** A property's: its minimal case. */
+  property?: PropertyFailure;
+  /** A rule over the run's: its first offending answer in the server's words (as a counterexample). */
+  example?: string;
+  /** A rule over the run's: how many answers showed it. */
+  count?: number;
+  /** A rule over the run's: every answer that showed it (their seq), as the finding's `offenders` for its first kind. */
+  offenders?: number[];
+  /** The exchanges of its minimal case, replayed alone; for a rule over the run, its first offending answers. */
   exchanges: Exchange[];
 }
 
@@ -41,13 +51,14 @@ export type Finding =
       expected?: string;
       actual?: string;
       property?: PropertyFailure;
-      /** Property checks: the other kinds of failure found beyond this one. */
+      /** The other kinds of failure found beyond this one: a property's, or a rule over the run's other codes. */
       others?: OtherFailure[];
       /** The exchanges that prove it, when they are not simply the ones the check sent. */
       exchanges?: Exchange[];
       /**
        * Every offending answer's seq, when the exchanges kept show only the first of them (a rule
        * over the whole run): what a failure shown under this one must share with it (causes.ts).
+       * With `others`, those of this kind (this code) only; each other kind lists its own.
        */
       offenders?: number[];
       /**

@@ -2,7 +2,7 @@
 import type { CheckResult, Report } from '../result/model.ts';
 import { politenessLapse } from '../result/politeness.ts';
 import { blocksVerdict } from '../result/verdict.ts';
-import { aboutLine, checkLabel, counted, cutText, expectedLines, failureGroups, findingOf, mustFailedText } from './text.ts';
+import { aboutLine, checkLabel, counted, cutText, expectedLines, failureGroups, findingOf, mustFailedText, otherKindLines } from './text.ts';
 
 export interface Style {
   red(s: string): string;
@@ -38,6 +38,8 @@ export function renderSummary(report: Report, files: readonly string[], style: S
       // The finding first (what the server did), the check it broke second.
       lines.push(`  ${mark} ${c.severity.padEnd(6)} ${c.outcome.padEnd(5)} ${findingOf(c)}`);
       lines.push(`      ${style.dim(aboutLine(c))}`);
+      // Every other kind the check found, one line each, with its count and first example.
+      for (const kind of otherKindLines(c)) lines.push(`      ${style.yellow('+')} ${kind}`);
       if (under.length > 0) lines.push(`      ${style.dim(explainsLine(under))}`);
     }
     lines.push('');
@@ -63,9 +65,9 @@ export function renderSummary(report: Report, files: readonly string[], style: S
   return lines.join('\n');
 }
 
-/** "explains 3 more failures: a [x], b [y], c (+1 more)": what a root failure accounts for. */
+/** "explains 3 more failures: a [x] (kind), b [y], c (+1 more)": what a root failure accounts for, and through which of its kinds. */
 function explainsLine(under: readonly CheckResult[]): string {
-  const shown = under.slice(0, 4).map(checkLabel).join(', ');
+  const shown = under.slice(0, 4).map((c) => `${checkLabel(c)}${c.causedBy?.code !== undefined ? ` (${c.causedBy.code})` : ''}`).join(', ');
   const rest = under.length > 4 ? ` (+${under.length - 4} more)` : '';
   return `explains ${under.length} more failure${under.length > 1 ? 's' : ''}: ${shown}${rest}`;
 }

@@ -4,7 +4,7 @@
 import type { CheckResult, Report } from '../result/model.ts';
 import { politenessLapse } from '../result/politeness.ts';
 import { blocksVerdict } from '../result/verdict.ts';
-import { aboutLine, checkLabel, counted, cutText, expectedLines, failureGroups, findingOf, mustFailedText, OUTCOMES, SEVERITIES } from './text.ts';
+import { aboutLine, checkLabel, counted, cutText, expectedLines, failureGroups, findingOf, mustFailedText, OUTCOMES, otherKindLines, SEVERITIES, throughKind } from './text.ts';
 
 /** GitHub refuses a step summary above 1 MiB; this leaves room for other steps' summaries. */
 export const SUMMARY_MAX_BYTES = 512 * 1024;
@@ -21,8 +21,10 @@ function failureRows(report: Report): string[] {
   const rows: string[] = [];
   for (const { root, explained } of failureGroups(report.checks)) {
     // The finding first (what the server did), then the check it broke and its title.
-    rows.push(`| ${cell(findingOf(root, 300))} | \`${cell(checkLabel(root), 120)}\`: ${cell(root.title, 160)} | ${root.severity} |`);
-    for (const c of explained) rows.push(`| ↳ explained by the failure above: ${cell(findingOf(c, 150))} | \`${cell(checkLabel(c), 120)}\`: ${cell(c.title, 120)} | ${c.severity} |`);
+    // Every other kind the check found, one short line each under its finding, in the same cell.
+    const kinds = otherKindLines(root, 200).map((k) => `<br>+ ${cell(k, 200)}`).join('');
+    rows.push(`| ${cell(findingOf(root, 300))}${kinds} | \`${cell(checkLabel(root), 120)}\`: ${cell(root.title, 160)} | ${root.severity} |`);
+    for (const c of explained) rows.push(`| ↳ explained by the failure above${cell(throughKind(c.causedBy), 120)}: ${cell(findingOf(c, 150))} | \`${cell(checkLabel(c), 120)}\`: ${cell(c.title, 120)} | ${c.severity} |`);
   }
   return rows;
 }

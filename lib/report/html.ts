@@ -165,7 +165,7 @@ ${
   groups.length === 0
     ? html`<p>No <code>must</code> or <code>should</code> check failed or errored.</p>`
     : groups.map(({ root, explained }) => html`${failureEntry(root, anchors, strict, explained.length > 0 ? html`<p class="note" data-explains="${explained.length}">Explains ${explained.length} more failure${explained.length > 1 ? 's' : ''} below: ${list(explained.map((c) => html`<a href="#${anchors.get(c)}"><code>${checkLabel(c)}</code></a>`))}.</p>` : '')}${explained.map((c) =>
-        failureEntry(c, anchors, strict, html`<p class="note" data-explained-by="${root.id}">Explained by <a href="#${anchors.get(root)}"><code>${checkLabel(root)}</code></a>: one cause, shown there.</p>`, true),
+        failureEntry(c, anchors, strict, html`<p class="note" data-explained-by="${root.id}"${c.causedBy?.code !== undefined ? html` data-through-kind="${c.causedBy.code}"` : ''}>Explained by <a href="#${anchors.get(root)}"><code>${checkLabel(root)}</code></a>${c.causedBy?.code !== undefined ? html`, through its kind <code>${c.causedBy.code}</code>` : ''}: one cause, shown there.</p>`, true),
       )}`)
 }
 </section>`;
@@ -247,10 +247,11 @@ ${
   e.failures && e.failures.length > 0
     ? html`<h4>Other kinds of failure (${e.failures.length})</h4>
 <ol class="other-failures">${e.failures.map(
-        (f) => html`<li data-failure-kind="${f.kind}"><p><strong>${f.kind}</strong>: ${f.message}</p>
+        (f) => html`<li data-failure-kind="${f.kind}"${f.count !== undefined ? html` data-count="${f.count}"` : ''}><p><strong>${f.kind}</strong>${f.count !== undefined ? html` ×${f.count}` : ''}: ${f.message}</p>
 ${f.expected !== undefined ? html`<p class="note">Expected</p><pre>${f.expected}</pre>` : ''}${f.actual !== undefined ? html`<p class="note">Actual</p><pre>${f.actual}</pre>` : ''}
-<p class="note">Counterexample${f.path !== undefined ? html` (path <code>${f.path}</code>)` : ''}</p><pre>${f.counterexample}</pre>
-${f.reproduce.length > 0 ? html`<p class="note">Reproduce</p><pre class="repro">${f.reproduce.join('\n')}</pre>` : ''}</li>`,
+<p class="note">${f.count !== undefined ? 'First example' : 'Counterexample'}${f.path !== undefined ? html` (path <code>${f.path}</code>)` : ''}</p><pre>${f.counterexample}</pre>
+${f.reproduce.length > 0 ? html`<p class="note">Reproduce</p><pre class="repro">${f.reproduce.join('\n')}</pre>` : ''}
+${f.exchanges && f.exchanges.length > 0 ? html`<p class="note">Exchanges (${f.exchanges.length})</p>${f.exchanges.map((x) => exchangeView(x, false))}` : ''}</li>`,
       )}</ol>`
     : ''
 }

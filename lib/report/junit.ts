@@ -1,7 +1,7 @@
 // junit.xml in the common Jenkins/GitLab/GitHub flavour: one <testsuite> per clause of the interface.
 import type { CheckResult, Evidence, Report } from '../result/model.ts';
 import { type Figures, figuresOf } from './figures.ts';
-import { checkLabel, groupByClause, replaceIllegalChars, seconds } from './text.ts';
+import { checkLabel, groupByClause, replaceIllegalChars, seconds, throughKind } from './text.ts';
 
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
 const ATTR_ESCAPES: Record<string, string> = {
@@ -116,7 +116,7 @@ function testcase(c: CheckResult, explains: readonly CheckResult[], figures?: Fi
 
 function details(c: CheckResult, explains: readonly CheckResult[]): string {
   const lines = [c.message, '', `${c.title} (${c.severity}; clause: ${c.clause}; suite: ${c.suite})`];
-  if (c.causedBy) lines.push(`Explained by ${checkLabel(c.causedBy)}: one cause, reported there.`);
+  if (c.causedBy) lines.push(`Explained by ${checkLabel(c.causedBy)}${throughKind(c.causedBy)}: one cause, reported there.`);
   const under = explains.filter((x) => x.causedBy?.id === c.id && x.causedBy.subject === c.subject);
   if (under.length > 0) lines.push(`Explains ${under.length} more failure${under.length > 1 ? 's' : ''}: ${under.map(checkLabel).join(', ')}`);
   const e: Evidence | null = c.evidence;
@@ -127,7 +127,7 @@ function details(c: CheckResult, explains: readonly CheckResult[]): string {
     if (e.seed !== undefined) lines.push(`Seed: ${e.seed}`);
     if (e.path !== undefined) lines.push(`Path: ${e.path}`);
     for (const f of e.failures ?? []) {
-      lines.push('', `Also failing (${f.kind}): ${f.message}`, `Counterexample: ${f.counterexample}`);
+      lines.push('', `Also failing (${f.kind}${f.count !== undefined ? ` ×${f.count}` : ''}): ${f.message}`, `${f.count !== undefined ? 'First example' : 'Counterexample'}: ${f.counterexample}`);
       if (f.reproduce.length > 0) lines.push('Reproduce:', ...f.reproduce);
     }
     if (e.exchanges.length > 0) {

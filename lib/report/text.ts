@@ -101,6 +101,23 @@ export function findingOf(check: Pick<CheckResult, 'message'>, max = 160): strin
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/**
+ * Every other kind of a failure (evidence.failures), one short line each: a rule over the run's
+ * with its count and first example in the server's words ("reset-not-unix-seconds ×12: GET
+ * /v1/pets → 200: X-RateLimit-Reset is "60", …"), a property's with its message. Cut at `max`.
+ */
+export function otherKindLines(check: Pick<CheckResult, 'evidence'>, max = 160): string[] {
+  return (check.evidence?.failures ?? []).map((f) => {
+    const line = f.count !== undefined ? `${f.kind} ×${f.count}: ${f.counterexample}` : `${f.kind}: ${f.message}`;
+    return findingOf({ message: line }, max);
+  });
+}
+
+/** "(through its kind reset-not-unix-seconds)": the root's kind a failure is linked through, when it names one. */
+export function throughKind(causedBy: CheckResult['causedBy']): string {
+  return causedBy?.code !== undefined ? ` (through its kind ${causedBy.code})` : '';
+}
+
 /** What a finding is about, second on a failure's line: "auth.missing-key [listPets GET /pets]: A request without Authorization gets 401". */
 export function aboutLine(check: Pick<CheckResult, 'id' | 'subject' | 'title'>): string {
   return `${checkLabel(check)}: ${check.title}`;

@@ -37,13 +37,19 @@ export const Evidence = z.object({
         message: z.string(),
         expected: z.string().optional(),
         actual: z.string().optional(),
-        counterexample: z.string(),
+        counterexample: z.string().describe('A property\'s minimal counterexample; for a rule over the run, its first offending answer in the server\'s words'),
         path: z.string().optional(),
         reproduce: z.array(z.string()),
+        count: z.number().int().optional().describe('A rule over every response of the run: how many answers showed this kind'),
+        offenders: z
+          .array(z.number().int())
+          .optional()
+          .describe('A rule over every response of the run: the seq of every answer of this kind (as `offenders` for the first kind). A failure is shown under the check through this kind only when its own answers are among them'),
+        exchanges: z.array(Exchange).optional().describe('A rule over every response of the run: the first answers of this kind, in full'),
       }),
     )
     .optional()
-    .describe('Property checks: the kinds of failure beyond the first, each shrunk on its own'),
+    .describe('The kinds of failure beyond the first: a property\'s, each shrunk on its own; a rule over the run\'s, each code with its own count, examples and offenders'),
 });
 export type Evidence = z.infer<typeof Evidence>;
 
@@ -58,7 +64,11 @@ export const CheckResult = z.object({
   message: z.string(),
   suite: z.string(),
   causedBy: z
-    .object({ id: z.string(), subject: z.string().optional() })
+    .object({
+      id: z.string(),
+      subject: z.string().optional(),
+      code: z.string().optional().describe('When the root names several kinds of failure (evidence.failures): the code of the kind whose answers this failure shares, the one it is linked through'),
+    })
     .optional()
     .describe('A failure explained by another that failed too (its root cause, reported on its own): reports show it under that one. The verdict counts both.'),
   durationMs: z.number(),

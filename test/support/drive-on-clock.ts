@@ -35,6 +35,11 @@ export interface ClockRunOptions {
    * after another on the clock, recorded in the run's log and ledger like any other request.
    */
   earlier?: Record<string, number>;
+  /**
+   * Requests of the auth suite before everything else: this many `GET /v1/pets` without a key,
+   * one after another on the clock, recorded in the run's log (suite `auth`) like any other request.
+   */
+  unauthorized?: number;
 }
 
 export interface ClockRun {
@@ -70,6 +75,14 @@ export async function driveOnClock(o: ClockRunOptions): Promise<ClockRun> {
   const { sim, ctx } = runner();
   const runs = new Map<string, KeyRun>();
   await clock.run(async () => {
+    for (let i = 0; i < (o.unauthorized ?? 0); i++) {
+      const startedAt = clock.now();
+      await clock.sleep(o.latencyMs ?? 1);
+      const res = await server.request({ method: 'GET', path: '/v1/pets', headers: {}, connection: -1 - i });
+      await clock.sleep(o.latencyMs ?? 1);
+      const e = sim.wire.recorder.record({ method: 'GET', url: 'http://127.0.0.1/v1/pets', auth: { kind: 'none' }, requestHeaders: {}, status: res.status, responseHeaders: res.headers, responseBody: res.body, startedAt: new Date(startedAt).toISOString(), durationMs: clock.now() - startedAt });
+      e.suite = 'auth';
+    }
     for (const [label, n] of Object.entries(o.earlier ?? {})) {
       const key = target.keys.find((k) => k.label === label)!;
       for (let i = 0; i < n; i++) await sim.wire.look(key);

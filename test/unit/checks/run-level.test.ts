@@ -57,9 +57,12 @@ function findingOf(def: (typeof RUN_CHECKS)[number], exchanges: Exchange[]): Run
 const offenders = (finding: RunFinding): Exchange[] => (finding.outcome === 'fail' ? (finding.exchanges ?? []) : []);
 
 /** The outcome and mentions asked for; a failure also of the code asked for (every failing case names one). */
-function expectRun(finding: RunFinding, outcome: RunFinding['outcome'], mentions: readonly string[] = [], code?: string): void {
+function expectRun(finding: RunFinding, outcome: RunFinding['outcome'], mentions: readonly string[] = [], code?: string, others: Record<string, string> = {}): void {
   expect(finding.outcome, `finding: ${finding.message}`).toBe(outcome);
   for (const m of mentions) expect(finding.message).toContain(m);
+  // Every other kind (code) of problem found: its own message, quoting it.
+  const kinds = finding.outcome === 'fail' ? (finding.others ?? []) : [];
+  expect(Object.fromEntries(kinds.map((o) => [o.code, o.message]))).toEqual(Object.fromEntries(Object.entries(others).map(([c, m]) => [c, expect.stringContaining(m)])));
   if (finding.outcome === 'fail') {
     expect(finding).toMatchObject({ outcome: 'fail', code: code ?? '(the case names no code)' });
     expect(offenders(finding).length).toBeGreaterThan(0);
@@ -76,41 +79,41 @@ describe('RUN_CHECKS', () => {
 });
 
 describe('errors.error-body', () => {
-  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string }>([
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string; others?: Record<string, string> }>([
     { title: 'passes when every 4xx has an Error body', exchanges: () => [ok(), err(400), err(401), err(404)], outcome: 'pass', mentions: ['3 responses checked'] },
     { title: 'fails on a 404 without an Error body, naming the request, 404 and the body', exchanges: () => [err(401), exchange(404, '')], outcome: 'fail', code: 'no-error-body', mentions: ['1 of 2', 'GET /v1/pets/', '→ 404'] },
     { title: 'fails on a 400 whose Error.status is 404', exchanges: () => [exchange(400, errorBody(404))], outcome: 'fail', code: 'error-status-mismatch', mentions: ['Error.status is 404'] },
-    { title: 'fails on a 500 without an Error body', exchanges: () => [exchange(500, 'Internal Server Error', { ...RATE_LIMIT, 'content-type': 'text/plain' })], outcome: 'fail', code: 'error-body-not-json', mentions: ['→ 500', '"text/plain"'] },
+    { title: 'fails on a 500 without an Error body', exchanges: () => [exchange(500, 'Internal Server Error', { ...RATE_LIMIT, 'content-type': 'text/plain' })], outcome: 'fail', code: 'error-body-not-json', mentions: ['→ 500', 'body is not JSON'], others: { 'error-body-not-json-media-type': '"text/plain"' } },
     { title: 'fails on a 401 whose Error lacks fields, naming them', exchanges: () => [exchange(401, { code: 'c' })], outcome: 'fail', code: 'invalid-error-body', mentions: ['Error.message', 'Error.status'] },
     { title: 'fails on an Error body without Content-Type', exchanges: () => [exchange(404, errorBody(404), RATE_LIMIT)], outcome: 'fail', code: 'error-body-no-content-type', mentions: ['→ 404'] },
     { title: 'fails on an Error body as text/plain', exchanges: () => [exchange(404, errorBody(404), { ...RATE_LIMIT, 'content-type': 'text/plain' })], outcome: 'fail', code: 'error-body-not-json-media-type', mentions: ['"text/plain"'] },
-    { title: 'names the kind of the first offender', exchanges: () => [exchange(400, errorBody(404)), exchange(404, '')], outcome: 'fail', code: 'error-status-mismatch', mentions: ['2 of 2'] },
+    { title: 'names the kind of the first offender first, and the other kind with its own count', exchanges: () => [exchange(400, errorBody(404)), exchange(404, '')], outcome: 'fail', code: 'error-status-mismatch', mentions: ['1 of 2', '→ 400'], others: { 'no-error-body': '1 of 2 responses: GET /v1/pets/' } },
     { title: 'ignores 2xx, whatever their body', exchanges: () => [exchange(200, 'not json'), exchange(201, {}), err(404)], outcome: 'pass', mentions: ['1 responses checked'] },
     { title: 'ignores a 429 (judged by the should check)', exchanges: () => [exchange(429, ''), err(404)], outcome: 'pass', mentions: ['1 responses checked'] },
     { title: 'skips when the run has no error response', exchanges: () => [ok(), ok()], outcome: 'skip' },
     { title: 'skips when the only error response is a 429', exchanges: () => [exchange(429, '')], outcome: 'skip' },
     { title: 'ignores transport errors (no status)', exchanges: () => [exchange(undefined), err(401)], outcome: 'pass', mentions: ['1 responses checked'] },
     { title: 'does not judge a truncated body', exchanges: () => [exchange(400, '{"code":"x","mess', GOOD_HEADERS, { responseBodyTruncated: true })], outcome: 'skip' },
-  ])('$title', ({ exchanges, outcome, mentions, code }) => {
-    expectRun(findingOf(errorBodyCheck, exchanges()), outcome, mentions, code);
+  ])('$title', ({ exchanges, outcome, mentions, code, others }) => {
+    expectRun(findingOf(errorBodyCheck, exchanges()), outcome, mentions, code, others);
   });
 });
 
 describe('errors.429-error-body', () => {
-  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string }>([
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string; others?: Record<string, string> }>([
     { title: 'passes on a 429 with an Error body', exchanges: () => [err(429)], outcome: 'pass' },
     { title: 'accepts a 429 without a body: the interface leaves it open', exchanges: () => [exchange(429, '', { ...GOOD_HEADERS, 'retry-after': '1' })], outcome: 'skip' },
-    { title: 'fails on a 429 whose body is not an Error', exchanges: () => [exchange(429, 'slow down', { ...GOOD_HEADERS, 'retry-after': '1', 'content-type': 'text/plain' })], outcome: 'fail', code: 'error-body-not-json', mentions: ['→ 429'] },
+    { title: 'fails on a 429 whose body is not an Error', exchanges: () => [exchange(429, 'slow down', { ...GOOD_HEADERS, 'retry-after': '1', 'content-type': 'text/plain' })], outcome: 'fail', code: 'error-body-not-json', mentions: ['→ 429'], others: { 'error-body-not-json-media-type': '"text/plain"' } },
     { title: 'ignores every other status', exchanges: () => [exchange(404, ''), ok()], outcome: 'skip' },
-  ])('$title', ({ exchanges, outcome, mentions, code }) => {
+  ])('$title', ({ exchanges, outcome, mentions, code, others }) => {
     const finding = findingOf(rateLimitedBody, exchanges());
     expect(rateLimitedBody.severity).toBe('should');
-    expectRun(finding, outcome, mentions, code);
+    expectRun(finding, outcome, mentions, code, others);
   });
 });
 
 describe('responses.json-media-type', () => {
-  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string }>([
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string; others?: Record<string, string> }>([
     { title: 'passes when every body is application/json', exchanges: () => [ok(), err(404)], outcome: 'pass', mentions: ['2 responses checked'] },
     { title: 'passes with a charset parameter and any case', exchanges: () => [exchange(200, [], { ...RATE_LIMIT, 'content-type': 'Application/JSON; charset=UTF-8' })], outcome: 'pass' },
     { title: 'fails on text/plain, naming the Content-Type', exchanges: () => [ok(), exchange(200, [], { ...RATE_LIMIT, 'content-type': 'text/plain' })], outcome: 'fail', code: 'not-json-media-type', mentions: ['1 of 2', 'Content-Type is "text/plain"'] },
@@ -137,7 +140,7 @@ describe('responses.json-media-type', () => {
 });
 
 describe('responses.no-5xx', () => {
-  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string }>([
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string; others?: Record<string, string> }>([
     { title: 'passes when no response is a 5xx', exchanges: () => [ok(), err(400), err(401), err(404), err(429)], outcome: 'pass', mentions: ['5 responses checked'] },
     { title: 'fails on a 500, even with an Error body, naming the request', exchanges: () => [ok(), err(500)], outcome: 'fail', code: 'server-error', mentions: ['1 of 2', 'GET /v1/pets/', '→ 500', '(500)'] },
     { title: 'fails on a 503 (no operation lists one)', exchanges: () => [exchange(503, '', RATE_LIMIT)], outcome: 'fail', code: 'server-error', mentions: ['(503)'] },
@@ -158,12 +161,12 @@ describe('responses.no-5xx', () => {
 describe('headers.rate-limit-present', () => {
   const without = (name: string) => Object.fromEntries(Object.entries(GOOD_HEADERS).filter(([n]) => n !== name));
 
-  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string }>([
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string; others?: Record<string, string> }>([
     { title: 'passes when every response carries all three (recorded lower-case)', exchanges: () => [ok(), err(401), exchange(204, '', RATE_LIMIT)], outcome: 'pass', mentions: ['3 responses checked'] },
     { title: 'judges error responses too: a 401 without X-RateLimit-Reset fails naming it', exchanges: () => [ok(), exchange(401, errorBody(401), without('x-ratelimit-reset'))], outcome: 'fail', code: 'rate-limit-header-missing', mentions: ['1 of 2', '→ 401', 'X-RateLimit-Reset'] },
     { title: 'names every missing header', exchanges: () => [exchange(200, [], { 'content-type': 'application/json' })], outcome: 'fail', code: 'rate-limit-header-missing', mentions: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] },
     { title: '"abc" fails, naming header and value', exchanges: () => [exchange(200, [], { ...GOOD_HEADERS, 'x-ratelimit-remaining': 'abc' })], outcome: 'fail', code: 'rate-limit-header-not-integer', mentions: ['X-RateLimit-Remaining is "abc"'] },
-    { title: 'a missing header is the main problem beside one that is not an integer', exchanges: () => [exchange(200, [], { 'content-type': 'application/json', 'x-ratelimit-limit': 'x', 'x-ratelimit-remaining': '5' })], outcome: 'fail', code: 'rate-limit-header-missing', mentions: ['X-RateLimit-Limit is "x"', 'X-RateLimit-Reset'] },
+    { title: 'a missing header is the main problem beside one that is not an integer', exchanges: () => [exchange(200, [], { 'content-type': 'application/json', 'x-ratelimit-limit': 'x', 'x-ratelimit-remaining': '5' })], outcome: 'fail', code: 'rate-limit-header-missing', mentions: ['X-RateLimit-Reset missing'], others: { 'rate-limit-header-not-integer': 'X-RateLimit-Limit is "x"' } },
     { title: 'a negative value fails, called negative', exchanges: () => [exchange(200, [], { ...GOOD_HEADERS, 'x-ratelimit-remaining': '-1' })], outcome: 'fail', code: 'rate-limit-header-not-integer', mentions: ['X-RateLimit-Remaining is "-1", negative'] },
     { title: 'a fraction fails', exchanges: () => [exchange(200, [], { ...GOOD_HEADERS, 'x-ratelimit-limit': '1.5' })], outcome: 'fail', code: 'rate-limit-header-not-integer', mentions: ['X-RateLimit-Limit is "1.5"'] },
     { title: 'an empty value fails', exchanges: () => [exchange(200, [], { ...GOOD_HEADERS, 'x-ratelimit-reset': '' })], outcome: 'fail', code: 'rate-limit-header-not-integer', mentions: ['X-RateLimit-Reset is ""'] },
@@ -171,8 +174,8 @@ describe('headers.rate-limit-present', () => {
     { title: 'ignores transport errors (no headers at all)', exchanges: () => [exchange(undefined), ok()], outcome: 'pass', mentions: ['1 responses checked'] },
     { title: 'skips when the run has only transport errors', exchanges: () => [exchange(undefined), exchange(undefined)], outcome: 'skip' },
     { title: 'still judges a response whose body was truncated', exchanges: () => [exchange(200, '[{"id":1', { 'content-type': 'application/json' }, { responseBodyTruncated: true })], outcome: 'fail', code: 'rate-limit-header-missing', mentions: ['X-RateLimit-Limit'] },
-  ])('$title', ({ exchanges, outcome, mentions, code }) => {
-    expectRun(findingOf(rateLimitHeaders, exchanges()), outcome, mentions, code);
+  ])('$title', ({ exchanges, outcome, mentions, code, others }) => {
+    expectRun(findingOf(rateLimitHeaders, exchanges()), outcome, mentions, code, others);
   });
 });
 
@@ -183,7 +186,7 @@ const refused = (retryAfter: string | undefined, extra: Partial<Exchange> = {}) 
 };
 
 describe('rate-limit.retry-after-present', () => {
-  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string }>([
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string; others?: Record<string, string> }>([
     { title: 'every 429 with Retry-After passes', exchanges: () => [ok(), refused('44'), refused('Thu, 01 Jan 2026 00:00:44 GMT')], outcome: 'pass', mentions: ['2 responses checked'] },
     { title: 'a 429 without Retry-After fails, naming the request', exchanges: () => [refused('44'), refused(undefined)], outcome: 'fail', code: 'absent', mentions: ['1 of 2 responses', '→ 429: no Retry-After'] },
     { title: 'every 429 of the run counts, not only the first of a key', exchanges: () => [refused('44'), refused('44'), refused(undefined), refused(undefined)], outcome: 'fail', code: 'absent', mentions: ['2 of 4'] },
@@ -225,7 +228,7 @@ describe('rate-limit.retry-after-format', () => {
 describe('list-pets.pet-shape', () => {
   const list = (body: unknown, extra: Partial<Exchange> = {}) => exchange(200, body, GOOD_HEADERS, { url: 'http://127.0.0.1:8080/v1/pets?limit=5', ...extra });
   const pet = (id: number, extra: Record<string, unknown> = {}) => ({ id, name: `pet ${id}`, categoryId: 7, status: 'sold', ...extra });
-  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string }>([
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string; others?: Record<string, string> }>([
     { title: 'passes when every animal of every page is a Pet', exchanges: () => [list([pet(1), pet(2)]), list([])], outcome: 'pass', mentions: ['2 responses checked'] },
     { title: 'fails on one page holding a categoryId as a string, naming the item and field', exchanges: () => [list([pet(1, { categoryId: '7' }), pet(2)])], outcome: 'fail', code: 'invalid-pet', mentions: ['1 of 1', 'item 0.categoryId'] },
     { title: 'ignores getPet and other operations', exchanges: () => [exchange(200, { id: 'x' }, GOOD_HEADERS, { url: 'http://127.0.0.1:8080/v1/pets/1' })], outcome: 'skip' },

@@ -22,6 +22,10 @@ export const TimelinePoint = z.object({
   /** Kept for responses other than 2xx only (a 429's body is judged; thousands of pages are not). */
   body: z.string().optional(),
   contentType: z.string().optional(),
+  unread: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('X-RateLimit-* headers as sent (lower-case names) that are not integers, so not in limit, remaining or reset: kept so that the checks quote the server\'s words'),
 });
 export type TimelinePoint = z.infer<typeof TimelinePoint>;
 
@@ -219,6 +223,12 @@ export type RateLimitKey = z.infer<typeof RateLimitKey>;
 /** A response of a load burst: its point, with the body and Content-Type kept for anything but a 2xx. */
 export function burstPoint(t: number, status: number, header: (name: string) => string | undefined, body: string): TimelinePoint {
   const point: TimelinePoint = readRateAnswer(t, status, header);
+  // A header sent but not read as an integer (a fraction, a unit) is kept as sent: recorded as missing, it would misname the fault.
+  const read = { 'x-ratelimit-limit': point.limit, 'x-ratelimit-remaining': point.remaining, 'x-ratelimit-reset': point.reset };
+  for (const [name, value] of Object.entries(read)) {
+    const sent = header(name);
+    if (sent !== undefined && value === undefined) point.unread = { ...point.unread, [name]: sent };
+  }
   if (!isAccepted(status)) {
     point.body = body.slice(0, 4096);
     const type = header('content-type');
@@ -236,7 +246,7 @@ export function headersOf(p: TimelinePoint): Record<string, string> {
   if (p.retryAfter !== undefined) headers['retry-after'] = p.retryAfter;
   if (p.date !== undefined) headers.date = p.date;
   if (p.contentType !== undefined) headers['content-type'] = p.contentType;
-  return headers;
+  return { ...headers, ...p.unread };
 }
 
 /** Every response of the key's run as timeline points, probes included, in time order. */

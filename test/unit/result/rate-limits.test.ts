@@ -1,7 +1,7 @@
 // lib/checks/key-summary.ts (summariseKey): what report.json keeps of one key's run, the timeline and the load figures.
 // Runs are built by hand from a fixed base time: no clock, no load.
 import { describe, expect, it } from 'vitest';
-import { type BurstData, type KeyRun, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
+import { type BurstData, burstPoint, headersOf, type KeyRun, type TimelinePoint } from '../../../lib/result/rate-limits.ts';
 import { summariseKey } from '../../../lib/checks/key-summary.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 12, 0, 0);
@@ -107,3 +107,19 @@ describe('summariseKey: the rest', () => {
   });
 });
 
+
+describe('burstPoint and headersOf: a load answer recorded in the server\'s words', () => {
+  it('keeps an X-RateLimit-* header that is not an integer as sent, so that it is not recorded as missing', () => {
+    const sent: Record<string, string> = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1736164803.38' };
+    const point = burstPoint(1_736_164_800_000, 200, (name) => sent[name], '');
+    expect(point).toMatchObject({ limit: 60, remaining: 59, unread: { 'x-ratelimit-reset': '1736164803.38' } });
+    expect(point.reset).toBeUndefined();
+    expect(headersOf(point)).toMatchObject(sent);
+  });
+
+  it('keeps nothing more when every header is an integer', () => {
+    const point = burstPoint(1_736_164_800_000, 200, (name) => ({ 'x-ratelimit-reset': '1736164860' })[name], '');
+    expect(point.unread).toBeUndefined();
+    expect(headersOf(point)).toEqual({ 'x-ratelimit-reset': '1736164860' });
+  });
+});

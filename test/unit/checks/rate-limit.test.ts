@@ -933,6 +933,9 @@ describe('judgeDailyQuota: the spent day', () => {
     // The reset rounds: two seconds early are let pass.
     { title: "a Retry-After two seconds short of the reset passes", run: spent({ block: dayBlock({ retryAfter: '3598' }) }), outcome: 'pass' },
     { title: "a Retry-After three seconds short of the reset fails", run: spent({ block: dayBlock({ retryAfter: '3597' }) }), outcome: 'fail', code: 'retry-after-before-day-end', mentions: ['3 s before'] },
+    // One clock per comparison: a fractional delta counts from anywhere in its Date's second.
+    { title: 'a fractional Retry-After whose latest moment is two seconds short of the reset passes', run: spent({ block: dayBlock({ retryAfter: '3597.001' }) }), outcome: 'pass' },
+    { title: 'a fractional Retry-After whose latest moment is more than two seconds short fails', run: spent({ block: dayBlock({ retryAfter: '3596.999' }) }), outcome: 'fail', code: 'retry-after-before-day-end' },
     { title: 'an HTTP-date Retry-After naming the reset passes', run: spent({ block: dayBlock({ retryAfter: httpDate(DAY_RESET * 1000) }) }), outcome: 'pass' },
     { title: 'an HTTP-date Retry-After a minute ahead fails (a fixed day)', run: spent({ block: dayBlock({ retryAfter: httpDate((S0 + 60) * 1000) }), dayResets: [DAY_RESET, DAY_RESET] }), outcome: 'fail', code: 'retry-after-before-day-end', mentions: ['3540 s before'] },
     {

@@ -177,7 +177,8 @@ export function judgeOneQuota(run: KeyRun): Finding {
   if (problems.length > 0) {
     const failed = fail(
       problems[0]!.code,
-      problems.map((p) => p.text).join('; '),
+      // The count a turn could explain, where nothing says when the window turned: said, not judged.
+      `${problems.map((p) => p.text).join('; ')}${untold !== undefined && through.length > unturned && through.length <= most ? `; the count (${through.length} let through from Remaining ${mix.expected}) is not judged: ${untold}` : ''}`,
       `one quota for every operation: at most ${most} let through from Remaining ${mix.expected}, and once refused, refused on every operation until Retry-After has passed`,
       `${byOperation(before)}${refused ? `; then 429 on ${NAMES[refused.op]}` : ''}${mix.other ? `; then ${NAMES[mix.other.op]}: ${mix.other.status}` : ''}`,
     );

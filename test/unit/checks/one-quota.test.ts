@@ -127,7 +127,7 @@ describe('rate-limit.one-quota', () => {
       const m = unreset(mix(9, 15, (r) => ({ ...r, op: 'listOrders', status: 200, remaining: 7, sentAt: r.t + 1, t: r.t + 4 })));
       const finding = judgeOneQuota(run(m));
       expect(finding).toMatchObject({ outcome: 'fail', code: 'other-operation-accepted' });
-      expect(finding.outcome === 'fail' && finding.message).toBe('free#1: refused on listPets (429, no Retry-After), accepted on GET /store/orders 0.004 s later (within the same quarter second, and no window turns for one operation and not another) (200, X-RateLimit-Remaining 7)');
+      expect(finding.outcome === 'fail' && finding.message).toBe('free#1: refused on listPets (429, no Retry-After), accepted on GET /store/orders 0.004 s later (within the same quarter second, and no window turns for one operation and not another) (200, X-RateLimit-Remaining 7); the count (15 let through from Remaining 9) is not judged: no X-RateLimit-Reset and no Retry-After on the 429: when the window turned cannot be told');
       // A quarter second or more later, a window may have turned: the count is not judged either.
       const slow = unreset(mix(9, 15, (r) => ({ ...r, op: 'listOrders', status: 200, remaining: 7, sentAt: r.t + 1, t: r.t + 250 })));
       expect(judgeOneQuota(run(slow))).toMatchObject({ outcome: 'skip', message: expect.stringContaining('then GET /store/orders, 0.25 s after the 429, got 200: not judged') });

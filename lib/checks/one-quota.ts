@@ -25,15 +25,39 @@ function byOperation(points: readonly MixPoint[]): string {
   return [...counts].map(([op, c]) => `${NAMES[op]} ${c.n} (${[...c.statuses].join(', ')})`).join(', ');
 }
 
+/** What the mix may let through, and how much of it rests on a turn of the window. */
+export interface MixAllowance {
+  /** At most this many let through before the first 429. */
+  most: number;
+  /** What may be let through without a turn: the Remaining it started from and what a refilling limiter gives back. */
+  unturned: number;
+  turned: boolean;
+  turns: number;
+  /**
+   * Set when whether the window turned within the mix cannot be told (no X-RateLimit-Reset of the
+   * minute and no Retry-After): what was missing. `most` then allows every turn the mix's length
+   * allows, and a count between `unturned` and `most` is not judged.
+   */
+  untold?: string;
+}
+
 /**
  * What any limiter of the plan may let through over the mix: the Remaining it started from, what
  * a refilling limiter gives back meanwhile (a token bucket's refill, or what a sliding log had
- * spent before), and a whole minute more once the window the start look named has turned.
+ * spent before), and a whole minute more for each turn of the window within the mix. When the
+ * window turned is read from the start's Reset (the window's end: one turn there and one for
+ * each window's length after), else from the first 429's Retry-After (the window that refused
+ * ends then, so began a window's length before: a turn within the mix only if it began after the
+ * mix did); with neither, the configured window and the answers' times allow one turn for each
+ * window's length the mix took (one at least), and whether it turned cannot be told.
  */
-export function mixAllowance(run: Pick<KeyRun, 'quota' | 'windows'>, mix: MixData): { most: number; turned: boolean; turns: number } {
+export function mixAllowance(run: Pick<KeyRun, 'quota' | 'windows'>, mix: MixData): MixAllowance {
   const { perMinute } = run.quota;
   const refill = refillOver(run, mix.durationMs);
+  const unturned = mix.expected + Math.max(refill, perMinute - mix.expected);
+  const allow = (turns: number, untold?: string): MixAllowance => ({ most: unturned + turns * perMinute, unturned, turned: turns > 0, turns, ...(untold !== undefined ? { untold } : {}) });
   const last = mix.points.at(-1);
+  if (last === undefined) return allow(0);
   const start = readRateAnswer(mix.start);
   // Only headers of the minute name its window's end: headers of the day name the day's, while the
   // minute turns underneath them.
@@ -41,33 +65,56 @@ export function mixAllowance(run: Pick<KeyRun, 'quota' | 'windows'>, mix: MixDat
   // A Reset that is no Unix time in seconds names no end (headers.rate-limit-present's failure).
   const named = start.reset !== undefined && start.reset >= 0 && resetShape(start.reset) === undefined;
   const resetAt = ofMinute && named ? resetAtMs(start.reset!, mix.start.t, mix.start.headers.date) : undefined;
-  // Without a Reset that names the window's end, any turn is possible: so assumed, one for each
-  // window's length the mix took; with it, one at that end and one for each window's length after.
   const W = windowMs(run.windows);
-  const from = resetAt === undefined ? mix.start.t : resetAt - CLOCK_SLACK_S * 1000;
-  const turns = last === undefined || (resetAt !== undefined && last.t < from) ? 0 : Math.max(1, Math.ceil((last.t - from) / W));
-  return { most: mix.expected + Math.max(refill, perMinute - mix.expected) + turns * perMinute, turned: turns > 0, turns };
+  const slack = CLOCK_SLACK_S * 1000;
+  const anyTurn = Math.max(1, Math.ceil((last.t - mix.start.t) / W));
+  if (resetAt !== undefined) {
+    const from = resetAt - slack;
+    return allow(last.t < from ? 0 : Math.max(1, Math.ceil((last.t - from) / W)));
+  }
+  // The 429's Retry-After names no earlier moment than the refusing window's end (a refilling
+  // limiter's next token names a sooner one, and its refill is allowed for anyway).
+  const refused = mix.points.find((p) => p.status === 429);
+  const until = refused ? readRetryAfter(refused.retryAfter, refused.t, refused.date)?.untilMs : undefined;
+  if (until !== undefined) return allow(until - W < mix.start.t - slack ? 0 : anyTurn);
+  const missing = [
+    ofMinute ? (start.reset === undefined ? 'no X-RateLimit-Reset' : named ? undefined : `X-RateLimit-Reset ${start.reset}, no Unix time in seconds`) : `X-RateLimit-Reset of the day (Limit ${start.limit}), not of the minute`,
+    refused ? 'no Retry-After on the 429' : 'no 429',
+  ].filter((m) => m !== undefined);
+  return allow(anyTurn, `${missing.join(' and ')}: when the window turned cannot be told`);
 }
+
+/** The other operation was answered within this long of the 429's arrival: within the same quarter second no window turns for one operation and not another. */
+export const SAME_MOMENT_MS = 250;
 
 /**
  * The request of another operation sent right after the first 429, let through in the window that
  * refused: judged only when nothing legal explains it. Its answer names the same window (the same
- * Reset, give or take a second), it was answered within one token's time of the refusal (no bucket
- * refilled meanwhile), and the 429 had named a moment more than a second after it was sent.
+ * Reset, give or take a second, where both carry one), it was answered within one token's time of
+ * the refusal (no bucket refilled meanwhile), and the 429 had named a moment more than a second
+ * after it was sent; without a Retry-After that names one, it was answered within a quarter
+ * second of the 429's arrival (SAME_MOMENT_MS).
  */
 export function acceptedElsewhere(run: Pick<KeyRun, 'quota' | 'windows'>, refused: MixPoint, other: MixPoint | undefined): boolean {
   // A 4xx is refusedOtherwise's: another answer than 429, not an acceptance.
   if (other === undefined || !isAccepted(other.status)) return false;
-  if (refused.reset === undefined || other.reset === undefined || Math.abs(other.reset - refused.reset) > 1) return false;
+  if (refused.reset !== undefined && other.reset !== undefined && Math.abs(other.reset - refused.reset) > 1) return false;
+  // With a Reset on the 429 but none on the answer, nothing says it is the same window but the times.
+  if (refused.reset !== undefined && other.reset === undefined && readRetryAfter(refused.retryAfter, refused.t, refused.date)?.untilMs !== undefined) return false;
   return withinRefusal(run, refused, other);
 }
 
-/** Sent within one token's time of the refusal (no bucket refilled meanwhile), before a moment more than a second ahead that its Retry-After named. */
+/**
+ * Sent within one token's time of the refusal (no bucket refilled meanwhile), before a moment more
+ * than a second ahead that its Retry-After named; without a Retry-After that names a moment,
+ * answered within a quarter second of the 429's arrival.
+ */
 function withinRefusal(run: Pick<KeyRun, 'quota' | 'windows'>, refused: MixPoint, other: MixPoint): boolean {
   const tokenMs = windowMs(run.windows) / run.quota.perMinute;
   if (other.t - (refused.sentAt ?? refused.t) >= tokenMs) return false;
   const until = readRetryAfter(refused.retryAfter, refused.t, refused.date)?.untilMs;
-  return until !== undefined && until > (other.sentAt ?? other.t) + 1000;
+  if (until === undefined) return other.t - refused.t < SAME_MOMENT_MS;
+  return until > (other.sentAt ?? other.t) + 1000;
 }
 
 /**
@@ -83,6 +130,19 @@ export function refusedOtherwise(run: Pick<KeyRun, 'quota' | 'windows'>, refused
   return withinRefusal(run, refused, other);
 }
 
+/** The 429's Retry-After in words; without one, that no moment was named (the times alone judged). */
+const retryAfterText = (refused: MixPoint) => (refused.retryAfter !== undefined ? `Retry-After ${refused.retryAfter}` : 'no Retry-After');
+
+/**
+ * How long after the 429 the other operation's answer came; where no Retry-After named a moment,
+ * the quarter second that proves it (SAME_MOMENT_MS).
+ */
+function later(refused: MixPoint, other: MixPoint): string {
+  const ms = other.t - refused.t;
+  if (readRetryAfter(refused.retryAfter, refused.t, refused.date)?.untilMs !== undefined) return `${(ms / 1000).toFixed(1)} s later`;
+  return `${(ms / 1000).toFixed(3)} s later (within the same quarter second, and no window turns for one operation and not another)`;
+}
+
 export function judgeOneQuota(run: KeyRun): Finding {
   if (run.mixSkipped) return skip(run.mixSkipped);
   const mix = run.mix;
@@ -90,7 +150,7 @@ export function judgeOneQuota(run: KeyRun): Finding {
   const first = mix.points.findIndex((p) => p.status === 429);
   const before = first === -1 ? mix.points : mix.points.slice(0, first);
   const through = before.filter(counted);
-  const { most, turned, turns } = mixAllowance(run, mix);
+  const { most, turned, turns, untold, unturned } = mixAllowance(run, mix);
   const seconds = (mix.durationMs / 1000).toFixed(1);
   const problems: { code: string; text: string }[] = [];
   if (through.length > most) {
@@ -104,26 +164,32 @@ export function judgeOneQuota(run: KeyRun): Finding {
     const other = mix.other;
     problems.push({
       code: 'other-operation-accepted',
-      text: `${run.label}: refused on ${NAMES[refused.op]} (429, Retry-After ${refused.retryAfter}), accepted on ${NAMES[other.op]} ${((other.t - refused.t) / 1000).toFixed(1)} s later (${other.status}${other.remaining !== undefined ? `, X-RateLimit-Remaining ${other.remaining}` : ''})`,
+      text: `${run.label}: refused on ${NAMES[refused.op]} (429, ${retryAfterText(refused)}), accepted on ${NAMES[other.op]} ${later(refused, other)} (${other.status}${other.remaining !== undefined ? `, X-RateLimit-Remaining ${other.remaining}` : ''})`,
     });
   }
   if (refused && mix.other && refusedOtherwise(run, refused, mix.other)) {
     const other = mix.other;
     problems.push({
       code: 'not-429-over-limit',
-      text: `${run.label}: refused on ${NAMES[refused.op]} (429, Retry-After ${refused.retryAfter}), then ${NAMES[other.op]}${other.op === 'createPet' ? ' with a NewPet without name' : ''}, sent ${((other.t - refused.t) / 1000).toFixed(1)} s later, got ${other.status}, not 429: a request over the limit receives 429, whatever it asks (answered before the limiter refused it)`,
+      text: `${run.label}: refused on ${NAMES[refused.op]} (429, ${retryAfterText(refused)}), then ${NAMES[other.op]}${other.op === 'createPet' ? ' with a NewPet without name' : ''}, sent ${later(refused, other)}, got ${other.status}, not 429: a request over the limit receives 429, whatever it asks (answered before the limiter refused it)`,
     });
   }
   if (problems.length > 0) {
     const failed = fail(
       problems[0]!.code,
-      problems.map((p) => p.text).join('; '),
+      // The count a turn could explain, where nothing says when the window turned: said, not judged.
+      `${problems.map((p) => p.text).join('; ')}${untold !== undefined && through.length > unturned && through.length <= most ? `; the count (${through.length} let through from Remaining ${mix.expected}) is not judged: ${untold}` : ''}`,
       `one quota for every operation: at most ${most} let through from Remaining ${mix.expected}, and once refused, refused on every operation until Retry-After has passed`,
       `${byOperation(before)}${refused ? `; then 429 on ${NAMES[refused.op]}` : ''}${mix.other ? `; then ${NAMES[mix.other.op]}: ${mix.other.status}` : ''}`,
     );
     // The key's own burst of listPets got no 429 either: the limit is not enforced at all, which is
     // rate-limit.quota's failure, not one of counting operations apart.
     return !refused && run.burst !== undefined && run.burst.ended !== 'first-429' ? explainedBy(failed, 'rate-limit.quota') : failed;
+  }
+  // More than the Remaining it started from and a refill, within what a turn would allow, where
+  // nothing tells whether the window turned: not judged, rather than a turn assumed.
+  if (untold !== undefined && through.length > unturned) {
+    return skip(`${run.label}: ${untold}: a mix of operations let ${through.length} requests through ${refused ? 'before the first 429' : 'without a 429'} in ${seconds} s, more than Remaining ${mix.expected} allows (${unturned} with what a refilling limiter gives back) unless the window turned meanwhile (then at most ${most}): ${byOperation(before)}${mix.other ? `; then ${NAMES[mix.other.op]}, ${((mix.other.t - refused!.t) / 1000).toFixed(2)} s after the 429, got ${mix.other.status}` : ''}: not judged`);
   }
   if (!refused) {
     return skip(`${run.label}: ${notReached(mostInOneWindow(mix.points, run.windows.minute), mix.expected, 'the window', turned)}: ${through.length} let through in ${seconds} s without a 429, within the ${most} that Remaining ${mix.expected} and a refilling or turning window allow: not judged`);

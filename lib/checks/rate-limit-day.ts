@@ -3,7 +3,7 @@
 // end. Pure: the check judges what one key's run recorded.
 import { DAY_FOLLOW_UPS, type DayData, type KeyRun, type TimelinePoint } from '../result/rate-limits.ts';
 import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansMeeting, spansWithin } from '../rate-limit/day-count.ts';
-import { CLOCK_SLACK_S, refusalSeconds, retryAfterNamedSecond, resetShape } from '../rate-limit/vocabulary.ts';
+import { CLOCK_SLACK_S, refusalSeconds, retryAfterMoments, retryAfterNamedSecond, resetShape } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { describes, isBan, sentAt } from './limiter.ts';
 import { notReached } from './not-reached.ts';
@@ -13,10 +13,14 @@ import { isAccepted } from '../status.ts';
 const clause = 'Limits / Request rate by plan';
 const suite = 'rate-limit';
 
-/** When a 429's Retry-After lets the key back in, in the server's milliseconds (from its Date); undefined without a usable one. */
-function namedMs(p: TimelinePoint): number | undefined {
-  const second = retryAfterNamedSecond(p);
-  return second === undefined ? undefined : second * 1000;
+/**
+ * When a 429's Retry-After lets the key back in, in the server's milliseconds: `lo` counted from
+ * the start of its Date's second, `hi` from its end (one clock per comparison,
+ * retryAfterMoments); undefined without a usable one.
+ */
+function namedMs(p: TimelinePoint): { lo: number; hi: number } | undefined {
+  const named = retryAfterMoments(p);
+  return named === undefined ? undefined : { lo: named.lo * 1000, hi: named.hi * 1000 };
 }
 
 /**
@@ -187,8 +191,10 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   // refilling day may name a sooner one, if the request sent then is let through.
   const refusals = [block, ...followUps.filter((p) => p.status === 429)];
   for (const p of refusals) {
-    const named = namedMs(p);
-    if (named === undefined || named >= (dayEnd - 2) * 1000) continue;
+    const moments = namedMs(p);
+    // Sooner than the day's end only when even its latest moment is.
+    if (moments === undefined || moments.hi >= (dayEnd - 2) * 1000) continue;
+    const named = moments.lo;
     const next = followUps.find((f) => f.t > p.t);
     if (next && isAccepted(next)) continue;
     // Nothing sent then (too far to wait): a refilling day may name its next request's worth; a

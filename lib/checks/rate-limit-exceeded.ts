@@ -3,7 +3,7 @@
 // server does to a key that keeps sending after a 429 (recorded). Pure: each check judges what
 // one key's run recorded.
 import { type KeyRun, pointsOf } from '../result/rate-limits.ts';
-import { classifyRefusal, readRetryAfter, refusalSeconds, retryAfterMillisecondsHint, retryAfterNamedSecond, serverSecond, readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { classifyRefusal, momentsText, readRetryAfter, refusalSeconds, retryAfterMillisecondsHint, retryAfterMoments, secondsApart, serverSecond, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { beforeStop, firstBurst429, isBan, limiterKind, refillPerSecond, resetJitter, sentAt } from './limiter.ts';
 import { resetNotUnixSkip } from './rate-limit-headers.ts';
@@ -22,19 +22,26 @@ export function judgeRetryAfterConsistent(run: KeyRun): Finding {
   if (shaped) return shaped;
   const sent = sentAt(p);
   const reading = readRetryAfter(p.retryAfter, p.t, p.date)!;
-  const until = retryAfterNamedSecond(p);
-  if (until === undefined) return fail('names-no-moment', `${run.label}: Retry-After "${p.retryAfter}" names no moment`, `X-RateLimit-Reset ${p.reset}`, p.retryAfter);
+  // One clock per comparison: the moment Retry-After names, to the resolution of its sources (the
+  // Date's whole second, the delta's own digits, our clock's ms without a Date), is compared with
+  // Reset's whole second within the check's second; they differ only when no moment of the
+  // interval lies within it.
+  const named = retryAfterMoments(p);
+  if (named === undefined) return fail('names-no-moment', `${run.label}: Retry-After "${p.retryAfter}" names no moment`, `X-RateLimit-Reset ${p.reset}`, p.retryAfter);
   const hint = retryAfterMillisecondsHint(reading, p.reset - sent);
+  const points = `Retry-After "${p.retryAfter}"${p.date !== undefined && named.hi > named.lo ? ` from Date "${p.date}"` : ''} points at ${momentsText(named)}`;
   if (limiterKind(beforeStop(run), refillPerSecond(run)) !== 'fixed') {
     // A refilling limiter may name the next token in Retry-After and the full bucket in Reset.
-    return until >= sent - 1 && until <= p.reset + 1
+    return named.hi >= sent - 1 && named.lo <= p.reset + 1
       ? pass(`refilling limiter: Retry-After ${p.retryAfter} within X-RateLimit-Reset ${p.reset}`)
-      : fail('beyond-reset', `${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, beyond X-RateLimit-Reset ${p.reset}${hint}`, `no later than ${p.reset}`, `${Math.round(until - p.reset)} s after`);
+      : fail('beyond-reset', `${run.label}: ${points}, beyond X-RateLimit-Reset ${p.reset}${hint}`, `no later than ${p.reset}`, `${Math.round(named.lo - p.reset)} s after`);
   }
   // A Reset rounded with noise (resetJitter) may be that much off the window's true end.
-  return Math.abs(until - p.reset) <= 1 + resetJitter(beforeStop(run))
+  const apart = secondsApart(named, p.reset);
+  const gap = Math.round(apart * 1000) / 1000;
+  return apart <= 1 + resetJitter(beforeStop(run))
     ? pass()
-    : fail('not-the-reset-moment', `${run.label}: Retry-After "${p.retryAfter}" points at ${Math.round(until)}, X-RateLimit-Reset at ${p.reset}${hint}`, 'the same moment within 1 s', `${Math.round(until - p.reset)} s apart`);
+    : fail('not-the-reset-moment', `${run.label}: ${points}, X-RateLimit-Reset at ${p.reset}, ${gap} s apart${hint}`, 'the same moment within 1 s', `${gap} s apart`);
 }
 
 export function judgeRetryAfterHonoured(run: KeyRun): Finding {

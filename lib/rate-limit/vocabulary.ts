@@ -185,6 +185,52 @@ export function retryAfterNamedSecond(p: RateAnswer): number | undefined {
 }
 
 /**
+ * Moments as an interval of epoch seconds, lo ≤ moment ≤ hi: what a value says, to the resolution
+ * of the sources it was read from.
+ */
+export interface Moments {
+  lo: number;
+  hi: number;
+}
+
+const DATE_FORMS: readonly RetryAfterForm[] = ['imf-fixdate', 'rfc850-date', 'asctime-date', 'iso-8601'];
+
+/**
+ * The moment an answer's Retry-After names, in the server's seconds, each source to its own
+ * resolution (one clock per comparison): a delta counts from the answer's sending, which its Date
+ * places in a whole second, [S, S + 1) (its last millisecond, S + 0.999), and which our clock
+ * places, without a Date, between the request's sending and the answer's arrival (ms); the delta
+ * is exact to its own digits (a fraction, `1.498`, adds no width). An HTTP-date names its whole
+ * second. Undefined without a Retry-After that names a moment. Whole-second values (Reset, an
+ * HTTP-date, an integer delta) are compared within the comparing check's own second.
+ */
+export function retryAfterMoments(p: RateAnswer & { sentAt?: number | undefined }): Moments | undefined {
+  const reading = readRetryAfter(p.retryAfter, p.t, p.date);
+  if (reading?.seconds === undefined) return undefined;
+  const dated = readDate(p.date, p.t);
+  if (DATE_FORMS.includes(reading.form)) {
+    const at = (dated ?? p.t) / 1000 + reading.seconds;
+    return { lo: at, hi: at };
+  }
+  if (dated !== undefined) {
+    const second = Math.floor(dated / 1000);
+    return { lo: second + reading.seconds, hi: second + 0.999 + reading.seconds };
+  }
+  return { lo: (p.sentAt ?? p.t) / 1000 + reading.seconds, hi: p.t / 1000 + reading.seconds };
+}
+
+/** Seconds from `moments` to `x`: 0 when `x` lies within them. */
+export function secondsApart(moments: Moments, x: number): number {
+  return x < moments.lo ? moments.lo - x : x > moments.hi ? x - moments.hi : 0;
+}
+
+/** Moments in words: "1736164846" for one second, "1736164846.498 to 1736164847.497" for an interval. */
+export function momentsText(m: Moments): string {
+  const n = (x: number) => String(Math.round(x * 1000) / 1000);
+  return m.hi - m.lo < 0.0005 ? n(m.lo) : `${n(m.lo)} to ${n(m.hi)}`;
+}
+
+/**
  * A Retry-After that is about a thousand times the seconds until Reset was meant in milliseconds:
  * the hint, or '' when it does not look so.
  */

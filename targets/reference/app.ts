@@ -117,7 +117,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const neverRefuse = faults.has('rate-never-429');
   const sharedBucket = faults.has('rate-shared-bucket');
   const bucketPerConnection = faults.has('rate-per-connection');
-  const bucketPerOperation = faults.has('rate-per-operation');
+  const bucketPerOperation = faults.has('rate-per-operation') || faults.has('rate-per-operation-no-reset');
   const countsOnlySuccess = faults.has('rate-counts-only-success');
   const checkThenCount = faults.has('rate-check-then-count');
   const validatesFirst = faults.has('rate-validation-first');

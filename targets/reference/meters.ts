@@ -27,10 +27,15 @@ export class FixedWindow implements Meter {
   private start = Number.NEGATIVE_INFINITY;
   private count = 0;
 
-  /** With `fromFirstRequest`, a window starts at the first request after the last one ended. */
+  /**
+   * With `fromFirstRequest`, a window starts at the first request after the last one ended;
+   * otherwise windows follow one another from the Unix epoch plus `offsetMs` (variation
+   * retry-after-fractional-wait: a fraction of a second off the whole second).
+   */
   constructor(
     private readonly seconds: number,
     private readonly fromFirstRequest = false,
+    private readonly offsetMs = 0,
   ) {}
 
   left(nowMs: number, quota: number): number {
@@ -61,7 +66,7 @@ export class FixedWindow implements Meter {
   private roll(nowMs: number): void {
     if (nowMs >= this.start && nowMs < this.end()) return;
     const length = this.seconds * 1000;
-    this.start = this.fromFirstRequest ? nowMs : Math.floor(nowMs / length) * length;
+    this.start = this.fromFirstRequest ? nowMs : Math.floor((nowMs - this.offsetMs) / length) * length + this.offsetMs;
     this.count = 0;
   }
 

@@ -94,6 +94,8 @@ export interface RateLimiterOptions {
   slidingLog?: boolean;
   /** Variation window-per-key: a fixed window starts at the bucket's first request after the last one ended (fixed windows only). */
   windowPerKey?: boolean;
+  /** Variation retry-after-fractional-wait: fixed windows end this many ms after a whole second (fixed windows only). */
+  windowOffsetMs?: number;
   /** Variations ban-after-ignoring-429, ban-after-3-early: this many early retries in a row ban the key. */
   banAfterEarlyRetries?: number;
   /** Minute windows a ban lasts; default 1. */
@@ -431,7 +433,7 @@ export class RateLimiter {
   private meter(seconds: number): Meter {
     if (this.options.slidingLog) return new SlidingLog(seconds);
     if (this.options.tokenBucket) return new TokenBucket(seconds);
-    return new FixedWindow(seconds, this.options.windowPerKey);
+    return new FixedWindow(seconds, this.options.windowPerKey, this.options.windowOffsetMs);
   }
 }
 

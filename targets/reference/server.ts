@@ -61,6 +61,8 @@ export const CLOCK_SKEW_MS = 5_000;
 
 /** Variation reset-jitter: the most noise added to the moment X-RateLimit-Reset is rounded from. */
 export const RESET_JITTER_MS = 600;
+/** Variation retry-after-fractional-wait: the fixed windows end this long after a whole second. */
+export const FRACTIONAL_WINDOW_OFFSET_MS = 498;
 
 /** Variation keep-alive-1s: the idle keep-alive timeout, and the age at which a connection is closed. */
 export const KEEP_ALIVE_MS = 1_000;
@@ -109,6 +111,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
     tokenBucket: variations.has('sliding-window'),
     slidingLog: variations.has('sliding-log'),
     windowPerKey: variations.has('window-per-key'),
+    windowOffsetMs: variations.has('retry-after-fractional-wait') ? FRACTIONAL_WINDOW_OFFSET_MS : undefined,
     ...banOptions(variations),
     resetJitterMs: variations.has('reset-jitter') ? RESET_JITTER_MS : undefined,
     extraPerMinute: faults.has('rate-one-too-many') ? 1 : 0,

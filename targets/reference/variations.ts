@@ -153,6 +153,13 @@ export const VARIATION_CATALOGUE = [
     },
   },
   {
+    id: 'retry-after-fractional-wait',
+    allows:
+      'Where windows start is not shown: the fixed windows end 498 ms after a whole second (counted from the limiter\'s ' +
+      'start, not the epoch\'s whole second), so every wait is fractional (a 429 half a second into a second waits, ' +
+      'say, 1.998 s): Retry-After is that wait rounded up to delta-seconds, Reset the end rounded up, Date whole seconds.',
+  },
+  {
     id: 'rejected-count-against-quota',
     allows: 'Whether refused requests count is not shown: 429 responses consume quota too.',
   },

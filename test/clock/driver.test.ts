@@ -253,6 +253,15 @@ describe('one quota per key: a window spent on a mix of operations (the referenc
     expect(f?.outcome === 'fail' && f.message).toMatch(/refused on listPets \(429, Retry-After \d\), then getPet, sent 0\.0 s later, got 404, not 429/);
   });
 
+  it('a limiter per operation with neither Reset nor Retry-After (fault rate-per-operation-no-reset): never passed; the other operation answered within the same quarter second after the 429 fails it', async () => {
+    const r = await driveOnClock({ keys: [FREE_1], windows: WINDOWS, faults: ['rate-per-operation-no-reset'] });
+    const f = finding(r, 'free#1', 'rate-limit.one-quota');
+    // More than Remaining got through, within what a turn would allow: the count alone is not judged (no turn assumed)...
+    // ...but getPet, refused by no 429 a few milliseconds after listPets' 429, shows the buckets apart whatever the headers.
+    expect(f).toMatchObject({ outcome: 'fail', code: 'not-429-over-limit' });
+    expect(f?.outcome === 'fail' && f.message).toMatch(/refused on listPets \(429, no Retry-After\), then getPet, sent 0\.\d{3} s later \(within the same quarter second, and no window turns for one operation and not another\), got 404, not 429.*; the count \(\d+ let through from Remaining \d+\) is not judged: no X-RateLimit-Reset and no Retry-After on the 429: when the window turned cannot be told$/);
+  });
+
   it('4xx not counted (fault rate-counts-only-success): the mix gets the 400s and 404s through beyond the quota', async () => {
     const r = await driveOnClock({ keys: [FREE_1], windows: WINDOWS, faults: ['rate-counts-only-success'] });
     expect(finding(r, 'free#1', 'rate-limit.one-quota')).toMatchObject({ outcome: 'fail', code: 'mix-over-quota', message: expect.stringMatching(/getPet \d+ \(404\)/) });

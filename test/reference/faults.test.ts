@@ -980,6 +980,16 @@ const checks = {
     const other = await call(s, 'GET', '/v1/pets/424242', { key: TINY_KEY });
     expect({ status: other.status, remaining: rateHeaders(other)?.remaining }).toEqual({ status: 404, remaining: 2 });
   },
+  'rate-per-operation-no-reset': async (s) => {
+    // As rate-per-operation, and neither Reset nor Retry-After says when a window turns.
+    const spent = await tinies(s, 4);
+    expect(statuses(spent)).toEqual([200, 200, 200, 429]);
+    expect(header(spent, 'x-ratelimit-reset')).toEqual(Array(4).fill(undefined));
+    expect(header(spent, 'retry-after')).toEqual(Array(4).fill(undefined));
+    expect(header(spent, 'x-ratelimit-remaining')).toEqual(['2', '1', '0', '0']);
+    const other = await call(s, 'GET', '/v1/pets/424242', { key: TINY_KEY });
+    expect({ status: other.status, remaining: other.headers['x-ratelimit-remaining'], reset: other.headers['x-ratelimit-reset'] }).toEqual({ status: 404, remaining: '2', reset: undefined });
+  },
   'rate-validation-first': async (s) => {
     // Over the limit, an invalid NewPet gets its 400 and a valid request its 429.
     expect(statuses(await tinies(s, 4))).toEqual([200, 200, 200, 429]);

@@ -127,6 +127,25 @@ describe('first-key-banned', () => {
   });
 });
 
+describe('retry-after-fractional-wait', () => {
+  it('ends the fixed windows 498 ms after a whole second: waits are fractional, written as legal whole seconds', async () => {
+    // 10.75 s into the minute that began at T0 + 0.498 s: the window ends at T0 + 60.498 s.
+    const clock = fakeClock(T0 + 11_248);
+    const s = await start(['retry-after-fractional-wait'], 1, 100, clock);
+    expect(rateHeaders(await tiny(s))).toEqual({ limit: 1, remaining: 0, reset: T0_S + 61 });
+    const refused = await tiny(s);
+    expectError(refused, 429, 'rate_limited');
+    // 49.25 s to wait, rounded up.
+    expect(refused.headers['retry-after']).toBe('50');
+    expect(rateHeaders(refused)).toEqual({ limit: 1, remaining: 0, reset: T0_S + 61 });
+    // Still refused at the whole second, let through at T0 + 60.498 s.
+    clock.set(T0 + 60_497);
+    expect((await tiny(s)).status).toBe(429);
+    clock.set(T0 + 60_498);
+    expect(rateHeaders(await tiny(s))).toEqual({ limit: 1, remaining: 0, reset: T0_S + 121 });
+  });
+});
+
 describe('window-per-key', () => {
   it('starts the minute window at the key\'s first request, and the next at the first request after it ended', async () => {
     const clock = fakeClock(T0 + 10_250);

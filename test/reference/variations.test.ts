@@ -85,7 +85,7 @@ function skewMs(s: RunningServer): number {
 }
 
 /** Variations whose Reset, rounded from a moment that is not a whole second, may be one second beyond a window. */
-const RESET_BEYOND_WINDOW: readonly VariationId[] = ['window-per-key', 'sliding-log', 'reset-jitter'];
+const RESET_BEYOND_WINDOW: readonly VariationId[] = ['window-per-key', 'sliding-log', 'reset-jitter', 'retry-after-fractional-wait'];
 
 /** A walk through every operation that accepts every legal reading the variations allow. */
 async function expectConforming(s: RunningServer, clock: FakeClock): Promise<void> {

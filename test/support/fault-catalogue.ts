@@ -176,6 +176,7 @@ const SHOWN = {
   'rate-check-then-count': { group: 'rate-check-then-count', by: ['rate-limit'] },
   'rate-per-connection': { by: 'clock' },
   'rate-per-operation': { by: 'clock' },
+  'rate-per-operation-no-reset': { by: 'clock' },
   'rate-counts-only-success': { by: 'clock' },
   'rate-daily-not-enforced': { by: 'clock' },
   'rate-no-reset': { by: 'clock' },

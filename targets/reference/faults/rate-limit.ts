@@ -2,7 +2,7 @@
 // limiter enforces. Header faults rewrite the finished Reply from the rate decision in its context
 // (they touch only headers that are there, except rate-draft-headers, which renames them all);
 // enforcement faults are flags read where the limiter is wired (server.ts: rate-one-too-many,
-// rate-daily-not-enforced, rate-slow-refill) or called (app.ts: rate-never-429, rate-validation-first, rate-shared-bucket, rate-per-connection, rate-per-operation, rate-counts-only-success, rate-check-then-count).
+// rate-daily-not-enforced, rate-slow-refill) or called (app.ts: rate-never-429, rate-validation-first, rate-shared-bucket, rate-per-connection, rate-per-operation and rate-per-operation-no-reset, rate-counts-only-success, rate-check-then-count).
 import type { FaultDefinition } from '../fault-definition.ts';
 import { HEADER, RATE_LIMIT_HEADER_NAMES, withoutHeaders, type RateContext, type Reply, type ReplyContext } from '../http.ts';
 import type { RateDecision, WindowState } from '../rate-limit.ts';
@@ -242,6 +242,16 @@ export const RATE_LIMIT_FAULTS = [
       'keyed by route does), so a key gets its plan once per operation.',
     // A mix of operations, valid and not, spends one window of one key.
     caught: { check: 'rate-limit.one-quota' },
+  },
+  {
+    id: 'rate-per-operation-no-reset',
+    breaks:
+      "Limits are per key: the limiter counts each operation of a key on its own (as rate-per-operation), and neither " +
+      'X-RateLimit-Reset nor Retry-After is ever sent, so nothing says when a window turned.',
+    // The mix cannot tell a turn from another bucket by the headers: the other operation, let through
+    // within the same quarter second after the 429, shows it (issue 37).
+    caught: { check: 'rate-limit.one-quota' },
+    rewrite: (reply) => ({ ...reply, headers: withoutHeaders(reply.headers, [HEADER.reset, HEADER.retryAfter]) }),
   },
   {
     id: 'rate-validation-first',

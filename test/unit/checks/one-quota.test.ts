@@ -98,6 +98,49 @@ describe('rate-limit.one-quota', () => {
     });
   });
 
+  // Issue 37: a relation that needs to know when the window turned skips when it cannot know it,
+  // rather than assume a turn; what it saw may still prove the fault without that knowledge.
+  describe('when the window turned: from Reset, else Retry-After, else not told', () => {
+    /** The mix without X-RateLimit-Reset anywhere, and its 429 with the Retry-After given (none by default). */
+    const unreset = (m: MixData, retryAfter?: string): MixData => {
+      delete m.start.headers['x-ratelimit-reset'];
+      m.points = m.points.map(({ reset: _reset, retryAfter: _retryAfter, ...p }) => ({ ...p, ...(p.status === 429 && retryAfter !== undefined ? { retryAfter } : {}) }));
+      if (m.other) {
+        const { reset: _reset, retryAfter: _retryAfter, ...other } = m.other;
+        m.other = { ...other, ...(other.status === 429 && retryAfter !== undefined ? { retryAfter } : {}) };
+      }
+      return m;
+    };
+
+    it('neither Reset nor Retry-After: more than Remaining but within a turn is not judged, naming what was missing', () => {
+      const finding = judgeOneQuota(run(unreset(mix(9, 15, refusedToo))));
+      expect(finding).toMatchObject({ outcome: 'skip', message: expect.stringContaining('no X-RateLimit-Reset and no Retry-After on the 429: when the window turned cannot be told: a mix of operations let 15 requests through before the first 429') });
+      expect(finding.outcome === 'skip' && finding.message).toMatch(/more than Remaining 9 allows \(10 with what a refilling limiter gives back\) unless the window turned meanwhile \(then at most 20\).*: not judged$/);
+    });
+
+    it('neither: within Remaining passes; beyond what a turn allows fails', () => {
+      expect(judgeOneQuota(run(unreset(mix(9, 9, refusedToo))))).toMatchObject({ outcome: 'pass' });
+      expect(judgeOneQuota(run(unreset(mix(9, 25, refusedToo))))).toMatchObject({ outcome: 'fail', code: 'mix-over-quota', message: expect.stringContaining('more than Remaining 9 and a whole window more allow (at most 20') });
+    });
+
+    it('neither: another operation accepted within the same quarter second after the 429 proves it, whatever the headers', () => {
+      const m = unreset(mix(9, 15, (r) => ({ ...r, op: 'listOrders', status: 200, remaining: 7, sentAt: r.t + 1, t: r.t + 4 })));
+      const finding = judgeOneQuota(run(m));
+      expect(finding).toMatchObject({ outcome: 'fail', code: 'other-operation-accepted' });
+      expect(finding.outcome === 'fail' && finding.message).toBe('free#1: refused on listPets (429, no Retry-After), accepted on GET /store/orders 0.004 s later (within the same quarter second, and no window turns for one operation and not another) (200, X-RateLimit-Remaining 7); the count (15 let through from Remaining 9) is not judged: no X-RateLimit-Reset and no Retry-After on the 429: when the window turned cannot be told');
+      // A quarter second or more later, a window may have turned: the count is not judged either.
+      const slow = unreset(mix(9, 15, (r) => ({ ...r, op: 'listOrders', status: 200, remaining: 7, sentAt: r.t + 1, t: r.t + 250 })));
+      expect(judgeOneQuota(run(slow))).toMatchObject({ outcome: 'skip', message: expect.stringContaining('then GET /store/orders, 0.25 s after the 429, got 200: not judged') });
+    });
+
+    it("no Reset, but the 429's Retry-After names the refusing window's end: begun before the mix, no turn within it", () => {
+      // The 429 arrives at T0 + 0.25 s and names T0 + 50.25 s: that window began at T0 - 9.75 s.
+      expect(judgeOneQuota(run(unreset(mix(9, 15, refusedToo), '50')))).toMatchObject({ outcome: 'fail', code: 'mix-over-quota', message: expect.stringContaining('more than Remaining 9 allow (at most 10') });
+      // Named T0 + 59.25 s: began at T0 - 0.75 s, within the clocks' slack of the mix's start: a turn may have come.
+      expect(judgeOneQuota(run(unreset(mix(9, 15, refusedToo), '59')))).toMatchObject({ outcome: 'pass' });
+    });
+  });
+
   describe('nothing to judge: skipped with the reason', () => {
     it('another key spent the mix', () => {
       expect(judgeOneQuota(run(undefined))).toMatchObject({ outcome: 'skip', message: expect.stringContaining('not free#1') });
@@ -126,7 +169,11 @@ describe('rate-limit.one-quota', () => {
     expect(acceptedElsewhere(r, refused, other({ status: 200, reset: undefined }))).toBe(false);
     expect(acceptedElsewhere(r, refused, other({ status: 200, reset: refused.reset! + 1 }))).toBe(true);
     expect(acceptedElsewhere(r, refused, other({ status: 200, reset: refused.reset! + 2 }))).toBe(false);
-    expect(acceptedElsewhere(r, { ...refused, retryAfter: undefined }, other({ status: 200 }))).toBe(false);
+    // Without a Retry-After that names a moment: within the same quarter second of the 429's arrival only.
+    expect(acceptedElsewhere(r, { ...refused, retryAfter: undefined }, other({ status: 200 }))).toBe(true);
+    expect(acceptedElsewhere(r, { ...refused, retryAfter: undefined }, other({ status: 200, t: refused.t + 249 }))).toBe(true);
+    expect(acceptedElsewhere(r, { ...refused, retryAfter: undefined }, other({ status: 200, t: refused.t + 250 }))).toBe(false);
+    expect(acceptedElsewhere(r, { ...refused, retryAfter: undefined, reset: undefined }, other({ status: 200, reset: undefined }))).toBe(true);
     expect(acceptedElsewhere(r, refused, undefined)).toBe(false);
     // Another 4xx than 429: refused otherwise, with or without X-RateLimit-*, unless the window turned.
     expect(refusedOtherwise(r, refused, other({}))).toBe(true);
@@ -135,6 +182,7 @@ describe('rate-limit.one-quota', () => {
     expect(refusedOtherwise(r, refused, other({ status: 401 }))).toBe(false);
     expect(refusedOtherwise(r, refused, other({ status: 429 }))).toBe(false);
     expect(refusedOtherwise(r, refused, other({ t: refused.t + 60_000 }))).toBe(false);
-    expect(refusedOtherwise(r, { ...refused, retryAfter: undefined }, other({}))).toBe(false);
+    expect(refusedOtherwise(r, { ...refused, retryAfter: undefined }, other({}))).toBe(true);
+    expect(refusedOtherwise(r, { ...refused, retryAfter: undefined }, other({ t: refused.t + 250 }))).toBe(false);
   });
 });

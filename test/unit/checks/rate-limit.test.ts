@@ -373,6 +373,26 @@ describe('judgeRetryAfterConsistent', () => {
     expectFinding(judgeRetryAfterConsistent(rejectedRun(changes)), outcome, mentions);
   });
 
+  // One clock per comparison (issue 37): the window ends at S0 + 44.398 (Reset rounded up: RESET);
+  // the 429 leaves at T0 + 1.9 s, in its Date's second S0 + 1. A fractional Retry-After counts from
+  // that sending, somewhere in the Date's second: [S0 + 1 + d, S0 + 1.999 + d]; it agrees with
+  // Reset when some moment of that lies within the check's second of RESET.
+  it.each<{ title: string; retryAfter: string; outcome: Outcome; mentions?: string[] }>([
+    { title: 'the exact wait (1.9 s into the second, 42.498 s) agrees with Reset rounded up', retryAfter: '42.498', outcome: 'pass' },
+    { title: 'a wait whose latest moment is exactly 1 s before Reset agrees', retryAfter: '42.001', outcome: 'pass' },
+    { title: 'a wait whose latest moment is 1.002 s before Reset does not', retryAfter: '41.999', outcome: 'fail', mentions: [`points at ${RESET - 3}.999 to ${RESET - 2}.998`, '1.002 s apart'] },
+    { title: 'a wait whose earliest moment is exactly 1 s after Reset agrees', retryAfter: '45.0', outcome: 'pass' },
+    { title: 'a wait whose earliest moment is 1.01 s after Reset does not', retryAfter: '45.01', outcome: 'fail', mentions: ['1.01 s apart'] },
+  ])('a fractional Retry-After and a whole-second Date: $title', ({ retryAfter, outcome, mentions }) => {
+    expectFinding(judgeRetryAfterConsistent(rejectedRun({ t: T0 + 1_900, date: httpDate(T0 + 1_000), retryAfter })), outcome, mentions);
+  });
+
+  it('without a Date, our clock places the sending between the request and its answer (ms)', () => {
+    // Sent at T0 + 1.0 s, answered at T0 + 1.9 s: 42.498 names S0 + 43.498 to S0 + 44.398.
+    expectFinding(judgeRetryAfterConsistent(rejectedRun({ t: T0 + 1_900, sentAt: T0 + 1_000, date: undefined, retryAfter: '42.498' })), 'pass');
+    expectFinding(judgeRetryAfterConsistent(rejectedRun({ t: T0 + 1_900, sentAt: T0 + 1_000, date: undefined, retryAfter: '41.5' })), 'fail', ['1.6 s apart']);
+  });
+
   it.each<{ title: string; run: () => KeyRun }>([
     { title: 'no Retry-After', run: () => rejectedRun({ retryAfter: undefined }) },
     { title: 'no X-RateLimit-Reset on the 429', run: () => rejectedRun({ reset: undefined }) },
@@ -913,6 +933,9 @@ describe('judgeDailyQuota: the spent day', () => {
     // The reset rounds: two seconds early are let pass.
     { title: "a Retry-After two seconds short of the reset passes", run: spent({ block: dayBlock({ retryAfter: '3598' }) }), outcome: 'pass' },
     { title: "a Retry-After three seconds short of the reset fails", run: spent({ block: dayBlock({ retryAfter: '3597' }) }), outcome: 'fail', code: 'retry-after-before-day-end', mentions: ['3 s before'] },
+    // One clock per comparison: a fractional delta counts from anywhere in its Date's second.
+    { title: 'a fractional Retry-After whose latest moment is two seconds short of the reset passes', run: spent({ block: dayBlock({ retryAfter: '3597.001' }) }), outcome: 'pass' },
+    { title: 'a fractional Retry-After whose latest moment is more than two seconds short fails', run: spent({ block: dayBlock({ retryAfter: '3596.999' }) }), outcome: 'fail', code: 'retry-after-before-day-end' },
     { title: 'an HTTP-date Retry-After naming the reset passes', run: spent({ block: dayBlock({ retryAfter: httpDate(DAY_RESET * 1000) }) }), outcome: 'pass' },
     { title: 'an HTTP-date Retry-After a minute ahead fails (a fixed day)', run: spent({ block: dayBlock({ retryAfter: httpDate((S0 + 60) * 1000) }), dayResets: [DAY_RESET, DAY_RESET] }), outcome: 'fail', code: 'retry-after-before-day-end', mentions: ['3540 s before'] },
     {

@@ -3,10 +3,9 @@
 // fixes and failures still there (each root with the failures it explains under it), the checks
 // newly skipped, added, removed or of another severity, each key's rate-limit facts and the paced
 // load's figures with their change in percent.
-import { createHash } from 'node:crypto';
 import type { Outcome, Severity } from '../result/model.ts';
 import { STYLE } from './html-assets.ts';
-import { type Html, html, trusted } from './markup.ts';
+import { type Html, html, OUTCOME_LABEL, pageHead } from './markup.ts';
 import { checkLabel } from './text.ts';
 import { type ChangeGroup, type CheckChange, checksUnchanged, type Figure, groupSeverity, type ReportDiff, type RunSummary, type Side, verdictText } from './diff-model.ts';
 import { findingOf, firstLine, keyFacts, movedText, pctText, sideText } from './diff-words.ts';
@@ -19,11 +18,6 @@ tr.changed td.head { font-weight: 600; }
 td.up { color: var(--fail); } td.down { color: var(--pass); }
 `;
 const CSS = `${STYLE}${DIFF_STYLE}`;
-const cspHash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-// Nothing may load from anywhere, and nothing runs: only the inline stylesheet applies.
-const CSP = `default-src 'none'; style-src ${cspHash(CSS)}; script-src 'none'; img-src 'none'; base-uri 'none'; form-action 'none'`;
-
-const OUTCOME_LABEL: Record<Outcome, string> = { pass: 'Pass', fail: 'Fail', skip: 'Skipped', error: 'Error' };
 const badge = (outcome: Outcome | undefined) => (outcome ? html`<span class="badge o-${outcome}">${OUTCOME_LABEL[outcome]}</span>` : html`<span class="badge o-skip">Absent</span>`);
 const sev = (severity: Severity) => html`<span class="sev">${severity}</span>`;
 
@@ -134,14 +128,7 @@ export function renderDiffHtml(d: ReportDiff, links: DiffLinks = {}): string {
   const state = d.newFailures.some((g) => g.blocks) ? 'fail' : 'pass';
   const doc = html`<!DOCTYPE html>
 <html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="referrer" content="no-referrer">
-<title>${verdict}: ${d.base.target} → ${d.head.target} (Animal Store conformance diff)</title>
-<style>${trusted(CSS)}</style>
-</head>
+${pageHead(`${verdict}: ${d.base.target} → ${d.head.target} (Animal Store conformance diff)`, CSS)}
 <body>
 <main data-new-failures="${d.newFailures.length}" data-fixed="${d.fixed.length}" data-still-failing="${d.stillFailing.length}" data-blocking="${String(state === 'fail')}">
 <header>

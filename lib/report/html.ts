@@ -1,5 +1,4 @@
 // report.html: one self-contained document, readable from disk without JavaScript or network.
-import { createHash } from 'node:crypto';
 import type { CheckResult, Evidence, Outcome, OutcomeCounts, Report, Severity } from '../result/model.ts';
 import type { Exchange } from '../result/exchange.ts';
 import { countOutcomes } from '../result/verdict.ts';
@@ -7,7 +6,7 @@ import { SCRIPT, STYLE } from './html-assets.ts';
 import { pacedLoadSection } from './html-paced-load.ts';
 import { politenessSection } from './html-politeness.ts';
 import { rateLimitSection } from './html-rate-limits.ts';
-import { type Html, html, trusted } from './markup.ts';
+import { type Html, html, OUTCOME_LABEL, pageHead, trusted } from './markup.ts';
 import {
   OUTCOMES,
   SEVERITIES,
@@ -30,13 +29,6 @@ const BODY_VIEW_LIMIT = 8 * 1024;
 /** Up to this many exchanges per check are shown open. */
 const OPEN_EXCHANGES = 3;
 
-const OUTCOME_LABEL: Record<Outcome, string> = { pass: 'Pass', fail: 'Fail', skip: 'Skipped', error: 'Error' };
-
-const cspHash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-// Nothing may load from anywhere; only the two inline blocks written here may apply or run.
-const CSP =
-  `default-src 'none'; style-src ${cspHash(STYLE)}; script-src ${cspHash(SCRIPT)}; ` +
-  `img-src 'none'; base-uri 'none'; form-action 'none'`;
 
 export function renderHtml(report: Report): string {
   const failures = report.checks.filter(isFailure);
@@ -46,14 +38,7 @@ export function renderHtml(report: Report): string {
 
   const doc = html`<!DOCTYPE html>
 <html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="referrer" content="no-referrer">
-<title>${verdictText}: ${report.target.name} (Animal Store conformance)</title>
-<style>${trusted(STYLE)}</style>
-</head>
+${pageHead(`${verdictText}: ${report.target.name} (Animal Store conformance)`, STYLE, SCRIPT)}
 <body>
 <main data-verdict="${report.verdict}" data-failures="${failures.length}" data-requests="${report.requests.total}" data-checks="${report.checks.length}">
 ${header(report, verdictText)}

@@ -1,4 +1,8 @@
-// Auto-escaping HTML templates: every interpolated value is escaped unless it is already Html.
+// Auto-escaping HTML templates: every interpolated value is escaped unless it is already Html; and
+// the head of a self-contained page (report.html, the diff), whose CSP lets nothing load from
+// anywhere and only its own inline style (and script) apply.
+import { createHash } from 'node:crypto';
+import type { Outcome } from '../result/model.ts';
 import { replaceIllegalChars } from './text.ts';
 
 export class Html {
@@ -36,4 +40,22 @@ export function html(strings: TemplateStringsArray, ...values: readonly Part[]):
 /** Trusted markup written by this module (constant CSS and script). Never report data. */
 export function trusted(markup: string): Html {
   return new Html(markup);
+}
+
+/** How a page names an outcome. */
+export const OUTCOME_LABEL: Record<Outcome, string> = { pass: 'Pass', fail: 'Fail', skip: 'Skipped', error: 'Error' };
+
+const cspHash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** The head of a self-contained page: nothing may load from anywhere; only the inline style and script given here apply or run. */
+export function pageHead(title: string, style: string, script?: string): Html {
+  const csp = `default-src 'none'; style-src ${cspHash(style)}; script-src ${script === undefined ? "'none'" : cspHash(script)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
+  return html`<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+<style>${trusted(style)}</style>
+</head>`;
 }

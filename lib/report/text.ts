@@ -93,12 +93,23 @@ export function checkLabel(check: Pick<CheckResult, 'id' | 'subject'>): string {
 
 /**
  * A failure's finding, what the server did, in the check's own words: its message's first line
- * ("`Bearer __proto__` got 500 on listPets"), cut at `max` characters. Every report leads a
- * failure's line with it, the check second (aboutLine).
+ * ("`Bearer __proto__` got 500 on listPets"), cut at `max` characters. Where the words rely on
+ * the subject to say which request ("got 200, not 401" of auth.missing-key [listPets GET /pets]),
+ * the subject comes first: "listPets GET /pets: got 200, not 401". Every report leads a failure's
+ * line with it, the check second (aboutLine).
  */
-export function findingOf(check: Pick<CheckResult, 'message'>, max = 160): string {
-  const line = check.message.split('\n')[0] ?? '';
+export function findingOf(check: Pick<CheckResult, 'message'> & Partial<Pick<CheckResult, 'subject'>>, max = 160): string {
+  const words = check.message.split('\n')[0] ?? '';
+  const line = needsSubject(words, check.subject) ? `${check.subject}: ${words}` : words;
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** A subject naming a request ("listPets GET /pets", "GET /pets") that the words name neither by operation nor by path. */
+function needsSubject(words: string, subject: string | undefined): subject is string {
+  if (subject === undefined || !/\b(GET|POST|PUT|PATCH|DELETE|HEAD) \//.test(subject)) return false;
+  const [first] = subject.split(' ');
+  const request = subject.slice(subject.search(/\b(GET|POST|PUT|PATCH|DELETE|HEAD) \//));
+  return !words.includes(request) && !(first !== undefined && first !== request.split(' ')[0] && words.includes(first));
 }
 
 /**

@@ -424,7 +424,7 @@ describe('the GitHub Action (action.yml)', () => {
     const annotations = lines(stepRun(run, 'run').stdout, '::error ');
     expect(annotations.length).toBeGreaterThan(0);
     // The finding as the headline, then the check it broke.
-    expect(annotations).toContainEqual(expect.stringMatching(/^::error title=limit=1 returned 30 animals::limit=1 returned 30 animals%0Alist-pets\.limit \[.*\]: .*\(must\)$/));
+    expect(annotations).toContainEqual(expect.stringMatching(/^::error title=(GET \/pets%3A )?limit=1 returned 30 animals::limit=1 returned 30 animals%0Alist-pets\.limit \[.*\]: .*\(must\)$/));
     expect(run.summary).toMatch(/^## ❌ Not conformant: faulty /m);
     expect(usesRun(run, 'actions/upload-artifact')).toMatchObject({ due: true, with: { name: 'faulty-report', path: reportDir } });
     // Every step but the last succeeded; the last fails the job with the run's exit status.

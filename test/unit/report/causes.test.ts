@@ -21,7 +21,7 @@ describe('root causes in the reports', () => {
     // The finding first, the check it broke second.
     expect(text).toContain('✗ must   fail  401 without an Error body\n      errors.error-body [every response of the run]: Title of errors.error-body');
     expect(text).toContain('explains 3 more failures: auth.missing-key [listPets GET /pets], auth.missing-key [createPet POST /pets], auth.missing-key [getPet GET /pets/{petId}]');
-    expect(text).toContain('✗ must   fail  empty token accepted\n      auth.empty-token [listPets GET /pets]: Title of auth.empty-token');
+    expect(text).toContain('✗ must   fail  listPets GET /pets: empty token accepted\n      auth.empty-token [listPets GET /pets]: Title of auth.empty-token');
     expect(text).not.toContain('\n      auth.missing-key');
     expect(text).toContain('must       0 pass    5 fail');
   });

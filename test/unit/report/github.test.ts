@@ -15,10 +15,10 @@ describe('renderJobSummary', () => {
     expect(md).toMatch(/\| fail \| 3 \| 1 \| 1 \|/);
     // The finding first, then the check it broke with its title, then the severity.
     expect(md).toContain('| Finding | Check | Severity |');
-    expect(md).toContain('| auth.invalid-key went wrong | `auth.invalid-key [GET /pets]`: Title of auth.invalid-key | must |');
+    expect(md).toContain('| GET /pets: auth.invalid-key went wrong | `auth.invalid-key [GET /pets]`: Title of auth.invalid-key | must |');
     // One line, pipes escaped; the explained failure under its root.
     expect(md).toContain('| 401 without an Error body \\| twice | `errors.error-body [every response of the run]`: Title of errors.error-body | must |');
-    expect(md).toContain('| ↳ explained by the failure above: auth.missing-key went wrong | `auth.missing-key [GET /pets]`: Title of auth.missing-key | must |');
+    expect(md).toContain('| ↳ explained by the failure above: GET /pets: auth.missing-key went wrong | `auth.missing-key [GET /pets]`: Title of auth.missing-key | must |');
     expect(md).toContain('`reports/staging/ci`');
     expect(md).not.toContain('second line');
   });
@@ -60,8 +60,8 @@ describe('renderAnnotations', () => {
     const lines = renderAnnotations(report([...mixedChecks(), root, explained]));
     expect(lines).toEqual([
       // The finding as the headline; the whole message, then the check it broke.
-      '::error title=auth.invalid-key went wrong::auth.invalid-key went wrong%0Aauth.invalid-key [GET /pets]: Title of auth.invalid-key (must)',
-      '::error title=timed out::timed out%0Alimits.headers [POST /pets]: Title of limits.headers (must)',
+      '::error title=GET /pets%3A auth.invalid-key went wrong::auth.invalid-key went wrong%0Aauth.invalid-key [GET /pets]: Title of auth.invalid-key (must)',
+      '::error title=POST /pets%3A timed out::timed out%0Alimits.headers [POST /pets]: Title of limits.headers (must)',
       '::error title=401 without an Error body | twice::401 without an Error body | twice%0Asecond line%0Aerrors.error-body [every response of the run]: Title of errors.error-body (must)',
     ]);
   });

@@ -29,6 +29,12 @@ export interface Observation {
   before?: Seen;
   /** The same spelling sent once more, right after (one quota's confirmation). */
   again?: Seen;
+  /**
+   * Requests a limiter of the key's plan may give back between the answer before and the spelling
+   * sent again, refilling at the faster of its windows' rates (a token bucket): one or more, and a
+   * Remaining that did not fall tells nothing.
+   */
+  refill?: number;
   /** After a body the interface leaves open: a NewPet without categoryId, and the animal the canonical request created, read back. */
   integrity?: { schema?: Seen; readBack?: Seen };
   /** The answer to a GET of the Location the spelling's answer named. */
@@ -209,7 +215,9 @@ export const REPRESENTATION_INVARIANT = defineInvariant({
  * One quota: every request of a key, however spelled, draws on the key's one quota. Judged on
  * spellings served with a key whose answer and the key's answer before carry X-RateLimit-* of the
  * same window (same Limit and Reset): Remaining must fall. When it does not, the spelling is sent
- * once more: a request that ages out of a sliding window can hide one, not two in a row.
+ * once more: a request that ages out of a sliding window can hide one, not two in a row; and only
+ * where a limiter of the plan could not give a token back meanwhile (a token bucket of a large
+ * quota refills faster than requests come: then nothing is told).
  */
 export const ONE_QUOTA_INVARIANT = defineInvariant({
   id: 'relations.one-quota',
@@ -227,6 +235,8 @@ export const ONE_QUOTA_INVARIANT = defineInvariant({
     // own, new, would look counted.)
     const again = quotaDrop({ ...o, seen: o.again });
     if (again === undefined || again.fell) return holds('counted');
+    // Two counted requests, a token back and one aged out of a sliding log still leave Remaining below: a token more hides them.
+    if (o.refill === undefined || o.refill >= 1) return undefined;
     return broken('not-counted', described(o, `(X-RateLimit-Remaining ${drop.from} before it, ${drop.to} after it, ${again.to} after it again)`));
   },
 });

@@ -17,6 +17,7 @@ import type { Credential, Operation, Spelled } from '../generators/transformatio
 import { requestTarget } from '../generators/transformations.ts';
 import { BudgetExhaustedError } from '../errors.ts';
 import { isAccepted } from '../status.ts';
+import { readRateAnswer, type Windows, windowMs } from '../rate-limit/vocabulary.ts';
 import type { Exchange } from '../result/exchange.ts';
 
 export type Send = (req: ApiRequest) => Promise<ApiResponse>;
@@ -66,7 +67,10 @@ export function idIn(text: string): string | undefined {
 
 export interface ObserveOptions {
   send: Send;
+  /** The key every keyed request carries; its plan's quota, with `windows`, bounds what a limiter may give back meanwhile. */
   key: TargetKey;
+  /** The target's window lengths, seconds. */
+  windows: Windows;
   /** The target's base URL: a Location is followed only within its origin. */
   baseUrl: string;
   progress?: (line: string) => void;
@@ -99,11 +103,20 @@ async function observeInto(observations: Observation[], spellings: readonly Plan
   const ordered = [...spellings.filter((s) => s.canonical.operation !== 'createPet'), ...spellings.filter((s) => s.canonical.operation === 'createPet')];
   const canonical = new Map<Operation, { seen: Seen; exchange: Exchange }>();
   let lastKeyed: Seen | undefined;
+  let lastKeyedExchange: Exchange | undefined;
   const sendKeyed = async (req: ApiRequest) => {
     const res = await send(req);
     lastKeyed = seenOf(res);
+    lastKeyedExchange = res.exchange;
     return res;
   };
+  // What a token bucket of the window an answer's Limit names gives back, requests per ms (of an unknown Limit, the faster window's).
+  const rates = { minute: key.quota.perMinute / windowMs(options.windows), day: key.quota.perDay / windowMs(options.windows, 'day') };
+  const refillPerMs = (answer: Seen) => {
+    const { limit } = readRateAnswer(0, answer.status, answer.headers);
+    return limit === key.quota.perMinute ? rates.minute : limit === key.quota.perDay ? rates.day : Math.max(rates.minute, rates.day);
+  };
+  const answeredAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs;
   const takeCanonical = async (c: Spelled) => {
     const res = await sendKeyed(requestOf(c, 'key', key));
     const taken = { seen: seenOf(res), exchange: res.exchange };
@@ -131,6 +144,7 @@ async function observeInto(observations: Observation[], spellings: readonly Plan
     let taken = s.transformed.family === 'order' || !canonical.has(op) ? await takeCanonical(s.canonical) : canonical.get(op)!;
     if (s.transformed.family === 'order') evidence.push(taken.exchange);
     const before = s.credential === 'key' ? lastKeyed : undefined;
+    const beforeExchange = lastKeyedExchange;
     const spelling = { family: s.transformed.family, name: s.transformed.name, keeps: s.transformed.keeps };
     const req = requestOf(s.transformed.request, s.credential, key, spelling);
     const res = s.credential === 'key' ? await sendKeyed(req) : await send(req);
@@ -148,6 +162,9 @@ async function observeInto(observations: Observation[], spellings: readonly Plan
       const again = await sendKeyed(req);
       o.again = seenOf(again);
       evidence.push(again.exchange);
+      // The widest span the limiter may have counted them over: from sending the request before to this answer.
+      const between = beforeExchange ? answeredAt(again.exchange) - Date.parse(beforeExchange.startedAt) : Number.NaN;
+      if (Number.isFinite(between) && before) o.refill = refillPerMs(before) * Math.max(0, between);
     }
     if (op === 'createPet' && s.credential === 'key') await afterCreate(o, taken.seen, evidence);
     o.evidence = evidence;

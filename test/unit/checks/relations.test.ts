@@ -16,7 +16,7 @@ const LIST: Spelled = { operation: 'listPets', method: 'GET', base: ['v1'], path
 const GET: Spelled = { operation: 'getPet', method: 'GET', base: ['v1'], path: ['pets', '7'], query: [], headers: [] };
 const CREATE: Spelled = { operation: 'createPet', method: 'POST', base: ['v1'], path: ['pets'], query: [], headers: [], body: '{"name":"Rex","categoryId":1}' };
 const CANONICALS = [LIST, GET, CREATE];
-const KEY = { key: 'sk-relations-unit-1', label: 'pro#1', plan: 'pro', env: 'PRO_KEY' } as unknown as TargetKey;
+const KEY = { key: 'sk-relations-unit-1', label: 'pro#1', plan: 'pro', env: 'PRO_KEY', quota: { perMinute: 300, perDay: 10_000 } } as unknown as TargetKey;
 
 const json = (status: number, body: unknown): Seen => ({ status, headers: { 'content-type': 'application/json' }, text: JSON.stringify(body) });
 const error = (status: number, code: string) => json(status, { code, message: code, status });
@@ -58,14 +58,16 @@ const conforming: Server = (r, credential) => {
 async function observe(server: Server, families: readonly Family[], invariants: readonly Invariant[], budget = 500): Promise<Observation[]> {
   const plan = planRelations(CANONICALS, families, invariants, { seed: 1, budget });
   let remaining = 10_000;
+  let sent = 0;
   const send = async (req: ApiRequest): Promise<ApiResponse> => {
     const { r, credential } = spelledOf(req);
     const seen = server(r, credential);
     if (credential === 'key') remaining -= 1;
     const headers = { 'x-ratelimit-limit': '10000', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': '2000000000', ...seen.headers };
-    return { exchange: { method: req.method, url: req.target } as unknown as Exchange, status: seen.status, headers, text: seen.text };
+    sent += 1;
+    return { exchange: { method: req.method, url: req.target, startedAt: new Date(Date.UTC(2026, 0, 1) + sent).toISOString(), durationMs: 0 } as unknown as Exchange, status: seen.status, headers, text: seen.text };
   };
-  return (await observeRelations(plan.spellings, { send, key: KEY, baseUrl: 'http://127.0.0.1:9/v1' })).observations;
+  return (await observeRelations(plan.spellings, { send, key: KEY, windows: { minute: 60, day: 86_400 }, baseUrl: 'http://127.0.0.1:9/v1' })).observations;
 }
 
 describe('families × invariants', () => {

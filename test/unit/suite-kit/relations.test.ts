@@ -14,6 +14,9 @@ import { canonicalRequests, idIn, observeRelations, requestOf } from '../../../l
 
 const KEY = { key: 'sk-relations-test-1', label: 'pro#1', plan: 'pro', env: 'PRO_KEY', quota: { perMinute: 300, perDay: 10_000 } } as unknown as TargetKey;
 const BASE_URL = 'http://127.0.0.1:9/v1';
+const WINDOWS = { minute: 60, day: 86_400 };
+/** Each fake answer 1 ms after the one before: a limiter of the plan gives nothing back in between. */
+const T0 = Date.UTC(2026, 0, 1);
 const [LIST, GET, CREATE] = canonicalRequests('/v1', '7', true) as [Spelled, Spelled, Spelled];
 
 interface Sent {
@@ -32,7 +35,7 @@ function server(answer: (s: Sent, n: number) => { status: number; headers?: Reco
     const a = answer(s, log.length);
     const text = a.body === undefined ? '' : JSON.stringify(a.body);
     const headers = { 'content-type': 'application/json', ...a.headers };
-    const exchange = { seq: log.length, method: req.method, url: s.target, status: a.status } as unknown as Exchange;
+    const exchange = { seq: log.length, method: req.method, url: s.target, status: a.status, startedAt: new Date(T0 + log.length).toISOString(), durationMs: 0 } as unknown as Exchange;
     return { exchange, status: a.status, headers, text };
   };
   return { log, send };
@@ -63,7 +66,7 @@ describe('observeRelations', () => {
   it('sends reads before writes, and the canonical answer once per operation while answers agree', async () => {
     const { log, send } = server((s) => (s.method === 'POST' ? { status: 201, body: { id: 9, name: 'x', categoryId: 1 } } : { status: 200, body: /\/pets\/\d/.test(s.target) ? { id: 7 } : [{ id: 7 }] }));
     const plan = [spelled(CREATE, { chunked: true }, 'body'), spelled(LIST, { trailingSlash: true }), spelled(LIST, { headers: [['X-Real-IP', '127.0.0.1']] }, 'added-headers'), spelled(GET, { method: 'HEAD' }, 'method')];
-    const { observations } = await observeRelations(plan, { send, key: KEY, baseUrl: BASE_URL });
+    const { observations } = await observeRelations(plan, { send, key: KEY, windows: WINDOWS, baseUrl: BASE_URL });
     expect(log.map((s) => `${s.method} ${s.target}`)).toEqual([
       'GET /v1/pets?limit=2&status=available',
       'GET /v1/pets/?limit=2&status=available',
@@ -85,14 +88,14 @@ describe('observeRelations', () => {
     const { log, send } = server((s) => ({ status: 200, body: Array.from({ length: s.target.includes('/?') ? ++size : size }, (_, i) => ({ id: i })) }));
     const {
       observations: [o],
-    } = await observeRelations([spelled(LIST, { trailingSlash: true })], { send, key: KEY, baseUrl: BASE_URL });
+    } = await observeRelations([spelled(LIST, { trailingSlash: true })], { send, key: KEY, windows: WINDOWS, baseUrl: BASE_URL });
     expect(log).toHaveLength(3);
     expect(o!.canonicalSeen!.text).toBe(JSON.stringify([{ id: 0 }, { id: 1 }]));
   });
 
   it('sends the canonical request with a key right before an order spelling, however recently it was taken', async () => {
     const { log, send } = server(() => ({ status: 200, body: [] }));
-    await observeRelations([spelled(LIST, {}, 'path'), spelled(LIST, {}, 'order', 'meaning', 'none')], { send, key: KEY, baseUrl: BASE_URL });
+    await observeRelations([spelled(LIST, {}, 'path'), spelled(LIST, {}, 'order', 'meaning', 'none')], { send, key: KEY, windows: WINDOWS, baseUrl: BASE_URL });
     expect(log.map((s) => s.keyed)).toEqual([true, true, true, false]);
   });
 
@@ -103,9 +106,23 @@ describe('observeRelations', () => {
       if (!s.target.startsWith('/v1/pets/')) remaining -= 1;
       return { status: 200, headers: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': '2000000000' }, body: [] };
     });
-    const { observations } = await observeRelations([spelled(LIST, { trailingSlash: true })], { send, key: KEY, baseUrl: BASE_URL });
+    const { observations } = await observeRelations([spelled(LIST, { trailingSlash: true })], { send, key: KEY, windows: WINDOWS, baseUrl: BASE_URL });
     expect(log).toHaveLength(3);
     expect(judgeInvariant(ONE_QUOTA_INVARIANT, observations)).toMatchObject({ outcome: 'fail', code: 'not-counted', message: expect.stringContaining('(X-RateLimit-Remaining 99 before it, 99 after it, 99 after it again)') });
+  });
+
+  it('tells nothing where a token bucket of the plan could give a request back meanwhile (a large quota, slow answers)', async () => {
+    // Every answer the same Remaining, and the answers 100 ms apart: at 10,000 a minute a token comes back every 6 ms.
+    const big = { ...KEY, quota: { perMinute: 10_000, perDay: 100_000 } } as TargetKey;
+    let n = 0;
+    const send = async (req: ApiRequest): Promise<ApiResponse> => {
+      n += 1;
+      const exchange = { seq: n, method: req.method, url: req.target, status: 200, startedAt: new Date(T0 + 100 * n).toISOString(), durationMs: 50 } as unknown as Exchange;
+      return { exchange, status: 200, headers: { 'content-type': 'application/json', 'x-ratelimit-limit': '10000', 'x-ratelimit-remaining': '9990', 'x-ratelimit-reset': '2000000000' }, text: '[]' };
+    };
+    const { observations } = await observeRelations([spelled(LIST, { trailingSlash: true })], { send, key: big, windows: WINDOWS, baseUrl: BASE_URL });
+    expect(observations[0]!.refill).toBeGreaterThan(1);
+    expect(judgeInvariant(ONE_QUOTA_INVARIANT, observations)).toMatchObject({ outcome: 'skip' });
   });
 
   it("a spelling with a bucket of its own fails one quota: its own Remaining falls, never below the key's answer before", async () => {
@@ -117,7 +134,7 @@ describe('observeRelations', () => {
       remaining.set(bucket, left);
       return { status: 200, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(left), 'x-ratelimit-reset': '2000000000' }, body: [] };
     });
-    const { observations } = await observeRelations([spelled(LIST, { path: ['Pets'] })], { send, key: KEY, baseUrl: BASE_URL });
+    const { observations } = await observeRelations([spelled(LIST, { path: ['Pets'] })], { send, key: KEY, windows: WINDOWS, baseUrl: BASE_URL });
     expect(judgeInvariant(ONE_QUOTA_INVARIANT, observations)).toMatchObject({ outcome: 'fail', code: 'not-counted', message: expect.stringContaining('(X-RateLimit-Remaining 39 before it, 59 after it, 58 after it again)') });
   });
 
@@ -125,7 +142,7 @@ describe('observeRelations', () => {
     const { log, send } = server((s) => (s.method === 'POST' ? (s.body?.includes('"categoryId"') ? { status: 201, body: { id: 9, name: 'x', categoryId: 1 } } : { status: 400, body: { code: 'bad', message: 'bad', status: 400 } }) : { status: 200, body: { id: 9, name: 'x', categoryId: 1 } }));
     const {
       observations: [o],
-    } = await observeRelations([spelled(CREATE, { body: '{"name":"x","categoryId":1,"__proto__":{}}' }, 'body', 'anything')], { send, key: KEY, baseUrl: BASE_URL });
+    } = await observeRelations([spelled(CREATE, { body: '{"name":"x","categoryId":1,"__proto__":{}}' }, 'body', 'anything')], { send, key: KEY, windows: WINDOWS, baseUrl: BASE_URL });
     expect(log.map((s) => `${s.method} ${s.target}`)).toEqual(['POST /v1/pets', 'POST /v1/pets', 'POST /v1/pets', 'GET /v1/pets/9']);
     expect(o!.integrity).toMatchObject({ schema: { status: 400 }, readBack: { status: 200 } });
   });
@@ -135,7 +152,7 @@ describe('observeRelations', () => {
     const { send: answer } = server(() => ({ status: 200, body: [] }));
     const send = (req: ApiRequest) => (left-- > 0 ? answer(req) : Promise.reject(new BudgetExhaustedError(5)));
     const plan = [spelled(LIST, { trailingSlash: true }), spelled(LIST, { base: ['V1'] }), spelled(LIST, { query: [] }), spelled(LIST, { method: 'HEAD' }, 'method')];
-    const observed = await observeRelations(plan, { send, key: KEY, baseUrl: BASE_URL });
+    const observed = await observeRelations(plan, { send, key: KEY, windows: WINDOWS, baseUrl: BASE_URL });
     expect(observed.observations.length).toBeGreaterThan(0);
     expect(observed.observations.length).toBeLessThan(plan.length);
     expect(observed.stopped).toBe('request budget of 5 is spent (budget.maxRequests / --max-requests)');
@@ -151,7 +168,7 @@ describe('observeRelations', () => {
       const { log, send } = server((s) => (s.method === 'POST' ? { status: 201, headers: { location }, body: { id: 9 } } : { status: 200, body: { id: 9 } }));
       const {
       observations: [o],
-    } = await observeRelations([spelled(CREATE, {}, 'negotiation')], { send, key: KEY, baseUrl: BASE_URL });
+    } = await observeRelations([spelled(CREATE, {}, 'negotiation')], { send, key: KEY, windows: WINDOWS, baseUrl: BASE_URL });
       // Then the store's integrity: a NewPet without categoryId, the canonical request's animal read back.
       expect(log.slice(2).map((s) => `${s.method} ${s.target}`)).toEqual([...(followed ? [followed] : []), 'POST /v1/pets', 'GET /v1/pets/9']);
       expect(o!.location !== undefined).toBe(followed !== undefined);

@@ -1,7 +1,7 @@
 // The run-level checks, all of them: rules that hold for every response of the run, whichever
 // suite caused it, and every Retry-After the harness obeyed. Judged once, over the whole exchange
 // log, after the suites. Pure: exchanges in, findings out.
-import type { Exchange } from '../result/exchange.ts';
+import { answeredAtOf, type Exchange, sentAtOf } from '../result/exchange.ts';
 import { readRateAnswer, rateLimitHeaderProblems, readRetryAfter } from '../rate-limit/vocabulary.ts';
 import { errorBodyProblems, isJsonMediaType, type Problem, problem } from './bodies.ts';
 import { invalidPetProblems, readPage } from './pets.ts';
@@ -272,8 +272,8 @@ export const no5xx = defineCheck({
 const SHOWN = 3;
 
 const keyOf = (e: Exchange) => (e.auth.kind === 'key' || e.auth.kind === 'key-in-query' ? e.auth.label : undefined);
-const sentAt = (e: Exchange) => Date.parse(e.startedAt);
-const answeredAt = (e: Exchange) => sentAt(e) + e.durationMs;
+const sentAt = sentAtOf;
+const answeredAt = answeredAtOf;
 
 /** Waited out, then sent with the key and nothing else of the key in between (another request could have taken the room it was promised). */
 function quiet(exchanges: readonly Exchange[], refusal: Exchange, next: Exchange): boolean {

@@ -43,7 +43,8 @@ export type Credential = 'key' | 'none';
  * redirected). `anything`: a request whose answer the interface leaves open (an unknown method, a
  * duplicate member): any answer but a 5xx, and nothing of the operation's data without a key.
  */
-export type Keeps = 'meaning' | 'nothing' | 'anything';
+export const KEEPS = ['meaning', 'nothing', 'anything'] as const;
+export type Keeps = (typeof KEEPS)[number];
 
 /** One spelling a family makes of a canonical request. */
 export interface Variant {

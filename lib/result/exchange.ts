@@ -2,6 +2,7 @@
 // exchanges.jsonl), and the configured key a request carried, read in one place: the run's ledger,
 // the client and the politeness count agree on which requests are a key's. A leaf of lib/result.
 import { z } from 'zod';
+import { KEEPS } from '../generators/transformations.ts';
 
 /** How a request was authenticated, without the secret: what a reader needs to reproduce it. */
 export const AuthUsed = z.discriminatedUnion('kind', [
@@ -65,7 +66,7 @@ export const Exchange = z.object({
     .object({
       family: z.string().describe('The family of transformations that made it (relations suite): path, method, credential, query, body, negotiation, order, added-headers'),
       name: z.string().describe("What was done to the canonical request, e.g. \"segment 'pets' as 'Pets'\""),
-      keeps: z.enum(['meaning', 'nothing', 'anything']).describe('What the interface keeps of it: the same request; a request it does not describe, which may be read as the same; an answer it leaves open'),
+      keeps: z.enum(KEEPS).describe('What the interface keeps of it: the same request; a request it does not describe, which may be read as the same; an answer it leaves open'),
     })
     .optional()
     .describe('A respelling of a canonical request, sent by the relations suite'),
@@ -73,6 +74,11 @@ export const Exchange = z.object({
   durationMs: z.number(),
 });
 export type Exchange = z.infer<typeof Exchange>;
+
+/** When an exchange's request was sent, epoch ms (our clock). */
+export const sentAtOf = (e: Pick<Exchange, 'startedAt'>): number => Date.parse(e.startedAt);
+/** When its answer arrived (or the request ended without one), epoch ms (our clock). */
+export const answeredAtOf = (e: Pick<Exchange, 'startedAt' | 'durationMs'>): number => sentAtOf(e) + e.durationMs;
 
 /** The configured key a request carried in some form (its own, in the query, a near miss, other carriers), by label. */
 export function keyLabelOf(auth: AuthUsed): string | undefined {

@@ -18,7 +18,7 @@ import { requestTarget } from '../generators/transformations.ts';
 import { BudgetExhaustedError } from '../errors.ts';
 import { isAccepted } from '../status.ts';
 import { readRateAnswer, type Windows, windowMs } from '../rate-limit/vocabulary.ts';
-import type { Exchange } from '../result/exchange.ts';
+import { answeredAtOf, type Exchange, sentAtOf } from '../result/exchange.ts';
 
 export type Send = (req: ApiRequest) => Promise<ApiResponse>;
 
@@ -116,7 +116,6 @@ async function observeInto(observations: Observation[], spellings: readonly Plan
     const { limit } = readRateAnswer(0, answer.status, answer.headers);
     return limit === key.quota.perMinute ? rates.minute : limit === key.quota.perDay ? rates.day : Math.max(rates.minute, rates.day);
   };
-  const answeredAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs;
   const takeCanonical = async (c: Spelled) => {
     const res = await sendKeyed(requestOf(c, 'key', key));
     const taken = { seen: seenOf(res), exchange: res.exchange };
@@ -163,7 +162,7 @@ async function observeInto(observations: Observation[], spellings: readonly Plan
       o.again = seenOf(again);
       evidence.push(again.exchange);
       // The widest span the limiter may have counted them over: from sending the request before to this answer.
-      const between = beforeExchange ? answeredAt(again.exchange) - Date.parse(beforeExchange.startedAt) : Number.NaN;
+      const between = beforeExchange ? answeredAtOf(again.exchange) - sentAtOf(beforeExchange) : Number.NaN;
       if (Number.isFinite(between) && before) o.refill = refillPerMs(before) * Math.max(0, between);
     }
     if (op === 'createPet' && s.credential === 'key') await afterCreate(o, taken.seen, evidence);

@@ -3,17 +3,29 @@
 // catalogue's groups of faults are sound. Loopback only; two runs at a time; bounded by the command's
 // own timeouts. Run after changing a fault or a check:
 //   node --import tsx bench/fault-signatures.ts
+// or, after adding or changing a few faults, only those (the others' lines are kept as written):
+//   node --import tsx bench/fault-signatures.ts --only fault-a,fault-b
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../lib/config/load-target.ts';
 import { startReferenceServer } from '../targets/reference/server.ts';
 import { readReport, runCli, tempDir, writeTarget } from '../test/e2e/cli-helpers.ts';
 import { CAUGHT, KEYS, PLANS, WINDOWS } from '../test/support/fault-catalogue.ts';
+import { FAULT_SIGNATURES } from '../test/support/fault-signatures.ts';
 
 const OUT = path.join(PROJECT_ROOT, 'test', 'support', 'fault-signatures.ts');
 const dir = tempDir('signatures');
-const signatures = new Map<string, string[]>();
-const todo = CAUGHT.filter((c) => c.by !== 'clock');
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt === -1 ? undefined : new Set((process.argv[onlyAt + 1] ?? '').split(',').filter((s) => s !== ''));
+const unknown = only ? [...only].filter((id) => !CAUGHT.some((c) => c.fault === id && c.by !== 'clock')) : [];
+if (unknown.length > 0) {
+  process.stderr.write(`--only: not a fault the command catches: ${unknown.join(', ')}\n`);
+  process.exit(2);
+}
+// With --only, the other faults' lines are kept; a fault no longer caught by the command is dropped.
+const byCommand = new Set(CAUGHT.filter((c) => c.by !== 'clock').map((c) => c.fault as string));
+const signatures = new Map<string, string[]>(only ? Object.entries(FAULT_SIGNATURES).filter(([f]) => byCommand.has(f) && !only.has(f)).map(([f, p]) => [f, [...p]]) : []);
+const todo = CAUGHT.filter((c) => c.by !== 'clock' && (!only || only.has(c.fault)));
 const queue = [...todo];
 await Promise.all(
   [0, 1].map(async () => {
@@ -39,7 +51,8 @@ const head = `// What each fault the command catches fails when it is switched o
 // switches several faults on in one server (test/support/fault-catalogue.ts, \`group\`); a group is
 // sound when no fault in it fails another one's check with that one's code, so that each fault is
 // still shown caught by its own failure. Written by \`node --import tsx bench/fault-signatures.ts\`,
-// which runs every such fault alone; run it again after changing a fault or a check.
+// which runs every such fault alone (\`--only a,b\`: those faults, the others' lines kept); run it
+// again after changing a fault or a check.
 export const FAULT_SIGNATURES: Readonly<Record<string, readonly string[]>> = {
 `;
 const body = [...signatures].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, pairs]) => `  '${f}': [${pairs.map((p) => `'${p}'`).join(', ')}],`);

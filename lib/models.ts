@@ -63,3 +63,23 @@ export function headerInt(value: string | undefined): number | undefined {
 
 /** Limits on `GET /pets` ("Page size"). */
 export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;
+
+/** What a response of an operation carries: a model of this file, or (429, "not shown") nothing the interface names. */
+export type ResponseBody = 'Pet' | 'Pets' | 'Error';
+
+/**
+ * The interface's operations ("Endpoints"): method, path below the base URL, and each status its
+ * responses table lists with the body it carries. 429 is listed for every operation by "Errors",
+ * its body not shown: listedBody says nothing of it.
+ */
+export const OPERATIONS = {
+  listPets: { method: 'GET', path: '/pets', responses: { 200: 'Pets', 401: 'Error' } },
+  createPet: { method: 'POST', path: '/pets', responses: { 201: 'Pet', 400: 'Error', 401: 'Error' } },
+  getPet: { method: 'GET', path: '/pets/{petId}', deprecated: true, responses: { 200: 'Pet', 401: 'Error', 404: 'Error' } },
+} as const satisfies Record<string, { method: string; path: string; deprecated?: boolean; responses: Record<number, ResponseBody> }>;
+export type OperationId = keyof typeof OPERATIONS;
+
+/** The body a status of an operation carries by its responses table; undefined for a status it does not list (or 429, whose body is not shown). */
+export function listedBody(operation: OperationId, status: number): ResponseBody | undefined {
+  return (OPERATIONS[operation].responses as Readonly<Record<number, ResponseBody>>)[status];
+}

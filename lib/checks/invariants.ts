@@ -4,14 +4,14 @@
 // invariant judges every family's spellings, and a family's spellings meet every invariant. Each is
 // a check of the relations suite (ids relations.*). Pure: observations in, a finding out.
 import { parseJson, stringifyJson, tryParseJson } from '../json.ts';
-import { ApiError, Pet, Pets } from '../models.ts';
+import { ApiError, listedBody, OPERATIONS, Pet, Pets } from '../models.ts';
 import { readRateAnswer } from '../rate-limit/vocabulary.ts';
 import type { Exchange } from '../result/exchange.ts';
 import { isAccepted, isServerError } from '../status.ts';
 import { type Credential, type Operation, requestLine, type Spelled, type Transformed } from '../generators/transformations.ts';
 import { isJsonMediaType } from './bodies.ts';
 import { type CheckDef, defineCheck } from './define.ts';
-import { type Finding, pass, type Seen, skip } from './types.ts';
+import { type Finding, type OtherFailure, pass, type Seen, skip } from './types.ts';
 
 /** One spelling sent, its answer, and what the suite saw around it. */
 export interface Observation {
@@ -92,10 +92,31 @@ function normalised(value: unknown): string {
   return stringifyJson(sort(value));
 }
 
+/** The names of Pet's members, the ones the interface names. */
+const PET_MEMBERS = new Set(Object.keys(Pet.shape));
+
 /**
- * Two bodies say the same of an operation: equal as JSON (order of members and whitespace aside);
- * for createPet, the created animal's id aside (each request creates its own animal).
+ * What the interface names of a body: of a Pet (or each Pet of a list), its id, name, categoryId
+ * and status as Pet reads them (ids exact, a null status as none); any other value as it is.
+ * Members the interface does not name (`createdAt`, `_links`) are not part of it.
  */
+function namedOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(namedOf);
+  const pet = Pet.safeParse(value);
+  if (!pet.success) return value;
+  const { id, name, categoryId, status } = pet.data;
+  return { id, name, categoryId, ...(status !== undefined ? { status } : {}) };
+}
+
+/** Members of the Pets in an answer's body that the interface does not name, sorted: recorded, never compared. */
+export function unnamedMembers(text: string): string[] {
+  const p = tryParseJson(text);
+  if (!p.ok) return [];
+  const pets = Array.isArray(p.value) ? p.value : [p.value];
+  const names = pets.flatMap((pet) => (Pet.safeParse(pet).success ? Object.keys(pet as object).filter((k) => !PET_MEMBERS.has(k)) : []));
+  return [...new Set(names)].sort();
+}
+
 /**
  * Two answers to a request mean the same: for getPet and createPet, the same content (sameContent);
  * for listPets, whose order and page the interface does not fix (a store may list in any order,
@@ -115,15 +136,26 @@ export function sameMeaning(canonical: Spelled, a: string, b: string): boolean {
   }
 }
 
+/**
+ * Two bodies say the same of an operation: what the interface names of them is equal (namedOf:
+ * a Pet's id, name, categoryId and status; order of members and whitespace aside); for createPet,
+ * the created animal's id aside (each request creates its own animal).
+ */
 export function sameContent(operation: Operation, a: string, b: string): boolean {
   if (a === b) return true;
   try {
-    const [x, y] = [parseJson(a), parseJson(b)];
+    const [x, y] = [namedOf(parseJson(a)), namedOf(parseJson(b))];
     const drop = (v: unknown) => (operation === 'createPet' && v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'id')) : v);
     return normalised(drop(x)) === normalised(drop(y));
   } catch {
     return false;
   }
+}
+
+/** "answered as the canonical request", and the members the interface does not name that the answer has (recorded, not compared). */
+function answeredAsCanonical(seen: Seen, how = 'answered as the canonical request'): Verdict {
+  const others = unnamedMembers(seen.text);
+  return holds(others.length === 0 ? how : `${how} (members the interface does not name, not compared: ${others.join(', ')})`);
 }
 
 /** An answer that serves the operation's data: a 2xx to a spelling that keeps a meaning, or any 2xx whose body is a Pet or Pets. */
@@ -161,7 +193,7 @@ export const SAME_MEANING_INVARIANT = defineInvariant({
   id: 'relations.same-meaning',
   clause: 'Endpoints',
   severity: 'must',
-  title: 'A spelling is answered as the request it stands for, or refused with a 4xx and an Error body; never a 5xx',
+  title: 'A spelling is answered as the request it stands for (the same message always; others may be refused with a 4xx and an Error body); never a 5xx',
   needs: ['key'],
   judge(o) {
     if (o.credential !== 'key') return undefined;
@@ -169,8 +201,16 @@ export const SAME_MEANING_INVARIANT = defineInvariant({
     if (isServerError(seen)) return broken('server-error', described(o));
     // A 429 is the key's quota speaking (its body is not shown): the one-quota invariant's to judge.
     if (seen.status === 429) return undefined;
-    if (o.transformed.keeps === 'anything') return holds(`${seen.status} where the interface leaves the answer open`);
-    if (isRedirect(seen)) return o.transformed.keeps === 'nothing' ? holds('redirected') : broken('redirected', described(o));
+    const keeps = o.transformed.keeps;
+    if (keeps === 'anything') return holds(`${seen.status} where the interface leaves the answer open`);
+    if (keeps === 'message') {
+      // The same message by the standards: answered as the canonical request was, whatever that was.
+      if (!canonicalSeen || canonicalSeen.status === 429) return undefined;
+      if (seen.status !== canonicalSeen.status) return broken(seen.status >= 400 ? 'same-message-refused' : 'other-status', described(o));
+      if (!isAccepted(seen)) return holds(`refused as the canonical request (${seen.status})`);
+      return sameMeaning(o.canonical, seen.text, canonicalSeen.text) ? answeredAsCanonical(seen, 'answered as the canonical request (the same message)') : broken('other-meaning', described(o));
+    }
+    if (isRedirect(seen)) return keeps === 'nothing' ? holds('redirected') : broken('redirected', described(o));
     const request = o.transformed.request;
     // A refusal of HEAD has no body to carry an Error (RFC 9110 §9.3.2); a 406 to an Accept without JSON need not be JSON.
     if (seen.status === 406 && acceptsNoJson(request)) return holds('406 for an Accept without JSON');
@@ -179,7 +219,35 @@ export const SAME_MEANING_INVARIANT = defineInvariant({
     if (!canonicalSeen || canonicalSeen.status === 429) return undefined;
     if (!isAccepted(canonicalSeen) || seen.status !== canonicalSeen.status) return broken('other-status', described(o));
     if (head) return seen.text === '' ? holds('answered as the canonical request') : broken('head-with-body', described(o));
-    return sameMeaning(o.canonical, seen.text, canonicalSeen.text) ? holds('answered as the canonical request') : broken('other-meaning', described(o));
+    return sameMeaning(o.canonical, seen.text, canonicalSeen.text) ? answeredAsCanonical(seen) : broken('other-meaning', described(o));
+  },
+});
+
+/**
+ * Listed statuses carry listed bodies: whatever the spelling (its class included: a body the
+ * interface leaves open answered 201 must still carry a Pet), an answer to the operation's method
+ * whose status its responses table lists carries that status's body: 200 Pets (listPets) or a Pet
+ * (getPet), 201 a Pet, 400, 401 and 404 an Error. 429's body is not shown; HEAD has none; another
+ * method is no operation's.
+ */
+export const LISTED_BODY_INVARIANT = defineInvariant({
+  id: 'relations.listed-body',
+  clause: 'Endpoints',
+  severity: 'must',
+  title: 'Whatever the spelling, a status the operation lists carries its listed body: 200 and 201 a Pet or Pets, 400, 401 and 404 an Error',
+  needs: ['key', 'none'],
+  // An answer that is not JSON at all is representation's failure first.
+  explainedBy: ['relations.representation'],
+  judge(o) {
+    const { seen } = o;
+    if (o.transformed.request.method !== OPERATIONS[o.canonical.operation].method) return undefined;
+    const body = listedBody(o.canonical.operation, seen.status);
+    if (body === undefined) return undefined;
+    const p = tryParseJson(seen.text);
+    const model = body === 'Pet' ? Pet : body === 'Pets' ? Pets : ApiError;
+    if (p.ok && model.safeParse(p.value).success) return holds(`${seen.status} with ${body === 'Error' ? 'an Error' : body === 'Pet' ? 'a Pet' : 'Pets'}`);
+    const code = body === 'Pet' ? 'not-a-pet' : body === 'Pets' ? 'not-pets' : 'not-an-error';
+    return broken(code, described(o, `whose body is not ${body === 'Error' ? 'an Error' : body === 'Pet' ? 'a Pet' : 'Pets'}: ${seen.text === '' ? '(empty)' : seen.text.slice(0, 200)}`));
   },
 });
 
@@ -254,9 +322,9 @@ export const wantsAgain = (o: Observation): boolean => quotaDrop(o)?.fell === fa
 
 /**
  * Store integrity: after any createPet spelling (the bodies the interface leaves open among them:
- * duplicate members, members named after object internals, deep nesting), the store still refuses
- * a NewPet without categoryId, the animal the canonical request created reads back unchanged, and
- * an animal the spelling created is a Pet.
+ * members of another type, duplicate members, members named after object internals, deep nesting,
+ * large bodies), the store still refuses a NewPet without categoryId, and the animal the canonical
+ * request created reads back unchanged. (What a spelling's 201 carries is listed-body's.)
  */
 export const STORE_INTEGRITY_INVARIANT = defineInvariant({
   id: 'relations.store-integrity',
@@ -266,14 +334,12 @@ export const STORE_INTEGRITY_INVARIANT = defineInvariant({
   needs: ['key'],
   judge(o) {
     if (o.credential !== 'key' || o.canonical.operation !== 'createPet') return undefined;
-    const created = isAccepted(o.seen) ? tryParseJson(o.seen.text) : undefined;
-    if (created?.ok && !Pet.safeParse(created.value).success) return broken('invalid-pet-created', described(o, o.seen.text.slice(0, 200)));
     const { schema, readBack } = o.integrity ?? {};
     if (schema && isAccepted(schema)) return broken('schema-not-enforced', `${described(o)}; then a NewPet without categoryId: ${schema.status}`);
     if (readBack && o.canonicalSeen && readBack.status !== 429 && (readBack.status !== 200 || !sameContent('getPet', readBack.text, o.canonicalSeen.text))) {
       return broken('animal-changed', `${described(o)}; then the animal the canonical request created reads back ${readBack.status} ${readBack.text.slice(0, 200)}`);
     }
-    return schema || readBack ? holds('store intact') : created?.ok ? holds('a Pet created') : undefined;
+    return schema || readBack ? holds('store intact') : undefined;
   },
 });
 
@@ -303,41 +369,46 @@ export const HEADER_FACTS_INVARIANT = defineInvariant({
   },
 });
 
-export const INVARIANTS = [AUTH_INVARIANT, ONE_QUOTA_INVARIANT, SAME_MEANING_INVARIANT, REPRESENTATION_INVARIANT, STORE_INTEGRITY_INVARIANT, HEADER_FACTS_INVARIANT] as const;
+export const INVARIANTS = [AUTH_INVARIANT, ONE_QUOTA_INVARIANT, SAME_MEANING_INVARIANT, LISTED_BODY_INVARIANT, REPRESENTATION_INVARIANT, STORE_INTEGRITY_INVARIANT, HEADER_FACTS_INVARIANT] as const;
 
-/** Broken observations shown in a failure's evidence. */
+/** Broken observations shown in a failure's evidence, of each kind. */
 const SHOWN = 3;
 
 /**
- * One invariant over every observation: the broken ones fail it, the first named in the message
- * (the spelling and the canonical request), the count and the first few in `actual`; otherwise it
- * passes, saying which legal answers were seen on how many spellings of which families. Nothing
- * judged is a skip.
+ * One invariant over every observation: the broken ones fail it, each kind (code) named, in order
+ * of first appearance: the first kind's first spelling in the message (the spelling and the
+ * canonical request), its count and first few in `actual`; every other kind one of its `others`,
+ * with its own count, first few and exchanges. Otherwise it passes, saying which legal answers
+ * were seen on how many spellings of which families. Nothing judged is a skip.
  */
 export function judgeInvariant(invariant: Invariant, observations: readonly Observation[]): Finding {
   const readings = new Map<string, number>();
   const families = new Set<string>();
-  const brokenOnes: { o: Observation; code: string; what: string }[] = [];
+  const kinds = new Map<string, { o: Observation; what: string }[]>();
+  let judged = 0;
   for (const o of observations) {
     const verdict = invariant.judge(o);
     if (verdict === undefined) continue;
+    judged += 1;
     families.add(o.transformed.family);
-    if (!verdict.holds) brokenOnes.push({ o, ...verdict });
-    else readings.set(verdict.reading, (readings.get(verdict.reading) ?? 0) + 1);
+    if (verdict.holds) readings.set(verdict.reading, (readings.get(verdict.reading) ?? 0) + 1);
+    else kinds.set(verdict.code, [...(kinds.get(verdict.code) ?? []), { o, what: verdict.what }]);
   }
-  const judged = brokenOnes.length + [...readings.values()].reduce((a, b) => a + b, 0);
   if (judged === 0) return skip(`no spelling sent had an answer ${invariant.id} judges`);
-  if (brokenOnes.length > 0) {
-    const first = brokenOnes[0]!;
-    const shown = brokenOnes.slice(0, SHOWN);
-    return {
-      outcome: 'fail',
-      code: first.code,
-      message: brokenOnes.length === 1 ? first.what : `${first.what} (and ${brokenOnes.length - 1} more of ${judged} spellings)`,
-      expected: invariant.title,
-      actual: shown.map((b) => `${b.code}: ${b.what}`).join('\n'),
-      exchanges: shown.flatMap((b) => b.o.evidence ?? []),
+  if (kinds.size > 0) {
+    const said = (code: string, broken: readonly { o: Observation; what: string }[]) => {
+      const shown = broken.slice(0, SHOWN);
+      return {
+        message: broken.length === 1 ? broken[0]!.what : `${broken[0]!.what} (and ${broken.length - 1} more of ${judged} spellings)`,
+        actual: shown.map((b) => `${code}: ${b.what}`).join('\n'),
+        exchanges: shown.flatMap((b) => b.o.evidence ?? []),
+      };
     };
+    const [first, ...rest] = [...kinds];
+    const [code, broken] = first!;
+    const main = said(code, broken);
+    const others: OtherFailure[] = rest.map(([other, list]) => ({ kind: other, code: other, ...said(other, list), expected: invariant.title, example: list[0]!.what, count: list.length }));
+    return { outcome: 'fail', code, message: main.message, expected: invariant.title, actual: main.actual, exchanges: main.exchanges, ...(others.length > 0 ? { others } : {}) };
   }
   const seen = [...readings].map(([reading, n]) => `${reading} ×${n}`).join(', ');
   return pass(`${judged} spellings of ${families.size} families (${[...families].sort().join(', ')}): ${seen}`);
@@ -360,6 +431,7 @@ export const RELATIONS_CHECKS = [
   invariantCheck(AUTH_INVARIANT),
   invariantCheck(ONE_QUOTA_INVARIANT),
   invariantCheck(SAME_MEANING_INVARIANT),
+  invariantCheck(LISTED_BODY_INVARIANT),
   invariantCheck(REPRESENTATION_INVARIANT),
   invariantCheck(STORE_INTEGRITY_INVARIANT),
   invariantCheck(HEADER_FACTS_INVARIANT),

@@ -28,6 +28,8 @@ export interface ApiRequest {
   target?: string;
   /** The body sent in chunks (Transfer-Encoding: chunked) instead of under Content-Length. */
   chunked?: boolean;
+  /** Header field names as sent, by their lower-case name ({ authorization: 'AUTHORIZATION' }): the credential's and the client's own included. */
+  headerNames?: Record<string, string>;
   /** The respelling of a canonical request this is (relations suite): recorded on the exchange. */
   spelling?: Exchange['spelling'];
   query?: Record<string, string | number | undefined>;
@@ -240,6 +242,7 @@ export class ApiClient {
       headers['content-type'] = bodyType(req.auth);
     }
     const auth = authorise(req.auth, headers, (text) => this.redactor.scrub(text));
+    respellNames(headers, req.headerNames);
     const started = this.now();
     const label = keyLabelOf(auth);
     if (label !== undefined) this.inFlight.set(label, (this.inFlight.get(label) ?? 0) + 1);
@@ -339,6 +342,16 @@ export class ApiClient {
       out[name] = this.redactor.scrub(value);
     }
     return out;
+  }
+}
+
+/** Renames headers in place to the field names given, by lower-case name (field names are case-insensitive: RFC 9110 §5.1). */
+function respellNames(headers: Record<string, string>, names: Record<string, string> | undefined): void {
+  for (const [lower, spelled] of Object.entries(names ?? {})) {
+    const name = Object.keys(headers).find((n) => n.toLowerCase() === lower);
+    if (name === undefined || name === spelled) continue;
+    headers[spelled] = headers[name]!;
+    delete headers[name];
   }
 }
 

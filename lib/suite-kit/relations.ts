@@ -13,6 +13,7 @@ import { type Observation, sameMeaning, wantsAgain } from '../checks/invariants.
 import type { PlannedSpelling } from '../checks/relations.ts';
 import type { Seen } from '../checks/types.ts';
 import { parseJson, stringifyJson } from '../json.ts';
+import type { PetStatus } from '../models.ts';
 import type { Credential, Operation, Spelled } from '../generators/transformations.ts';
 import { requestTarget } from '../generators/transformations.ts';
 import { BudgetExhaustedError } from '../errors.ts';
@@ -22,11 +23,16 @@ import { answeredAtOf, type Exchange, sentAtOf } from '../result/exchange.ts';
 
 export type Send = (req: ApiRequest) => Promise<ApiResponse>;
 
-/** The canonical requests of the interface's operations under a base path, as spellings start from them. */
-export function canonicalRequests(basePath: string, petId: string | undefined, writes: boolean): Spelled[] {
+/**
+ * The canonical requests of the interface's operations under a base path, as spellings start from
+ * them: listPets with a page of 2 under a status filter (`status`: the run picks the status the
+ * store holds fewest of, so that a spelling whose filter was dropped shows), getPet of an animal
+ * that exists, createPet of a NewPet with every member.
+ */
+export function canonicalRequests(basePath: string, petId: string | undefined, writes: boolean, status: PetStatus = 'available'): Spelled[] {
   const base = basePath.split('/').filter((s) => s !== '');
-  const list: Spelled = { operation: 'listPets', method: 'GET', base, path: ['pets'], query: [['limit', '2'], ['status', 'available']], headers: [] };
-  const get: Spelled | undefined = petId === undefined ? undefined : { operation: 'getPet', method: 'GET', base, path: ['pets', petId], query: [], headers: [] };
+  const list: Spelled = { operation: 'listPets', method: 'GET', base, path: ['pets'], query: [['limit', '2'], ['status', status]], headers: [] };
+  const get: Spelled | undefined = petId === undefined ? undefined : { operation: 'getPet', method: 'GET', base, path: ['pets', petId], parameters: [1], query: [], headers: [] };
   const create: Spelled | undefined = writes
     ? { operation: 'createPet', method: 'POST', base, path: ['pets'], query: [], headers: [['Content-Type', 'application/json']], body: stringifyJson({ name: `${CREATED_NAME_PREFIX}relations`, categoryId: 1, status: 'available' }) }
     : undefined;
@@ -46,6 +52,7 @@ export function requestOf(spelled: Spelled, credential: Credential, key: TargetK
     headers,
     ...(spelled.body !== undefined ? { body: spelled.body } : {}),
     ...(spelled.chunked ? { chunked: true } : {}),
+    ...(spelled.headerNames ? { headerNames: { ...spelled.headerNames } } : {}),
     auth: credential === 'key' ? { key, ...(spelled.scheme !== undefined ? { scheme: spelled.scheme } : {}) } : { none: true },
     ...(spelling ? { spelling } : {}),
   };

@@ -30,6 +30,8 @@ export interface CheckContext {
   auth(plan?: string): { key: TargetKey };
   /** A line for the console (what is being done or waited for). */
   progress(line: string): void;
+  /** Requests that carried the key of this label so far in the run, whichever suite sent them (its day's quota counts them). */
+  sentWith(label: string): number;
   /** Sends an event to the runner (a rate-limit timeline, say). */
   emit(event: HarnessEvent): void;
   /** Forget the exchanges recorded so far: the evidence is what follows. */
@@ -52,6 +54,7 @@ function contextFor(restartEvidence: () => void): CheckContext {
     run: s.run,
     auth: (plan) => ({ key: pickKey(s.run.target.keys, plan) }),
     progress: (line) => s.progress(line),
+    sentWith: (label) => s.accepted.sent(label).length,
     emit: (event) => s.channel.emit(event),
     restartEvidence,
   };

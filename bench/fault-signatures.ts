@@ -10,7 +10,7 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../lib/config/load-target.ts';
 import { startReferenceServer } from '../targets/reference/server.ts';
 import { readReport, runCli, tempDir, writeTarget } from '../test/e2e/cli-helpers.ts';
-import { CAUGHT, KEYS, PLANS, WINDOWS } from '../test/support/fault-catalogue.ts';
+import { CAUGHT, failureSignatures, KEYS, PLANS, WINDOWS } from '../test/support/fault-catalogue.ts';
 import { FAULT_SIGNATURES } from '../test/support/fault-signatures.ts';
 
 const OUT = path.join(PROJECT_ROOT, 'test', 'support', 'fault-signatures.ts');
@@ -35,8 +35,7 @@ await Promise.all(
         const reports = path.join(dir, c.fault);
         const target = { name: c.fault, baseUrl: server.baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS, allow: { writes: true, load: true }, ...c.target };
         await runCli(['--target', writeTarget(dir, target, `${c.fault}.yaml`), '--report-dir', reports, '--seed', '1', '--quiet', ...(c.by as string[]).flatMap((s) => ['--suite', s]), ...(c.strict ? ['--strict'] : [])], {}, 300_000);
-        const failed = readReport(reports).checks.filter((x) => x.outcome === 'fail');
-        const pairs = new Set(failed.flatMap((x) => [x.code, ...(x.evidence?.failures ?? []).map((f) => f.code)].filter((code): code is string => code !== undefined).map((code) => `${x.id}:${code}`)));
+        const pairs = failureSignatures(readReport(reports));
         signatures.set(c.fault, [...pairs].sort());
         process.stdout.write(`${c.fault}: ${pairs.size} failing check:code pairs\n`);
       } finally {
@@ -47,7 +46,8 @@ await Promise.all(
 );
 rmSync(dir, { recursive: true, force: true });
 const head = `// What each fault the command catches fails when it is switched on alone: every failing check,
-// as 'check-id:code', from one run of the command with the fault's suites (seed 1). The catalogue
+// as 'check-id:code' (and, for a relations check, 'check-id:code@family' for each family of
+// spellings that showed it), from one run of the command with the fault's suites (seed 1). The catalogue
 // switches several faults on in one server (test/support/fault-catalogue.ts, \`group\`); a group is
 // sound when no fault in it fails another one's check with that one's code, so that each fault is
 // still shown caught by its own failure. Written by \`node --import tsx bench/fault-signatures.ts\`,

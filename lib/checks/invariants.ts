@@ -375,24 +375,33 @@ export const INVARIANTS = [AUTH_INVARIANT, ONE_QUOTA_INVARIANT, SAME_MEANING_INV
 const SHOWN = 3;
 
 /**
- * One invariant over every observation: the broken ones fail it, each kind (code) named, in order
- * of first appearance: the first kind's first spelling in the message (the spelling and the
- * canonical request), its count and first few in `actual`; every other kind one of its `others`,
- * with its own count, first few and exchanges. Otherwise it passes, saying which legal answers
- * were seen on how many spellings of which families. Nothing judged is a skip.
+ * One invariant over every observation: the broken ones fail it, each kind named: a code in a
+ * family ("server-error (query)": a layer that misreads one family's spellings is one kind), in
+ * order of first appearance. The first kind's first spelling is the message (the spelling and the
+ * canonical request), its count and first few in `actual`; every other kind is one of its
+ * `others`, with its own count, first few and exchanges; every kind names the spellings' answers
+ * that showed it (`offenders`). Otherwise it passes, saying which legal answers were seen on how
+ * many spellings of which families. Nothing judged is a skip.
  */
 export function judgeInvariant(invariant: Invariant, observations: readonly Observation[]): Finding {
   const readings = new Map<string, number>();
   const families = new Set<string>();
-  const kinds = new Map<string, { o: Observation; what: string }[]>();
+  const kinds = new Map<string, { code: string; family: string; broken: { o: Observation; what: string }[] }>();
   let judged = 0;
   for (const o of observations) {
     const verdict = invariant.judge(o);
     if (verdict === undefined) continue;
     judged += 1;
-    families.add(o.transformed.family);
-    if (verdict.holds) readings.set(verdict.reading, (readings.get(verdict.reading) ?? 0) + 1);
-    else kinds.set(verdict.code, [...(kinds.get(verdict.code) ?? []), { o, what: verdict.what }]);
+    const family = o.transformed.family;
+    families.add(family);
+    if (verdict.holds) {
+      readings.set(verdict.reading, (readings.get(verdict.reading) ?? 0) + 1);
+      continue;
+    }
+    const kind = `${verdict.code} (${family})`;
+    const seen = kinds.get(kind) ?? { code: verdict.code, family, broken: [] };
+    seen.broken.push({ o, what: verdict.what });
+    kinds.set(kind, seen);
   }
   if (judged === 0) return skip(`no spelling sent had an answer ${invariant.id} judges`);
   if (kinds.size > 0) {
@@ -402,13 +411,23 @@ export function judgeInvariant(invariant: Invariant, observations: readonly Obse
         message: broken.length === 1 ? broken[0]!.what : `${broken[0]!.what} (and ${broken.length - 1} more of ${judged} spellings)`,
         actual: shown.map((b) => `${code}: ${b.what}`).join('\n'),
         exchanges: shown.flatMap((b) => b.o.evidence ?? []),
+        offenders: broken.flatMap((b) => (b.o.evidence ?? []).filter((e) => e.spelling !== undefined).map((e) => e.seq)),
       };
     };
     const [first, ...rest] = [...kinds];
-    const [code, broken] = first!;
-    const main = said(code, broken);
-    const others: OtherFailure[] = rest.map(([other, list]) => ({ kind: other, code: other, ...said(other, list), expected: invariant.title, example: list[0]!.what, count: list.length }));
-    return { outcome: 'fail', code, message: main.message, expected: invariant.title, actual: main.actual, exchanges: main.exchanges, ...(others.length > 0 ? { others } : {}) };
+    const [, main] = first!;
+    const m = said(main.code, main.broken);
+    const others: OtherFailure[] = rest.map(([kind, k]) => ({ kind, code: k.code, ...said(k.code, k.broken), expected: invariant.title, example: k.broken[0]!.what, count: k.broken.length }));
+    return {
+      outcome: 'fail',
+      code: main.code,
+      message: m.message,
+      expected: invariant.title,
+      actual: m.actual,
+      exchanges: m.exchanges,
+      ...(m.offenders.length > 0 ? { offenders: m.offenders } : {}),
+      ...(others.length > 0 ? { others } : {}),
+    };
   }
   const seen = [...readings].map(([reading, n]) => `${reading} ×${n}`).join(', ');
   return pass(`${judged} spellings of ${families.size} families (${[...families].sort().join(', ')}): ${seen}`);

@@ -282,7 +282,7 @@ export function createApp(deps: AppDeps): RequestListener {
   }
 
   function authorization(req: IncomingMessage, url: Target | undefined): string | undefined {
-    const header = otherWays.authorization(req);
+    const header = spellingFaults.on && spellingFaults.unreadAuthorization(req) ? undefined : otherWays.authorization(req);
     if (header !== undefined || url === undefined || !queryKeyAccepted) return header;
     const key = QUERY_KEY_PARAMS.map((name) => url.searchParams.get(name)).find((value) => value !== null);
     return key === undefined ? undefined : `Bearer ${key}`;

@@ -18,6 +18,10 @@ export type BodyFormat = { format: 'json' | 'form' } | { refuse: Reply };
  */
 export function bodyFormat(contentType: string | undefined, faults: Faults, variations: Variations): BodyFormat {
   const type = mediaType(contentType);
+  // Fault body-charset-415: the JSON parser is registered for the exact header value.
+  if (faults.has('body-charset-415') && contentType !== undefined && contentType !== JSON_TYPE && type === JSON_TYPE) {
+    return { refuse: errorReply(415, 'unsupported_media_type', `Content-Type ${contentType} is not supported: send application/json`) };
+  }
   if (type === JSON_TYPE) return { format: 'json' };
   if (type === FORM_TYPE && faults.has('create-accepts-form')) return { format: 'form' };
   if (variations.has('any-body-as-json')) return { format: 'json' };

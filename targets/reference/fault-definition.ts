@@ -8,6 +8,12 @@ export interface FaultCaught {
   readonly check: CheckId;
   /** The code of that check's failure which shows this fault, where the tests tell it apart by one (faults sharing a server, say). */
   readonly code?: string;
+  /**
+   * For a relations check: the family of spellings whose answers show it (a relations failure is
+   * one kind per code and family: "server-error (query)"), so that faults of one code but of
+   * different families are told apart.
+   */
+  readonly family?: string;
 }
 
 export interface FaultDefinition {

@@ -12,7 +12,8 @@ import { petJson, type AnimalStore, type StoredPet } from './store.ts';
 import type { Target } from './target.ts';
 import { bodyId, checkLimit, checkNewPet, checkPetId, checkStatusFilter, isNumericPetId } from './validation.ts';
 import { faultyPetId } from './faults/pet-id-spelling.ts';
-import { locationOf, parseBody } from './spelling-variations.ts';
+import { parse } from 'lossless-json';
+import { locationOf, parseBody, parseNumber } from './spelling-variations.ts';
 import type { Variations } from './variations.ts';
 
 /**
@@ -74,6 +75,11 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
   /** Fault create-shared-defaults: the one object every createPet body is merged into, for the server's life. */
   const sharedDefaults: Record<string, unknown> | undefined = faults.has('create-shared-defaults') ? {} : undefined;
   const duplicates = faults.has('order-duplicate-post-empty') ? new DuplicateGuard() : undefined;
+  /** Fault body-proto-pollutes-defaults: what `__proto__` members merged into every object's prototype, for the server's life. */
+  const polluted: Record<string, unknown> | undefined = faults.has('body-proto-pollutes-defaults') ? {} : undefined;
+  const chunkedReadAsEmpty = faults.has('body-chunked-read-as-empty');
+  const nestingLimit = faults.has('body-nesting-500') ? NESTING_LIMIT : undefined;
+  const firstWinsEcho = faults.has('body-duplicate-first-wins-echo');
   const list = {
     failOnBadLimit: faults.has('list-500-on-bad-limit'),
     ignoresLimit: faults.has('list-ignores-limit'),
@@ -85,6 +91,7 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
     shuffled: variations.has('shuffled-order'),
     missesNew: faults.has('list-filter-misses-new'),
     duplicates: faults.has('list-duplicates'),
+    repeatedStatusIgnored: faults.has('query-repeated-status-unfiltered'),
   };
   // Variations location-absolute and duplicate-member-last-wins (spelling-variations.ts).
   const absoluteLocation = variations.has('location-absolute');
@@ -99,7 +106,8 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
       }
       const limit = checkLimit(query, limitOptions);
       if (!limit.ok) return reject(badRequest(limit.message));
-      const status = checkStatusFilter(query, statusOptions);
+      // Fault query-repeated-status-unfiltered: a repeated status arrives as an array the filter does not recognise, and ignores.
+      const status = list.repeatedStatusIgnored && query.getAll('status').length > 1 ? ({ ok: true, value: undefined } as const) : checkStatusFilter(query, statusOptions);
       if (!status.ok) return reject(badRequest(status.message));
       return {
         proceed: step(() => {
@@ -126,13 +134,23 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
         }
         return unreadable(badRequest(body.reason === 'not-utf8' ? 'request body is not valid UTF-8' : 'request body incomplete'));
       }
+      // Fault body-chunked-read-as-empty: Content-Length bytes read, none for a chunked body.
+      if (chunkedReadAsEmpty && req.headers['content-length'] === undefined) body.text = '';
       // Fault body-compiled-parser-500: a parser generated from the NewPet schema, fed Content-Length bytes.
       if (compiledParser) compiledNewPetParse(req, body.text);
+      // Fault body-nesting-500: the parser's nesting limit, thrown past.
+      if (nestingLimit !== undefined && nestingDepth(body.text) > nestingLimit) throw new RangeError(`JSON nesting exceeds ${nestingLimit} levels`);
       if (body.text.trim() === '') return reject(badRequest('request body is required (NewPet)'));
-      const parsed = read.format === 'form' ? parseForm(body.text) : parseBody(body.text, lastMemberWins);
+      const parsed = read.format === 'form' ? parseForm(body.text) : parseBody(body.text, lastMemberWins || firstWinsEcho);
       if (!parsed.ok) return unreadable(badRequest(`malformed JSON: ${parsed.error}`));
       // Fault create-shared-defaults: every body merged into one defaults object the handler keeps (Object.assign(DEFAULTS, body)).
       if (sharedDefaults && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) parsed.value = Object.assign(sharedDefaults, parsed.value);
+      // Fault body-proto-pollutes-defaults: a `__proto__` member merged into the prototype every later object inherits.
+      if (polluted && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) {
+        const proto = Object.hasOwn(parsed.value, '__proto__') ? (parsed.value as Record<string, unknown>)['__proto__'] : undefined;
+        if (proto !== null && typeof proto === 'object' && !Array.isArray(proto)) Object.assign(polluted, proto);
+        parsed.value = { ...polluted, ...Object.fromEntries(Object.entries(parsed.value).filter(([k]) => k !== '__proto__')) };
+      }
       const pet = checkNewPet(newPetOf(parsed.value, faults), {
         nameOptional: faults.has('create-accepts-missing-name'),
         zeroCategoryIdMissing: faults.has('create-rejects-category-zero'),
@@ -176,7 +194,8 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
             store.skipId();
             created = store.create(input, next);
           } else created = faults.has('create-not-persisted') ? store.draft(input, id, origin) : store.create(input, id, origin);
-          return jsonReply(201, petJson(created), { Location: locationOf(req, created.id, absoluteLocation) });
+          const answered = firstWinsEcho ? { ...petJson(created), ...firstOfDuplicates(body.text) } : petJson(created);
+          return jsonReply(201, answered, { Location: locationOf(req, created.id, absoluteLocation) });
         }),
       };
     },
@@ -208,6 +227,31 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
       return { proceed: step(() => jsonReply(200, [])) };
     },
   };
+}
+
+/** Fault body-nesting-500: the parser's depth limit. */
+const NESTING_LIMIT = 512;
+
+/** How deep arrays and objects nest in a JSON text, strings aside. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const ch of text.replace(/"(?:[^"\\]|\\.)*"/g, '""')) {
+    if (ch === '[' || ch === '{') deepest = Math.max(deepest, ++depth);
+    else if (ch === ']' || ch === '}') depth -= 1;
+  }
+  return deepest;
+}
+
+/** Fault body-duplicate-first-wins-echo: the NewPet members a body gives twice, as a first-wins reader takes them (the first one). */
+function firstOfDuplicates(text: string): Record<string, unknown> {
+  const twice = new Set<string>();
+  try {
+    const first = parse(text, null, { parseNumber, onDuplicateKey: ({ key, oldValue }) => (twice.add(key), oldValue) }) as Record<string, unknown>;
+    return Object.fromEntries([...twice].filter((k) => NEW_PET_MEMBERS.has(k)).map((k) => [k, first[k]]));
+  } catch {
+    return {};
+  }
 }
 
 /** Fault body-compiled-parser-500: the NewPet members the generated parser has slots for. */

@@ -63,7 +63,10 @@ export class SpellingFaults {
     | 'exactAcceptOnly'
     | 'negotiationLookup'
     | 'forwardedAuth'
-    | 'forwardedLimiter',
+    | 'forwardedLimiter'
+    | 'semicolonAuth'
+    | 'repeatedLimit500'
+    | 'authFieldNameExact',
     boolean
   >>;
   /** Fault order-cache-before-auth: GET answers by target, Accept and Accept-Encoding, for anyone. */
@@ -88,6 +91,9 @@ export class SpellingFaults {
       negotiationLookup: faults.has('negotiation-lookup-500'),
       forwardedAuth: faults.has('forwarded-skips-auth'),
       forwardedLimiter: faults.has('forwarded-skips-limiter'),
+      semicolonAuth: faults.has('path-semicolon-skips-auth'),
+      repeatedLimit500: faults.has('query-repeated-limit-500'),
+      authFieldNameExact: faults.has('auth-field-name-exact'),
     };
     this.sharedCache = faults.has('order-cache-before-auth') ? new Map() : undefined;
     this.keyCache = faults.has('order-cache-before-limiter') ? new Map() : undefined;
@@ -98,15 +104,23 @@ export class SpellingFaults {
 
   /** The route the backend's router finds: on the normalised path, and any method on an operation's path as its GET. */
   route(method: string, url: Target, req: IncomingMessage): RouteMatch {
-    const path = this.normalisingRouter ? normalisedPath(rawPath(req, url)) : url.pathname;
+    const path = this.normalisingRouter ? normalisedPath(rawPath(req, url)) : this.f.semicolonAuth ? withoutPathParameters(rawPath(req, url)) : url.pathname;
     const found = matchRoute(method, path);
     return this.anyMethodAsGet && found.kind === 'method-not-allowed' ? matchRoute('GET', path) : found;
+  }
+
+  /** Fault auth-field-name-exact: the Authorization field was sent under a name the reader does not look up (neither `Authorization` nor `authorization`). */
+  unreadAuthorization(req: IncomingMessage): boolean {
+    if (!this.f.authFieldNameExact) return false;
+    const names = req.rawHeaders.filter((_, i) => i % 2 === 0);
+    return names.some((n) => n.toLowerCase() === 'authorization') && !names.some((n) => n === 'Authorization' || n === 'authorization');
   }
 
   /** The key check does not run: a filter that did not recognise the request as one it guards. */
   skipsAuth(req: IncomingMessage, method: string, url: Target | undefined): boolean {
     if (url === undefined) return false;
     if (this.f.pathAuth && respelledPath(req, url)) return true;
+    if (this.f.semicolonAuth && rawPath(req, url).includes(';')) return true;
     if (this.f.gatewayAuth && !gatewayGuards(req, method, url)) return true;
     const header = req.headers.authorization;
     if (this.f.otherSchemePasses && header !== undefined && !header.startsWith('Bearer ')) return true;
@@ -150,6 +164,7 @@ export class SpellingFaults {
     }
     if (route.kind !== 'operation') return undefined;
     if (this.f.pathController && respelledPath(req, url)) throw new TypeError("Cannot read properties of undefined (reading 'handle')");
+    if (this.f.repeatedLimit500 && route.operation === 'listPets' && url.searchParams.getAll('limit').length > 1) throw new TypeError('req.query.limit.trim is not a function');
     if ((this.f.strictQuery || this.f.queryValidator500) && route.operation === 'listPets') {
       const names = [...url.searchParams.keys()];
       const wrong = names.find((name, i) => !LIST_PARAMETERS.has(name) || names.indexOf(name) !== i);
@@ -208,6 +223,11 @@ function normalisedPath(path: string): string {
     else segments.push(segment);
   }
   return `/${segments.join('/')}`;
+}
+
+/** Fault path-semicolon-skips-auth: the path with each segment's `;` parameters dropped, and nothing else changed. */
+function withoutPathParameters(path: string): string {
+  return path.split('/').map((segment) => segment.split(';')[0]!).join('/');
 }
 
 /** The path was sent otherwise than its normal form: a filter matching the raw path does not recognise it. */

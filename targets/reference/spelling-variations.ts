@@ -192,7 +192,7 @@ export function locationOf(req: IncomingMessage, id: bigint, absolute: boolean):
 }
 
 /** Integer literals that fit a double exactly stay numbers; larger ones become bigint (as lib/json.ts reads them). */
-function parseNumber(literal: string): number | bigint {
+export function parseNumber(literal: string): number | bigint {
   if (isInteger(literal)) return isSafeNumber(literal) ? Number(literal) : BigInt(literal);
   return Number(literal);
 }

@@ -11,7 +11,7 @@ import { listSuites } from '../../lib/runner/vitest-run.ts';
 import { startReferenceServer } from '../../targets/reference/server.ts';
 import { VARIATION_IDS, type VariationId } from '../../targets/reference/variations.ts';
 import type { Report } from '../../lib/result/model.ts';
-import { CAUGHT, KEYS, LOAD_THRESHOLDS, PLANS, WINDOWS } from '../support/fault-catalogue.ts';
+import { CAUGHT, failureSignatures, KEYS, LOAD_THRESHOLDS, PLANS, signatureOf, WINDOWS } from '../support/fault-catalogue.ts';
 import { FAULT_SIGNATURES } from '../support/fault-signatures.ts';
 import { type CliRun, readReport, runCli, tempDir, writeTarget } from './cli-helpers.ts';
 
@@ -61,12 +61,14 @@ function groupRun(group: string): Promise<{ run: CliRun; report: Report }> {
   return done;
 }
 
+/** The spellings a run sent, in order ("family: name, credential"), from its exchanges.jsonl. */
+function spellingsSent(reports: string): string[] {
+  const lines = readFileSync(path.join(reports, 'exchanges.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+  return lines.map((l) => JSON.parse(l) as { spelling?: { family: string; name: string }; auth: { kind: string } }).flatMap((e) => (e.spelling ? [`${e.spelling.family}: ${e.spelling.name}, ${e.auth.kind}`] : []));
+}
+
 const groupOf = (fault: FaultId) => BY_COMMAND.find((c) => c.fault === fault)!.group;
 
-/** Every check:code a report's failures show: each failing check's code, and its other kinds of failure. */
-function failureCodes(report: Report): Set<string> {
-  return new Set(report.checks.filter((c) => c.outcome === 'fail').flatMap((c) => [c.code, ...(c.evidence?.failures ?? []).map((f) => f.code)].filter(Boolean).map((code) => `${c.id}:${code}`)));
-}
 
 describe('fault catalogue', () => {
   it('lists every fault of the reference server exactly once, caught here or on the virtual clock', () => {
@@ -78,15 +80,15 @@ describe('fault catalogue', () => {
       for (const m of members) {
         expect({ fault: m.fault, code: m.code }).toEqual({ fault: m.fault, code: expect.any(String) });
         if (members.length === 1) continue;
-        expect({ fault: m.fault, alone: FAULT_SIGNATURES[m.fault] }).toEqual({ fault: m.fault, alone: expect.arrayContaining([`${m.check}:${m.code}`]) });
-        for (const other of members.filter((o) => o !== m)) expect({ group, other: other.fault, shows: FAULT_SIGNATURES[other.fault]?.includes(`${m.check}:${m.code}`) }).toEqual({ group, other: other.fault, shows: false });
+        expect({ fault: m.fault, alone: FAULT_SIGNATURES[m.fault] }).toEqual({ fault: m.fault, alone: expect.arrayContaining([signatureOf(m)]) });
+        for (const other of members.filter((o) => o !== m)) expect({ group, other: other.fault, shows: FAULT_SIGNATURES[other.fault]?.includes(signatureOf(m)) }).toEqual({ group, other: other.fault, shows: false });
       }
     }
   });
 
-  it.concurrent.each(BY_COMMAND)('$fault fails the run through $check ($code)', async ({ fault, check, code }) => {
-    const { run, report } = await groupRun(groupOf(fault));
-    expect(failureCodes(report)).toContain(`${check}:${code}`);
+  it.concurrent.each(BY_COMMAND)('$fault fails the run through $check ($code)', async (caught) => {
+    const { run, report } = await groupRun(groupOf(caught.fault));
+    expect(failureSignatures(report)).toContain(signatureOf(caught));
     expect(run.code).toBe(1);
   });
 });
@@ -177,6 +179,31 @@ describe('what the report says about a fault', () => {
     const errors = report.checks.filter((c) => c.outcome === 'error');
     expect(errors.length).toBeGreaterThan(0);
     expect(new Set(errors.map((c) => c.code))).toEqual(new Set(['HARNESS_REFUSED_WITHIN_QUOTA']));
+  });
+
+  it.concurrent('faults seen on a single spelling (a repeated limit, a `;` path parameter, a body nested deep) fail the relations suite on seeds 1 to 10, the same spellings sent on each', async () => {
+    const faults: FaultId[] = ['query-repeated-limit-500', 'path-semicolon-skips-auth', 'body-nesting-500'];
+    const wanted = CAUGHT.filter((c) => faults.includes(c.fault)).map(signatureOf).sort();
+    const seeds = Array.from({ length: 10 }, (_, i) => String(i + 1));
+    const sent: string[][] = [];
+    // Two at a time, a server each (one server's keys would be shared by runs side by side).
+    for (let i = 0; i < seeds.length; i += 2) {
+      const pair = seeds.slice(i, i + 2);
+      const servers = await Promise.all(pair.map(() => startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults })));
+      try {
+        const runs = await Promise.all(pair.map((seed, j) => runAgainst(`single-spellings-seed-${seed}`, servers[j]!, ['--suite', 'relations', '--seed', seed])));
+        runs.forEach(({ run, report }, j) => {
+          const seed = pair[j];
+          expect({ seed, code: run.code, shown: wanted.filter((w) => failureSignatures(report).has(w)) }).toEqual({ seed, code: 1, shown: wanted });
+        });
+        for (const seed of pair) sent.push(spellingsSent(path.join(dir, `single-spellings-seed-${seed}`)));
+      } finally {
+        await Promise.all(servers.map((s) => s.close()));
+      }
+    }
+    // The seed picks generated values, never which spellings are sent.
+    expect(sent[0]!.length).toBeGreaterThan(300);
+    for (const [i, spellings] of sent.entries()) expect({ seed: seeds[i], spellings }).toEqual({ seed: seeds[i], spellings: sent[0] });
   });
 
   it.concurrent('create-accepts-empty-status: fails create-pet.invalid-rejected (accepted) on every seed, through the empty status sent on every run', async () => {

@@ -1246,6 +1246,63 @@ const checks = {
     expect(Pets.parse((await get(s, '/v1/pets?limit=100')).json).length).toBe(before + 1);
     expect(Pet.parse((await post(s, { ...pet, name: 'Rexa' })).json).name).toBe('Rexa');
   },
+  'path-semicolon-skips-auth': async (s) => {
+    expect((await call(s, 'GET', '/v1/pets')).status).toBe(401);
+    for (const path of ['/v1/pets;x=1', '/v1/pets/1;jsessionid=a']) expect({ path, status: (await call(s, 'GET', path, { raw: true })).status }).toEqual({ path, status: 200 });
+    // Every other spelling of the path meets the router and the filter alike: not served without a key.
+    for (const path of ['/v1/Pets', '/v1/pets/', '/v1//pets', '/v1/%70ets']) expect({ path, served: (await call(s, 'GET', path, { raw: true })).status < 300 }).toEqual({ path, served: false });
+    expect((await call(s, 'GET', '/v1/pets;x=1?limit=2', { key, raw: true })).status).toBe(200);
+  },
+  'query-repeated-limit-500': async (s) => {
+    expect((await call(s, 'GET', '/v1/pets?limit=2&limit=2', { key, raw: true })).status).toBe(500);
+    for (const query of ['limit=2', 'limit=2&conformance_unknown=1', 'limit=2&status=sold&status=sold']) expect({ query, status: (await call(s, 'GET', `/v1/pets?${query}`, { key, raw: true })).status }).not.toEqual({ query, status: 500 });
+  },
+  'query-repeated-status-unfiltered': async (s) => {
+    expect((await post(s, { name: 'Sold', categoryId: 1, status: 'sold' })).status).toBe(201);
+    expect((await post(s, { name: 'Free', categoryId: 1, status: 'available' })).status).toBe(201);
+    const statuses = async (query: string) => Pets.parse((await call(s, 'GET', `/v1/pets?${query}`, { key, raw: true })).json).map((p) => p.status);
+    expect(new Set(await statuses('limit=100&status=sold'))).toEqual(new Set(['sold']));
+    // The store is preloaded with every status: the repeated filter answers all of them.
+    expect((await statuses('limit=100&status=sold&status=sold')).filter((status) => status !== 'sold').length).toBeGreaterThan(0);
+  },
+  'body-chunked-read-as-empty': async (s) => {
+    const compact = '{"name":"Rex","categoryId":1}';
+    expect((await postRaw(s, compact)).status).toBe(201);
+    const chunked = await call(s, 'POST', '/v1/pets', { key, body: compact, headers: { 'content-type': 'application/json' }, chunked: true });
+    expect({ status: chunked.status, code: errorBody(chunked)?.code }).toEqual({ status: 400, code: 'invalid_request' });
+  },
+  'body-charset-415': async (s) => {
+    const send = (type: string) => call(s, 'POST', '/v1/pets', { key, body: '{"name":"Rex","categoryId":1}', headers: { 'content-type': type } });
+    expect((await send('application/json')).status).toBe(201);
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8']) {
+      const res = await send(type);
+      expect({ type, status: res.status, code: errorBody(res)?.code }).toEqual({ type, status: 415, code: 'unsupported_media_type' });
+    }
+  },
+  'body-duplicate-first-wins-echo': async (s) => {
+    const res = await postRaw(s, '{"categoryId":"12","name":"Rex","categoryId":1}');
+    expect({ status: res.status, categoryId: (res.json as { categoryId?: unknown }).categoryId }).toEqual({ status: 201, categoryId: '12' });
+    // Without a duplicate member, the answer is the animal.
+    expect(Pet.parse((await postRaw(s, '{"name":"Rex","categoryId":1}')).json).categoryId).toBe(1n);
+  },
+  'body-nesting-500': async (s) => {
+    const nested = (depth: number) => `{"name":"Rex","categoryId":1,"deep":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    expect((await postRaw(s, nested(10))).status).toBe(201);
+    for (const depth of [1_000, 10_000]) expect({ depth, status: (await postRaw(s, nested(depth))).status }).toEqual({ depth, status: 500 });
+  },
+  'body-proto-pollutes-defaults': async (s) => {
+    expect((await post(s, { name: 'Nameless' })).status).toBe(400);
+    expect((await postRaw(s, '{"__proto__":{"status":"sold"},"name":"Rex","categoryId":1}')).status).toBe(201);
+    expect((await post(s, { name: 'Nameless' })).status).toBe(400);
+    expect((await postRaw(s, '{"__proto__":{"categoryId":7},"name":"Rex","categoryId":1}')).status).toBe(201);
+    const taken = await post(s, { name: 'Nameless' });
+    expect({ status: taken.status, categoryId: Pet.parse(taken.json).categoryId }).toEqual({ status: 201, categoryId: 7n });
+  },
+  'auth-field-name-exact': async (s) => {
+    for (const name of ['Authorization', 'authorization']) expect({ name, status: (await call(s, 'GET', '/v1/pets', { headers: { [name]: `Bearer ${key}` } })).status }).toEqual({ name, status: 200 });
+    const capitals = await call(s, 'GET', '/v1/pets', { headers: { AUTHORIZATION: `Bearer ${key}` } });
+    expect({ status: capitals.status, code: errorBody(capitals)?.code }).toEqual({ status: 401, code: expect.any(String) });
+  },
   'forwarded-skips-auth': async (s) => {
     expect((await call(s, 'GET', '/v1/pets')).status).toBe(401);
     const added: [string, string][] = [['x-forwarded-for', '127.0.0.1'], ['forwarded', 'for=127.0.0.1'], ['x-real-ip', '10.0.0.1'], ['x-original-url', '/v1/pets'], ['x-forwarded-proto', 'https']];

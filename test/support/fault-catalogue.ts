@@ -7,6 +7,7 @@
 import { checkById, type CheckId } from '../../lib/checks/registry.ts';
 import type { FaultDefinition } from '../../targets/reference/fault-definition.ts';
 import { FAULT_CATALOGUE, type FaultId } from '../../targets/reference/faults.ts';
+import type { Report } from '../../lib/result/model.ts';
 
 export const KEYS = [
   { key: 'sk-fault-free-1-7f3a9c', plan: 'free' },
@@ -47,6 +48,8 @@ export interface Caught extends Shown {
   check: CheckId;
   /** The code of the check's failure that shows this fault, where the definition names one (every fault caught by the command does). */
   code?: string;
+  /** A relations check's: the family of spellings whose answers show it. */
+  family?: string;
   /** The check is a `should`: only --strict makes it fail the run. Read from the check's severity in the registry. */
   strict: boolean;
 }
@@ -137,31 +140,42 @@ const SHOWN = {
   'headers-missing-on-errors': { group: 'auth-a', by: ['auth'] },
   'headers-missing': { group: 'list-a', by: ['list-pets'] },
   'content-type-text': { group: 'list-a', by: ['list-pets'] },
-  // The relations suite: one fault a relations check to a group, faults of one family apart (two
-  // layers misreading the same spelling would hide each other). relations-b and -f hold a should
-  // (header-facts): --strict.
-  'path-controller-rereads-raw-path': { group: 'relations-a', by: ['relations'] },
+  // The relations suite: four groups. A relations failure is a code in a family (failureSignatures:
+  // "relations.same-meaning:server-error@query"), so faults of one code but of different families
+  // share a group; faults whose layers would hide each other's (two routers, a cache before auth
+  // and a scheme parser, a strict query validator and a handler behind it, a shared cache and a
+  // key's cache) are apart. relations-a and -b hold a should (header-facts): --strict.
+  'path-auth-on-raw-path': { group: 'relations-a', by: ['relations'] },
+  'path-limiter-on-raw-path': { group: 'relations-a', by: ['relations'], target: RELATIONS_ONE_QUOTA_TARGET },
   'method-gateway-auth-by-override': { group: 'relations-a', by: ['relations'] },
-  'credential-limiter-exact-header': { group: 'relations-a', by: ['relations'], target: RELATIONS_ONE_QUOTA_TARGET },
+  'method-gateway-meters-by-override': { group: 'relations-a', by: ['relations'], target: RELATIONS_ONE_QUOTA_TARGET },
+  'credential-scheme-replace-500': { group: 'relations-a', by: ['relations'] },
+  'auth-field-name-exact': { group: 'relations-a', by: ['relations'] },
+  'query-strict-400-text': { group: 'relations-d', by: ['relations'] },
+  'body-chunked-read-as-empty': { group: 'relations-a', by: ['relations'] },
+  'body-nesting-500': { group: 'relations-d', by: ['relations'] },
   'negotiation-exact-accept-only': { group: 'relations-a', by: ['relations'] },
+  'forwarded-skips-limiter': { group: 'relations-a', by: ['relations'], target: RELATIONS_ONE_QUOTA_TARGET },
+  'create-shared-defaults': { group: 'relations-a', by: ['relations'] },
+  'location-without-base-path': { group: 'relations-a', by: ['relations'] },
+  'path-controller-rereads-raw-path': { group: 'relations-b', by: ['relations'] },
   'method-dispatch-table-500': { group: 'relations-b', by: ['relations'] },
-  'path-auth-on-raw-path': { group: 'relations-b', by: ['relations'] },
-  'forwarded-skips-limiter': { group: 'relations-b', by: ['relations'], target: RELATIONS_ONE_QUOTA_TARGET },
-  'rate-limit-per-second': { group: 'relations-b', by: ['relations'] },
+  'credential-other-scheme-passes': { group: 'relations-b', by: ['relations'] },
+  'credential-limiter-exact-header': { group: 'relations-b', by: ['relations'], target: RELATIONS_ONE_QUOTA_TARGET },
+  'query-validator-500': { group: 'relations-b', by: ['relations'] },
+  'body-compiled-parser-500': { group: 'relations-b', by: ['relations'] },
+  'negotiation-lookup-500': { group: 'relations-b', by: ['relations'] },
+  'order-cache-before-limiter': { group: 'relations-c', by: ['relations'], target: RELATIONS_ONE_QUOTA_TARGET },
   'order-duplicate-post-empty': { group: 'relations-b', by: ['relations'] },
-  'credential-scheme-replace-500': { group: 'relations-c', by: ['relations'] },
-  'forwarded-skips-auth': { group: 'relations-c', by: ['relations'] },
-  'method-gateway-meters-by-override': { group: 'relations-c', by: ['relations'], target: RELATIONS_ONE_QUOTA_TARGET },
-  'body-compiled-parser-500': { group: 'relations-d', by: ['relations'] },
+  'forwarded-skips-auth': { group: 'relations-b', by: ['relations'] },
+  'rate-limit-per-second': { group: 'relations-b', by: ['relations'] },
+  'path-semicolon-skips-auth': { group: 'relations-c', by: ['relations'] },
+  'query-repeated-limit-500': { group: 'relations-c', by: ['relations'] },
+  'query-repeated-status-unfiltered': { group: 'relations-c', by: ['relations'] },
+  'body-charset-415': { group: 'relations-c', by: ['relations'] },
+  'body-duplicate-first-wins-echo': { group: 'relations-c', by: ['relations'] },
+  'body-proto-pollutes-defaults': { group: 'relations-c', by: ['relations'] },
   'order-cache-before-auth': { group: 'relations-d', by: ['relations'] },
-  'path-limiter-on-raw-path': { group: 'relations-d', by: ['relations'], target: RELATIONS_ONE_QUOTA_TARGET },
-  'negotiation-lookup-500': { group: 'relations-e', by: ['relations'] },
-  'credential-other-scheme-passes': { group: 'relations-e', by: ['relations'] },
-  'order-cache-before-limiter': { group: 'relations-e', by: ['relations'], target: RELATIONS_ONE_QUOTA_TARGET },
-  'query-strict-400-text': { group: 'relations-f', by: ['relations'] },
-  'location-without-base-path': { group: 'relations-f', by: ['relations'] },
-  'query-validator-500': { group: 'relations-g', by: ['relations'] },
-  'create-shared-defaults': { group: 'relations-g', by: ['relations'] },
   'rate-remaining-constant': { by: 'clock' },
   'rate-remaining-negative': { by: 'clock' },
   'rate-reset-milliseconds': { by: 'clock' },
@@ -204,8 +218,30 @@ const DEFINITIONS: ReadonlyMap<string, FaultDefinition> = new Map(FAULT_CATALOGU
 
 export const CAUGHT: Caught[] = Object.entries(SHOWN).map(([id, shown]) => {
   const fault = id as FaultId;
-  const { check, code } = DEFINITIONS.get(fault)!.caught;
+  const { check, code, family } = DEFINITIONS.get(fault)!.caught;
   const severity = checkById(check)?.severity;
   if (severity === undefined) throw new Error(`${fault} is caught by ${check}, which the registry does not have`);
-  return { fault, check, ...(code === undefined ? {} : { code }), strict: severity === 'should', ...shown };
+  return { fault, check, ...(code === undefined ? {} : { code }), ...(family === undefined ? {} : { family }), strict: severity === 'should', ...shown };
 });
+
+/** How a fault is shown caught, as failureSignatures writes it: "check:code", or for a relations failure of one family "check:code@family". */
+export const signatureOf = (c: Pick<Caught, 'check' | 'code' | 'family'>): string => `${c.check}:${c.code}${c.family === undefined ? '' : `@${c.family}`}`;
+
+/**
+ * Every failure a report shows: each failing check's code and each of its other kinds' code, as
+ * "check:code"; and for the relations checks, whose kinds are a code in a family, also
+ * "check:code@family" (the family read from the spellings its exchanges carry).
+ */
+export function failureSignatures(report: Report): Set<string> {
+  const out = new Set<string>();
+  const families = (exchanges: readonly { spelling?: { family: string } }[] | undefined) => new Set((exchanges ?? []).flatMap((e) => (e.spelling ? [e.spelling.family] : [])));
+  for (const c of report.checks.filter((x) => x.outcome === 'fail')) {
+    const kinds = [{ code: c.code, exchanges: c.evidence?.exchanges }, ...(c.evidence?.failures ?? []).map((f) => ({ code: f.code, exchanges: f.exchanges }))];
+    for (const k of kinds) {
+      if (k.code === undefined) continue;
+      out.add(`${c.id}:${k.code}`);
+      if (c.suite === 'relations') for (const family of families(k.exchanges)) out.add(`${c.id}:${k.code}@${family}`);
+    }
+  }
+  return out;
+}

@@ -32,8 +32,10 @@ export function checkLimit(query: URLSearchParams, options: LimitOptions): Check
   const { fallback, max = PAGE_SIZE.max } = options;
   const raw = single(query, 'limit');
   if (options.clamp) {
-    if (!raw.ok || raw.value === undefined || !/^-?[0-9]+$/.test(raw.value)) return ok(fallback);
-    const value = BigInt(raw.value);
+    // A repeated limit is read as its first value (URLSearchParams.get): the page the request asks for, not the default.
+    const text = raw.ok ? raw.value : (query.get('limit') ?? undefined);
+    if (text === undefined || !/^-?[0-9]+$/.test(text)) return ok(fallback);
+    const value = BigInt(text);
     return ok(value < PAGE_SIZE.min ? PAGE_SIZE.min : value > max ? max : Number(value));
   }
   if (!raw.ok) return raw;

@@ -56,7 +56,7 @@ export const VARIATION_CATALOGUE = [
   },
   {
     id: 'limit-clamp',
-    allows: 'A limit outside 1..100 may be clamped: over 100 gives 100, under 1 gives 1, a non-integer the default 20; never 400.',
+    allows: 'A limit outside 1..100 may be clamped: over 100 gives 100, under 1 gives 1, a non-integer the default 20 (a repeated limit is read as its first value); never 400.',
   },
   {
     id: 'charset-utf8',

@@ -328,9 +328,11 @@ describe('each variation does what it says', () => {
     expect(Pets.parse(res.json)).toHaveLength(expected);
   });
 
-  it('limit-clamp: a repeated limit gets the default, a bad status is still 400', async () => {
+  it('limit-clamp: a repeated limit is read as its first value, a bad one gets the default, a bad status is still 400', async () => {
     const s = await start(['limit-clamp'], { preload: 130 });
-    expect(await listIds(s, '?limit=1&limit=2')).toHaveLength(20);
+    expect(await listIds(s, '?limit=2&limit=2')).toHaveLength(2);
+    expect(await listIds(s, '?limit=1&limit=2')).toHaveLength(1);
+    expect(await listIds(s, '?limit=two')).toHaveLength(20);
     expectError(await get(s, '/v1/pets?status=lost&limit=500'), 400);
   });
 

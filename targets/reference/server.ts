@@ -132,6 +132,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
     ownDate: variations.has('clock-ahead') || variations.has('clock-behind') || variations.has('several-instances') || variations.has('instances-clock-skew'),
     slow: variations.has('slow-responses'),
     farAway: variations.has('far-away'),
+    reordered: variations.has('answers-reordered'),
     instances: variations.has('several-instances'),
     skewedConnections: variations.has('instances-clock-skew'),
     connectionMs: variations.has('keep-alive-1s') ? KEEP_ALIVE_MS : undefined,

@@ -273,6 +273,13 @@ export const VARIATION_CATALOGUE = [
       'Network distance is not given: every response is held 120 ms after the limiter has decided it (a far server, a ' +
       'busy machine), so that four connections send fewer than a Pro key\'s minute quota within one short window.',
   },
+  {
+    id: 'answers-reordered',
+    allows:
+      'Response times are not given, nor the order of answers on different connections: every reply is held 0 to 6 ms ' +
+      '(at random per request and connection) after the limiter has counted it, so that answers sent together on ' +
+      'several connections arrive in another order than they were counted, one often in the millisecond another is sent.',
+  },
   // How a router, a parser or a middleware of some stack reads other spellings of a request (the
   // relations suite's families): spelling-variations.ts, hooked into app.ts and operations.ts.
   {

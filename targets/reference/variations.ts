@@ -217,7 +217,7 @@ export const VARIATION_CATALOGUE = [
     allows:
       'X-RateLimit-* give "the applicable request limit": they always describe the minute window (Limit the per-minute ' +
       'quota, Remaining what is left of the minute, Reset its end), a 429 of the spent day included, whose Retry-After ' +
-      'is still when the day lets a request through again.',
+      'is still when the day lets a request through again (and whose Remaining is 0: nothing of the minute is let through).',
   },
   {
     id: 'reset-jitter',

@@ -1068,6 +1068,18 @@ const checks = {
     clock.set(T0 + 86_400_000);
     expect((await tinies(s, 4))[3]!.headers['retry-after']).toBe('60');
   },
+  'rate-day-429-minute-remaining': async (s, clock) => {
+    // The tiny plan: 3 a minute, 5 a day. Headers of the minute throughout.
+    const first = await tinies(s, 4);
+    expect(statuses(first)).toEqual([200, 200, 200, 429]);
+    expect(first.map((r) => rateHeaders(r))).toEqual([2, 1, 0, 0].map((remaining) => ({ limit: 3, remaining, reset: T0_S + 60 })));
+    clock.set(T0 + 60_000);
+    const second = await tinies(s, 3);
+    expect(statuses(second)).toEqual([200, 200, 429]);
+    // Refused by the spent day, the 429 says the minute's Remaining: one left.
+    expect(rateHeaders(second[2]!)).toEqual({ limit: 3, remaining: 1, reset: T0_S + 120 });
+    expect(second[2]!.headers['retry-after']).toBe(String(86_400 - 60));
+  },
   'rate-slow-refill': async (s, clock) => {
     // The bucket holds the whole quota: 60 requests at once are let through, the 61st is refused.
     for (let i = 0; i < 60; i++) expect((await free(s)).status).toBe(200);

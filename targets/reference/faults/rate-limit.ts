@@ -2,7 +2,7 @@
 // limiter enforces. Header faults rewrite the finished Reply from the rate decision in its context
 // (they touch only headers that are there, except rate-draft-headers, which renames them all);
 // enforcement faults are flags read where the limiter is wired (server.ts: rate-one-too-many,
-// rate-daily-not-enforced, rate-slow-refill) or called (app.ts: rate-never-429, rate-validation-first, rate-shared-bucket, rate-per-connection, rate-per-operation and rate-per-operation-no-reset, rate-counts-only-success, rate-check-then-count).
+// rate-daily-not-enforced, rate-slow-refill, rate-day-429-minute-remaining) or called (app.ts: rate-never-429, rate-validation-first, rate-shared-bucket, rate-per-connection, rate-per-operation and rate-per-operation-no-reset, rate-counts-only-success, rate-check-then-count).
 import type { FaultDefinition } from '../fault-definition.ts';
 import { HEADER, RATE_LIMIT_HEADER_NAMES, withoutHeaders, type RateContext, type Reply, type ReplyContext } from '../http.ts';
 import type { RateDecision, WindowState } from '../rate-limit.ts';
@@ -173,6 +173,14 @@ export const RATE_LIMIT_FAULTS = [
       'so Remaining says more requests are left than Limit allows.',
     caught: { check: 'rate-limit.headers-one-window' },
     rewrite: onRated((reply, { decision }) => withWindows(reply, decision.windows?.minute, decision.windows?.day, decision.windows?.minute)),
+  },
+  {
+    id: 'rate-day-429-minute-remaining',
+    breaks:
+      'On a 429, X-RateLimit-Remaining is 0 for the limit that refused: the headers always describe the minute window (as ' +
+      'headers-minute-window), and a 429 of the spent day carries the minute\'s Remaining, above 0 while the minute has room ' +
+      '(a limiter with both windows that writes the minute\'s counter whatever refused).',
+    caught: { check: 'rate-limit.remaining-zero-on-429', code: 'day-429-minute-remaining' },
   },
   {
     id: 'rate-one-too-many',

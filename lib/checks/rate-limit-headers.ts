@@ -214,9 +214,44 @@ export function judgeRemainingZeroOn429(run: KeyRun): Finding {
   return pass(`${run.label}: Remaining 0 on ${judged.length - legal.length} 429s of the window that refused${minute}`);
 }
 
+/**
+ * A request sent at the moment X-RateLimit-Reset names is let through ("Unix timestamp at which
+ * the limit resets": not only after Retry-After). After the burst's 429, where its Retry-After
+ * names no moment after that Reset (else the client may not send then, and no request is sent:
+ * lib/drive/recover.ts says why, and this skips with it), the driver sends one request a second
+ * after the second Reset names on the server's clock (read from the 429's Date), plus the noise the
+ * burst's Resets showed: Reset is whole seconds, rounded as the limiter rounds. Where Retry-After
+ * names that moment too, it is the request after Retry-After (no request more). It must not be
+ * refused for the window that refused before: a 429 the same kind of refusal (the minute's, the
+ * day's) fails; a refusal by another window (the day spent meanwhile), a ban, or another status is
+ * not judged, and says so. Every window the interface allows passes: a fixed window has turned, a
+ * sliding log's oldest request has left (or the log emptied), a token bucket is full.
+ */
+export function judgeServedAtReset(run: KeyRun): Finding {
+  if (run.atResetSkipped) return skip(run.atResetSkipped);
+  const at = run.atReset;
+  if (!at) return skip(run.ban ? `${run.label} is disposable: after its 429 it was probed for a ban (rate-limit.ban-probe), not sent a request at Reset` : `${run.label} met no 429 in its burst: no X-RateLimit-Reset to send at`);
+  const next = readRateAnswer(at.next);
+  const after = ((at.sentAt - (at.aimedAt - at.slackMs)) / 1000).toFixed(1);
+  const sent = `a request sent ${after} s after the X-RateLimit-Reset ${at.reset} its 429 named (the server's clock, read from its Date)${at.sameAsRetry ? ', also the request after Retry-After,' : ''}`;
+  if (isAccepted(next.status)) return pass(`${run.label}: ${sent} got ${next.status}`);
+  if (next.status !== 429) return skip(`${run.label}: ${sent} got ${next.status}, neither let through nor refused by the limiter: not judged`);
+  const before = classifyRefusal(run, at.refusal);
+  const now = classifyRefusal(run, next);
+  const said = `429 (Retry-After ${next.retryAfter ?? 'none'}, X-RateLimit-Reset ${next.reset ?? 'none'}, Remaining ${next.remaining ?? 'none'})`;
+  if (now !== before) return skip(`${run.label}: ${sent} got ${said}, a refusal of ${now === 'ban' ? 'a ban' : `the ${now}`}, not of the ${before} that refused before: not judged`);
+  return fail(
+    'refused-at-reset',
+    `${run.label}: ${sent} got ${said}: the ${before} window had not reset at the moment Reset named`,
+    `2xx from ${at.reset} on (allowing ${at.slackMs / 1000} s for Reset's rounding)`,
+    `${said}, ${after} s after Reset`,
+  );
+}
+
 export const limitHeader = defineCheck({ id: 'rate-limit.limit-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: "X-RateLimit-Limit is the plan's per-minute quota (or per-day when that is tighter)", severity: 'must', judge: driven(judgeLimitHeader) });
 export const resetHeader = defineCheck({ id: 'rate-limit.reset-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-Reset is a Unix time in seconds, after the Date and at most one window ahead', severity: 'must', judge: driven(judgeResetHeader) });
 export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', explainedBy: ['headers.rate-limit-present', 'rate-limit.per-connection'], restsOn: 'accepted', clause: headersClause, suite, title: 'X-RateLimit-Remaining falls by one per accepted request', severity: 'must', judge: driven(judgeRemaining) });
 export const headersWindow = defineCheck({ id: 'rate-limit.headers-window', clause: headersClause, suite, title: 'Which window X-RateLimit-* describe, the minute or the day (either reads "the applicable request limit"), recorded', severity: 'info', judge: driven(describeHeadersWindow) });
+export const servedAtReset = defineCheck({ id: 'rate-limit.served-at-reset', explainedBy: ['headers.rate-limit-present', 'rate-limit.retry-after-honoured'], clause: headersClause, suite, title: 'A request sent at the moment X-RateLimit-Reset names (after a 429 whose Retry-After names no later one) is let through', severity: 'must', judge: driven(judgeServedAtReset) });
 export const remainingZeroOn429 = defineCheck({ id: 'rate-limit.remaining-zero-on-429', explainedBy: ['headers.rate-limit-present', 'rate-limit.headers-one-window'], clause: headersClause, suite, title: 'On a 429, X-RateLimit-Remaining is 0 for the limit that refused (a minute refusal under headers of the day may count the day)', severity: 'must', judge: driven(judgeRemainingZeroOn429) });
 export const bindingHeaders = defineCheck({ id: 'rate-limit.binding-headers', explainedBy: ['headers.rate-limit-present', 'rate-limit.headers-one-window', 'rate-limit.remaining-zero-on-429'], clause: headersClause, suite, title: 'X-RateLimit-* show the limit that binds: Remaining is not left over when a 429 comes', severity: 'should', judge: driven(judgeBindingHeaders) });

@@ -168,6 +168,7 @@ const SHOWN = {
   'rate-reset-relative': { by: 'clock' },
   'rate-reset-fraction': { by: 'clock' },
   'rate-reset-window-start': { by: 'clock' },
+  'rate-reset-early': { by: 'clock' },
   'rate-limit-wrong-plan': { by: 'clock' },
   'rate-headers-mixed-windows': { by: 'clock' },
   'rate-limit-of-day-window-of-minute': { by: 'clock' },

@@ -15,6 +15,9 @@ const DRAFT_HEADER = {
   reset: 'RateLimit-Reset',
 } as const;
 
+/** Fault rate-reset-early: how many seconds before its window turns a minute's 429 names. */
+export const RESET_EARLY_S = 2;
+
 /** Whole seconds from the decision to its Reset, rounded up, never negative. */
 function secondsToReset({ reset, at }: RateDecision): number {
   return Math.max(0, Math.ceil((reset * 1000 - at) / 1000));
@@ -90,6 +93,21 @@ export const RATE_LIMIT_FAULTS = [
     // With 2-second windows the start is at most a second behind the Date; comparing with Retry-After catches it.
     caught: { check: 'rate-limit.retry-after-consistent' },
     rewrite: onRated((reply, { decision }) => replaceHeader(reply, HEADER.reset, String(decision.reset - decision.windowSeconds))),
+  },
+  {
+    id: 'rate-reset-early',
+    breaks:
+      'X-RateLimit-Reset is the moment the limit resets: a minute\'s 429 names one two seconds before its window turns, in ' +
+      'Reset and in Retry-After alike (an expiry taken from a TTL read in whole seconds, less a second for the round trip, ' +
+      'on each side), so a client that sends at Reset is refused.',
+    // A client that sends only after Retry-After cannot meet an early Reset whose Retry-After is true:
+    // the request at Reset is sent only where Retry-After names no later moment.
+    caught: { check: 'rate-limit.served-at-reset', code: 'refused-at-reset' },
+    rewrite: onRefused((reply, { decision }) =>
+      decision.blockedBy !== 'minute' || decision.retryAfter === undefined
+        ? reply
+        : replaceHeader(replaceHeader(reply, HEADER.reset, String(decision.reset - RESET_EARLY_S)), HEADER.retryAfter, String(Math.max(0, decision.retryAfter - RESET_EARLY_S))),
+    ),
   },
   {
     id: 'rate-day-reset-negative',

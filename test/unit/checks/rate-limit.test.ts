@@ -2,7 +2,7 @@
 // here is built by hand from a fixed base time: no clock, no server, no load.
 import { describe, expect, it } from 'vitest';
 import { RATE_LIMIT_CHECKS } from '../../../lib/checks/rate-limit.ts';
-import { bindingHeaders, describeHeadersWindow, headersWindow, judgeBindingHeaders, judgeLimitHeader, judgeRemaining, judgeRemainingZeroOn429, judgeResetHeader, remainingZeroOn429 } from '../../../lib/checks/rate-limit-headers.ts';
+import { bindingHeaders, describeHeadersWindow, headersWindow, judgeBindingHeaders, judgeLimitHeader, judgeRemaining, judgeRemainingZeroOn429, judgeResetHeader, judgeServedAtReset, remainingZeroOn429, servedAtReset } from '../../../lib/checks/rate-limit-headers.ts';
 import { describeLoad, judgeBoundaryRace, judgeIsolation, judgePerConnection, judgeQuota, quota } from '../../../lib/checks/rate-limit-quota.ts';
 import { describeBan, judgeRetryAfterConsistent, judgeRetryAfterHonoured } from '../../../lib/checks/rate-limit-exceeded.ts';
 import { dailyQuota, judgeDailyQuota } from '../../../lib/checks/rate-limit-day.ts';
@@ -874,6 +874,45 @@ describe('judgeRemainingZeroOn429', () => {
     expect(remainingZeroOn429).toMatchObject({ id: 'rate-limit.remaining-zero-on-429', severity: 'must', clause: 'Limits / Rate limit headers', suite: 'rate-limit' });
     expect(RATE_LIMIT_CHECKS).toContain(remainingZeroOn429);
     expect(bindingHeaders.explainedBy).toContain('rate-limit.remaining-zero-on-429');
+  });
+});
+
+describe('judgeServedAtReset', () => {
+  /** The burst's 429 (Reset RESET, Retry-After to it), then a request sent a second after RESET, answered as `status` and `h` say. */
+  function atReset(status: number, h: RateHeaders = {}, o: { sameAsRetry?: boolean; sentLate?: number } = {}): KeyRun {
+    const burst = fixedBurst(10, 10);
+    const refusal = burst.points.at(-1)!;
+    const aimedAt = (RESET + 1) * 1000;
+    const sentAt = aimedAt + (o.sentLate ?? 0);
+    return keyRun({ start: startAt(10), burst, atReset: { refusal, reset: RESET, slackMs: 1_000, aimedAt, sentAt, next: observation(sentAt + 5, status, h), ...(o.sameAsRetry ? { sameAsRetry: true } : {}) } });
+  }
+
+  it.each<Case>([
+    { title: 'let through a second after Reset passes', run: () => atReset(200, { limit: 60, remaining: 59, reset: RESET + 60 }, { sameAsRetry: true }), outcome: 'pass', mentions: [`free-a: a request sent 1.0 s after the X-RateLimit-Reset ${RESET} its 429 named (the server's clock, read from its Date), also the request after Retry-After, got 200`] },
+    {
+      title: "refused by the window that refused before (a Reset before the window turns) fails",
+      run: () => atReset(429, { limit: 60, remaining: 0, reset: RESET, retryAfter: '1' }),
+      outcome: 'fail', code: 'refused-at-reset',
+      mentions: [`free-a: a request sent 1.0 s after the X-RateLimit-Reset ${RESET} its 429 named (the server's clock, read from its Date) got 429 (Retry-After 1, X-RateLimit-Reset ${RESET}, Remaining 0): the minute window had not reset at the moment Reset named`],
+    },
+    { title: 'sent later than aimed (a Retry-After still ran), the time said', run: () => atReset(200, { limit: 60, remaining: 59, reset: RESET + 60 }, { sentLate: 1_500 }), outcome: 'pass', mentions: ['sent 2.5 s after'] },
+    // The day spent meanwhile: refused by another window than the 429's.
+    { title: "refused by the day (another window than the minute's 429) is not judged", run: () => atReset(429, { limit: 1000, remaining: 0, reset: DAY_RESET, retryAfter: '3554' }), outcome: 'skip', mentions: ["a refusal of the day, not of the minute that refused before: not judged"] },
+    { title: 'another status is not judged', run: () => atReset(503, {}), outcome: 'skip', mentions: ['got 503, neither let through nor refused by the limiter'] },
+    { title: 'no request at Reset, and why, from the driver', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10), atResetSkipped: 'free-a\'s 429 names X-RateLimit-Reset 1736208000, 43186 s after it arrived: more than the harness waits' }), outcome: 'skip', mentions: ['more than the harness waits'] },
+    { title: 'a disposable key, probed for a ban: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10), ban: { statuses: [429], after: observation(T0, 200) } }), outcome: 'skip', mentions: ['probed for a ban'] },
+    { title: 'no 429 in the burst: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { no429: true }) }), outcome: 'skip', mentions: ['met no 429 in its burst'] },
+    { title: 'not driven: skip', run: () => keyRun({ unavailable: { reason: 'free-a was refused before', refusal: observation(T0, 429) } }), outcome: 'skip' },
+  ])('$title', (c) => {
+    expectCase(servedAtReset.judge(c.run()), c);
+  });
+
+  it('is a must of the headers clause, listed after the recovery; shown under retry-after-honoured when one request failed both', () => {
+    expect(servedAtReset).toMatchObject({ id: 'rate-limit.served-at-reset', severity: 'must', clause: 'Limits / Rate limit headers', suite: 'rate-limit' });
+    expect(servedAtReset.explainedBy).toContain('rate-limit.retry-after-honoured');
+    const ids = RATE_LIMIT_CHECKS.map((c) => c.id);
+    expect(ids.indexOf('rate-limit.served-at-reset')).toBe(ids.indexOf('rate-limit.retry-after-honoured') + 1);
+    expect(judgeServedAtReset(keyRun())).toMatchObject({ outcome: 'skip' });
   });
 });
 

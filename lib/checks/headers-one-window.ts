@@ -16,6 +16,13 @@
 //   then "Remaining 59" a few seconds later is the minute's Remaining under the day's Limit and
 //   Reset, whichever window the headers are read as describing.
 //
+// Answers in flight together (their request/answer intervals overlap, a tie in milliseconds
+// included: times are whole milliseconds, and answers sent and answered within one on different
+// connections may have been counted in either order) are never read as "before, then after": the
+// rises are judged only between answers one of which came back before the other was sent, and the
+// turns are walked in the order the server counted the answers, which among answers in flight
+// together is what Remaining says (countedOrder).
+//
 // Pure: a key's run in, a finding out.
 import { type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { CLOCK_SLACK_S, classifyRefusal, serverSecond, type WindowName, readRateAnswer, quotaOf } from '../rate-limit/vocabulary.ts';
@@ -44,6 +51,39 @@ export function answersOf(run: KeyRun): TimelinePoint[] {
 
 type Full = TimelinePoint & { limit: number; remaining: number; reset: number };
 const full = (p: TimelinePoint): p is Full => p.limit !== undefined && p.remaining !== undefined && p.reset !== undefined;
+
+/** When an answer's request was sent: a load's answers say; a look's, sent alone, is taken as its arrival. */
+const sentOf = (p: TimelinePoint) => p.sentAt ?? p.t;
+
+/**
+ * Whether `earlier` (arrived no later than `later`) was answered before `later` was sent: only then
+ * did the server count it first. Answers in flight together (a tie in milliseconds included) may
+ * have been counted in either order.
+ */
+export const answeredBefore = (earlier: TimelinePoint, later: TimelinePoint): boolean => earlier.t < sentOf(later);
+
+/**
+ * Answers of one window as the server counted them: in arrival order, except that among answers in
+ * flight together with the same Limit, the one with more Remaining came first, a window's
+ * Remaining falling as it counts (a later Reset, more than the clocks' slack later, is a later
+ * window: it came after). Answers arrive in another order than they were counted when they travel
+ * on several connections.
+ */
+export function countedOrder<P extends Full>(answers: readonly P[]): P[] {
+  const byArrival = [...answers].sort((a, b) => a.t - b.t);
+  const order: P[] = [];
+  const countedFirst = (a: P, b: P) => (Math.abs(a.reset - b.reset) > CLOCK_SLACK_S ? a.reset < b.reset : a.remaining > b.remaining);
+  for (const a of byArrival) {
+    let at = order.length;
+    while (at > 0) {
+      const b = order[at - 1]!;
+      if (answeredBefore(b, a) || b.limit !== a.limit || !countedFirst(a, b)) break;
+      at -= 1;
+    }
+    order.splice(at, 0, a);
+  }
+  return order;
+}
 
 /** The window a Limit names: the plan's per-minute or per-day quota; undefined for another value (rate-limit.limit-header's failure) or when the two are equal. */
 function windowNamed(run: KeyRun, limit: number): WindowName | undefined {
@@ -104,8 +144,9 @@ function risesBeforeReset(run: KeyRun, answers: readonly Full[]): { rises: Rise[
     const rate = quotaOf(run.quota, window) / length;
     const afterIsLog = ahead(after) > length - LOG_RESET_SLACK_S;
     for (const before of answers) {
-      // Decided before `after` was sent: answers of a burst on several connections may arrive out of order.
-      if (before === after || before.t > (after.sentAt ?? after.t)) continue;
+      // Decided before `after` was sent: answers of a burst on several connections may arrive out
+      // of order, and answers in flight together (within one millisecond too) in either.
+      if (before === after || !answeredBefore(before, after)) continue;
       if (before.limit !== after.limit) continue;
       const kind = refusal.get(before);
       if (kind === 'ban' || (kind === 'day' && window === 'minute')) continue;
@@ -157,11 +198,12 @@ interface TwoTurns {
  */
 function turnsTooSoon(run: KeyRun, answers: readonly Full[]): TwoTurns | undefined {
   const turns = new Map<WindowName, [Full, Full][]>();
-  for (let i = 1; i < answers.length; i++) {
-    const [before, after] = [answers[i - 1]!, answers[i]!];
+  const counted = countedOrder(answers);
+  for (let i = 1; i < counted.length; i++) {
+    const [before, after] = [counted[i - 1]!, counted[i]!];
     const window = windowNamed(run, after.limit);
     if (!window || before.limit !== after.limit || !isAccepted(after) || sent(after) < before.reset) continue;
-    const refill = Math.floor((quotaOf(run.quota, window) / run.windows[window]) * ((after.t - before.t) / 1000)) + 1;
+    const refill = Math.floor((quotaOf(run.quota, window) / run.windows[window]) * (Math.max(0, after.t - before.t) / 1000)) + 1;
     if (after.remaining - before.remaining <= refill) continue;
     const seen = turns.get(window) ?? [];
     // A whole number of the other window's lengths apart (to a second): that window's turns. A

@@ -50,7 +50,7 @@ export function judgeRetryAfterHonoured(run: KeyRun): Finding {
   const { next, waitedMs } = run.retry;
   return isAccepted(next)
     ? pass(`waited ${waitedMs} ms, then ${next.status}`)
-    : fail('refused-after-waiting', `${run.label}: after waiting the ${waitedMs} ms Retry-After asked for, the next request got ${next.status}`, '2xx', `${next.status}`);
+    : fail('refused-after-waiting', `${run.label}: after waiting ${waitedMs} ms, what Retry-After asked for${run.atReset?.sameAsRetry ? ' and on to the moment X-RateLimit-Reset named' : ''}, the next request got ${next.status}`, '2xx', `${next.status}`);
 }
 
 export function describeBan(run: KeyRun): Finding {

@@ -4,8 +4,9 @@
 // the headers counting one window, is headers-one-window.ts.) Pure: each check judges what one
 // key's run recorded.
 import { type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
-import { CLOCK_SLACK_S, describedSeconds, resetShape, readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, refusalSeconds, resetShape, readRateAnswer, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
+import { answersOf } from './headers-one-window.ts';
 import { describes, firstRefusal, isBan, isDayRefusal, limiterKind, quotaWindow, refillAllowance, refillPerSecond, sentAt, stated } from './limiter.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
 import { isAccepted } from '../status.ts';
@@ -156,8 +157,101 @@ export function judgeBindingHeaders(run: KeyRun): Finding {
     : pass(`${run.label}: the headers describe the ${startWindow} window and the ${refusedBy}'s quota refused, after ${k} accepted as Remaining ${start} said: nothing was left over`);
 }
 
+/**
+ * On a 429, X-RateLimit-Remaining is 0 for the limit that refused ("Requests remaining in the
+ * current window": a refused key has none). Judged over every 429 of the key's run that states
+ * Remaining (the burst's, the recovery's, the isolation looks', the mix's, the day's and what
+ * followed it), each as classifyRefusal reads it:
+ *
+ * - the headers describe the window that refused (a minute's 429 under the minute's Limit, a day's
+ *   under the day's): Remaining 0, else `remaining-left-on-429`;
+ * - a day's 429 whose headers describe the minute (Limit the minute's quota): Remaining 0 too, else
+ *   `day-429-minute-remaining`. The minute's Remaining above 0 tells the client that requests
+ *   remain in the window the headers name, yet the spent day lets none through in it, nor in any
+ *   minute before the day turns: no request of that window remains;
+ * - a minute's 429 whose headers describe the day (Limit the day's quota, variation
+ *   headers-day-window): the day's Remaining stays legal. Those requests do remain in the window
+ *   the headers name, and are let through in it once the minute turns (Retry-After says when).
+ *   That the headers then do not show the limit that binds is rate-limit.binding-headers' (a should).
+ *
+ * A ban is not judged (its length is not shown, nor what its headers describe). A new check rather
+ * than a code of rate-limit.remaining: that one reads the accepted answers of the burst counting
+ * down (restsOn 'accepted', and skips without them), this one every 429 of the key, whichever part
+ * of the run met it; and rate-limit.binding-headers, which reads only the burst's first 429, is a
+ * should, where a refusal that says requests remain contradicts the header's sentence.
+ */
+export function judgeRemainingZeroOn429(run: KeyRun): Finding {
+  const mix = run.mix ? [...run.mix.points, ...(run.mix.other ? [run.mix.other] : [])] : [];
+  const refusals = [...answersOf(run), ...mix].filter((p) => p.status === 429 && p.remaining !== undefined);
+  if (refusals.length === 0) return skip(`${run.label}: no 429 carried an integer X-RateLimit-Remaining (headers.rate-limit-present judges the headers)`);
+  const judged = refusals.map((p) => ({ p, kind: classifyRefusal(run, p), described: windowDescribed(run.quota, p) })).filter((r) => r.kind !== 'ban');
+  if (judged.length === 0) return skip(`${run.label}'s only 429s were bans (kept out beyond the day window), whose headers are not judged`);
+  const legal = judged.filter((r) => r.kind === 'minute' && r.described === 'day');
+  const left = judged.filter((r) => !legal.includes(r) && r.p.remaining! > 0);
+  const first = left[0];
+  if (first) {
+    const { p, kind, described } = first;
+    const waits = refusalSeconds(p);
+    const until = p.retryAfter !== undefined ? ` (Retry-After ${p.retryAfter})` : waits !== undefined ? ` (no Retry-After; Reset ${waits} s away)` : '';
+    const quota = described === 'day' ? run.quota.perDay : run.quota.perMinute;
+    const more = left.length > 1 ? `; ${left.length} of ${judged.length} such 429s` : '';
+    if (kind === 'day' && described === 'minute') {
+      return fail(
+        'day-429-minute-remaining',
+        `${run.label}: a 429 of the spent day${until} says X-RateLimit-Remaining ${p.remaining} under Limit ${p.limit ?? quota} (the minute's quota): it tells the client ${p.remaining} requests remain in the minute, yet the day lets none through before it turns${more}`,
+        "Remaining 0 on the day's 429, whichever window the headers describe",
+        `Limit ${p.limit ?? 'none'}, Remaining ${p.remaining}, Reset ${p.reset ?? 'none'}, Retry-After ${p.retryAfter ?? 'none'}`,
+      );
+    }
+    return fail(
+      'remaining-left-on-429',
+      `${run.label}: a 429 of the ${kind}${until} says X-RateLimit-Remaining ${p.remaining} under Limit ${p.limit ?? quota} (the ${described}'s quota), the window that refused: a refused key has no request remaining in it${more}`,
+      'Remaining 0 on a 429 of the window the headers describe',
+      `Limit ${p.limit ?? 'none'}, Remaining ${p.remaining}, Reset ${p.reset ?? 'none'}, Retry-After ${p.retryAfter ?? 'none'}`,
+    );
+  }
+  const minute = legal.length > 0 ? `; ${legal.length} minute refusals under headers of the day, whose Remaining counts the day, not judged` : '';
+  return pass(`${run.label}: Remaining 0 on ${judged.length - legal.length} 429s of the window that refused${minute}`);
+}
+
+/**
+ * A request sent at the moment X-RateLimit-Reset names is let through ("Unix timestamp at which
+ * the limit resets": not only after Retry-After). After the burst's 429, where its Retry-After
+ * names no moment after that Reset (else the client may not send then, and no request is sent:
+ * lib/drive/recover.ts says why, and this skips with it), the driver sends one request a second
+ * after the second Reset names on the server's clock (read from the 429's Date), plus the noise the
+ * burst's Resets showed: Reset is whole seconds, rounded as the limiter rounds. Where Retry-After
+ * names that moment too, it is the request after Retry-After (no request more). It must not be
+ * refused for the window that refused before: a 429 the same kind of refusal (the minute's, the
+ * day's) fails; a refusal by another window (the day spent meanwhile), a ban, or another status is
+ * not judged, and says so. Every window the interface allows passes: a fixed window has turned, a
+ * sliding log's oldest request has left (or the log emptied), a token bucket is full.
+ */
+export function judgeServedAtReset(run: KeyRun): Finding {
+  if (run.atResetSkipped) return skip(run.atResetSkipped);
+  const at = run.atReset;
+  if (!at) return skip(run.ban ? `${run.label} is disposable: after its 429 it was probed for a ban (rate-limit.ban-probe), not sent a request at Reset` : `${run.label} met no 429 in its burst: no X-RateLimit-Reset to send at`);
+  const next = readRateAnswer(at.next);
+  const after = ((at.sentAt - (at.aimedAt - at.slackMs)) / 1000).toFixed(1);
+  const sent = `a request sent ${after} s after the X-RateLimit-Reset ${at.reset} its 429 named (the server's clock, read from its Date)${at.sameAsRetry ? ', also the request after Retry-After,' : ''}`;
+  if (isAccepted(next.status)) return pass(`${run.label}: ${sent} got ${next.status}`);
+  if (next.status !== 429) return skip(`${run.label}: ${sent} got ${next.status}, neither let through nor refused by the limiter: not judged`);
+  const before = classifyRefusal(run, at.refusal);
+  const now = classifyRefusal(run, next);
+  const said = `429 (Retry-After ${next.retryAfter ?? 'none'}, X-RateLimit-Reset ${next.reset ?? 'none'}, Remaining ${next.remaining ?? 'none'})`;
+  if (now !== before) return skip(`${run.label}: ${sent} got ${said}, a refusal of ${now === 'ban' ? 'a ban' : `the ${now}`}, not of the ${before} that refused before: not judged`);
+  return fail(
+    'refused-at-reset',
+    `${run.label}: ${sent} got ${said}: the ${before} window had not reset at the moment Reset named`,
+    `2xx from ${at.reset} on (allowing ${at.slackMs / 1000} s for Reset's rounding)`,
+    `${said}, ${after} s after Reset`,
+  );
+}
+
 export const limitHeader = defineCheck({ id: 'rate-limit.limit-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: "X-RateLimit-Limit is the plan's per-minute quota (or per-day when that is tighter)", severity: 'must', judge: driven(judgeLimitHeader) });
 export const resetHeader = defineCheck({ id: 'rate-limit.reset-header', explainedBy: ['headers.rate-limit-present'], clause: headersClause, suite, title: 'X-RateLimit-Reset is a Unix time in seconds, after the Date and at most one window ahead', severity: 'must', judge: driven(judgeResetHeader) });
 export const remainingHeader = defineCheck({ id: 'rate-limit.remaining', explainedBy: ['headers.rate-limit-present', 'rate-limit.per-connection'], restsOn: 'accepted', clause: headersClause, suite, title: 'X-RateLimit-Remaining falls by one per accepted request', severity: 'must', judge: driven(judgeRemaining) });
 export const headersWindow = defineCheck({ id: 'rate-limit.headers-window', clause: headersClause, suite, title: 'Which window X-RateLimit-* describe, the minute or the day (either reads "the applicable request limit"), recorded', severity: 'info', judge: driven(describeHeadersWindow) });
-export const bindingHeaders = defineCheck({ id: 'rate-limit.binding-headers', explainedBy: ['headers.rate-limit-present', 'rate-limit.headers-one-window'], clause: headersClause, suite, title: 'X-RateLimit-* show the limit that binds: Remaining is not left over when a 429 comes', severity: 'should', judge: driven(judgeBindingHeaders) });
+export const servedAtReset = defineCheck({ id: 'rate-limit.served-at-reset', explainedBy: ['headers.rate-limit-present', 'rate-limit.retry-after-honoured'], clause: headersClause, suite, title: 'A request sent at the moment X-RateLimit-Reset names (after a 429 whose Retry-After names no later one) is let through', severity: 'must', judge: driven(judgeServedAtReset) });
+export const remainingZeroOn429 = defineCheck({ id: 'rate-limit.remaining-zero-on-429', explainedBy: ['headers.rate-limit-present', 'rate-limit.headers-one-window'], clause: headersClause, suite, title: 'On a 429, X-RateLimit-Remaining is 0 for the limit that refused (a minute refusal under headers of the day may count the day)', severity: 'must', judge: driven(judgeRemainingZeroOn429) });
+export const bindingHeaders = defineCheck({ id: 'rate-limit.binding-headers', explainedBy: ['headers.rate-limit-present', 'rate-limit.headers-one-window', 'rate-limit.remaining-zero-on-429'], clause: headersClause, suite, title: 'X-RateLimit-* show the limit that binds: Remaining is not left over when a 429 comes', severity: 'should', judge: driven(judgeBindingHeaders) });

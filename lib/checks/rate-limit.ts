@@ -5,10 +5,10 @@
 // from the start (banned) was not driven: its checks skip, saying so (types.ts `driven`).
 import { banProbe, retryAfterConsistent, retryAfterHonoured } from './rate-limit-exceeded.ts';
 import { dailyQuota } from './rate-limit-day.ts';
-import { bindingHeaders, headersWindow, limitHeader, remainingHeader, resetHeader } from './rate-limit-headers.ts';
+import { bindingHeaders, headersWindow, limitHeader, remainingHeader, remainingZeroOn429, resetHeader, servedAtReset } from './rate-limit-headers.ts';
 import { boundaryRace, isolation, load, perConnection, quota } from './rate-limit-quota.ts';
 import { headersOneWindow } from './headers-one-window.ts';
 import { oneQuota } from './one-quota.ts';
 
 /** Judged once per configured key, from what that key's run recorded. */
-export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, boundaryRace, perConnection, retryAfterConsistent, retryAfterHonoured, isolation, oneQuota, dailyQuota, headersWindow, headersOneWindow, bindingHeaders, banProbe, load] as const;
+export const RATE_LIMIT_CHECKS = [limitHeader, resetHeader, remainingHeader, quota, boundaryRace, perConnection, retryAfterConsistent, retryAfterHonoured, servedAtReset, isolation, oneQuota, dailyQuota, headersWindow, headersOneWindow, remainingZeroOn429, bindingHeaders, banProbe, load] as const;

@@ -104,6 +104,11 @@ export function mergeKeyRuns(parts: readonly { index: number; run: KeyRun }[]): 
   const retry = retries.find((r) => !isAccepted(r.next)) ?? retries[0];
   if (retry) merged.retry = retry;
   else if (usable.some((r) => r.retrySkipped)) merged.retrySkipped = usable.find((r) => r.retrySkipped)!.retrySkipped!;
+  // Each runner sent its own request at its 429's Reset: one refused is the one to judge.
+  const atResets = usable.filter((r) => r.atReset).map((r) => r.atReset!);
+  const atReset = atResets.find((a) => !isAccepted(a.next)) ?? atResets[0];
+  if (atReset) merged.atReset = atReset;
+  else if (usable.some((r) => r.atResetSkipped)) merged.atResetSkipped = usable.find((r) => r.atResetSkipped)!.atResetSkipped!;
   const looks = usable.filter((r) => r.isolation).map((r) => r.isolation!);
   const isolation = looks.find((l) => !isAccepted(l.after)) ?? looks[0];
   if (isolation) merged.isolation = isolation;

@@ -145,6 +145,20 @@ export const KeyRunRecord = z.object({
   retry: z.object({ waitedMs: z.number(), next: Look }).optional(),
   /** Why the recovery after the first 429 was not tried (a wait longer than the harness allows). */
   retrySkipped: z.string().optional(),
+  atReset: z
+    .object({
+      refusal: TimelinePoint.describe("The burst's last 429, whose X-RateLimit-Reset the request was sent at"),
+      reset: z.number().int().describe("That 429's X-RateLimit-Reset (the server's Unix seconds)"),
+      slackMs: z.number().describe('How long after the moment Reset names (on the server\'s clock) the request was aimed: a second for its rounding, and the noise the burst\'s Resets showed'),
+      aimedAt: z.number().describe('Epoch ms on our clock the request was aimed at: Reset read from the 429\'s Date at its latest, plus slackMs'),
+      sentAt: z.number().describe('Epoch ms on our clock it was sent (later than aimedAt when a Retry-After still ran)'),
+      next: Look,
+      sameAsRetry: z.boolean().optional().describe('It was also the request after Retry-After (retry): Retry-After named no moment before Reset'),
+    })
+    .optional()
+    .describe('After the first 429, one request sent at the moment its X-RateLimit-Reset named (rate-limit.served-at-reset)'),
+  /** Why no request was sent at the first 429's Reset (a Retry-After naming a later moment, a ban, a Reset beyond what the harness waits). */
+  atResetSkipped: z.string().optional(),
   isolation: z.object({ exhausted: z.string(), before: Look, after: Look }).optional(),
   day: DayData.optional(),
   daySkipped: z.string().optional(),

@@ -1,5 +1,5 @@
-// How a finished reply reaches the client: after what delay (variations slow-responses, far-away and
-// several-instances, fault latency-grows-with-load), with which Date (clock-ahead, clock-behind,
+// How a finished reply reaches the client: after what delay (variations slow-responses, far-away,
+// answers-reordered and several-instances, fault latency-grows-with-load), with which Date (clock-ahead, clock-behind,
 // several-instances, instances-clock-skew), whether the connection stays open (keep-alive-1s), and
 // in which form on the wire (interim answers, framing, codings). The request has been decided and counted before; only
 // the write waits, on a timer. Without these variations a reply is written at once and node:http
@@ -22,6 +22,20 @@ export const SLOW_DAY = { share: 0.5, delayMs: 1_200 } as const;
 
 /** Variation far-away: every reply is held this long after its request was decided. */
 export const FAR_AWAY_MS = 120;
+
+/**
+ * Variation answers-reordered: each reply is held 0 to `maxMs` ms (pseudo-random per request and
+ * connection), so that answers on different connections arrive in another order than the limiter
+ * counted them, often within the same millisecond as another's sending.
+ */
+export const REORDERED = { maxMs: 6 } as const;
+
+const REORDER_SALT = 0x5e0d;
+
+/** The answers-reordered hold of the server's `n`-th request, on connection `connection`. */
+export function reorderDelayMs(n: number, connection: number): number {
+  return Math.floor(seededFraction(REORDER_SALT ^ Math.imul(connection, 0x27d4eb2f), n) * (REORDERED.maxMs + 1));
+}
 
 /** Fault latency-grows-with-load: each reply waits this long for every request decided in the second before it. */
 export const LOAD_LATENCY_MS_PER_REQUEST = 5;
@@ -54,6 +68,8 @@ export interface DeliveryOptions {
   slow?: boolean;
   /** Variation far-away. */
   farAway?: boolean;
+  /** Variation answers-reordered. */
+  reordered?: boolean;
   instances?: boolean;
   /** Variation instances-clock-skew: every other connection's Date is SKEWED_CONNECTION_DATE_MS off. */
   skewedConnections?: boolean;
@@ -126,6 +142,7 @@ export class Delivery {
       delayMs += this.lastSecond.length * LOAD_LATENCY_MS_PER_REQUEST;
       this.lastSecond.push(at);
     }
+    if (this.options.reordered) delayMs += reorderDelayMs(n, socket ? this.connectionOf(socket) : 0);
     const instance = instances ? INSTANCES[n % INSTANCES.length]! : undefined;
     const skewed = this.options.skewedConnections && socket ? this.connectionOf(socket) % 2 === 0 : false;
     return { delayMs: delayMs + (instance?.latencyMs ?? 0), dateOffsetMs: (instance?.dateOffsetMs ?? 0) + (skewed ? SKEWED_CONNECTION_DATE_MS : 0) };

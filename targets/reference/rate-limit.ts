@@ -108,8 +108,10 @@ export interface RateLimiterOptions {
   extraPerDay?: number;
   /** Variation headers-day-window: the headers always describe the day window (a refusal by the minute included). */
   describeDay?: boolean;
-  /** Variation headers-minute-window: the headers always describe the minute window (a refusal by the day included). */
+  /** Variation headers-minute-window: the headers always describe the minute window (a refusal by the day included, with Remaining 0). */
   describeMinute?: boolean;
+  /** Fault rate-day-429-minute-remaining (with describeMinute): a refusal by the day says the minute's Remaining, above 0 while the minute has room. */
+  dayRefusalMinuteRemaining?: boolean;
   /** Fault rate-daily-not-enforced (false): the day window is neither counted, enforced nor reported. */
   enforceDay?: boolean;
   /** Fault rate-slow-refill: the minute limit is a token bucket refilled at this fraction of the plan's rate. */
@@ -245,8 +247,11 @@ export class RateLimiter {
       client.refusedInARow++;
       const minute = views[0]!;
       // headers-day-window: the day window is described even when the minute refuses (Retry-After
-      // still the minute's); headers-minute-window the other way round.
+      // still the minute's, Remaining what is left of the day); headers-minute-window the other way
+      // round, Remaining 0: nothing of the minute is let through while the day refuses (fault
+      // rate-day-429-minute-remaining says the minute's Remaining all the same).
       const described = this.options.describeDay && views[1] ? views[1] : this.options.describeMinute ? minute : blocker;
+      const leftOver = described !== blocker && (described.name === 'day' || this.options.dayRefusalMinuteRemaining);
       return {
         at,
         earlyRetry,
@@ -254,7 +259,7 @@ export class RateLimiter {
         banStarted: false,
         allowed: false,
         limit: described.quota,
-        remaining: described === blocker ? 0 : remainingOf(described, at),
+        remaining: leftOver ? remainingOf(described, at) : 0,
         reset: described === blocker ? this.reset(retryAtMs, at, blocker) : this.reset(described.meter.resetAt(at, described.quota), at, described),
         windowSeconds: described.seconds,
         blockedBy: blocker.name,

@@ -217,7 +217,7 @@ export const VARIATION_CATALOGUE = [
     allows:
       'X-RateLimit-* give "the applicable request limit": they always describe the minute window (Limit the per-minute ' +
       'quota, Remaining what is left of the minute, Reset its end), a 429 of the spent day included, whose Retry-After ' +
-      'is still when the day lets a request through again.',
+      'is still when the day lets a request through again (and whose Remaining is 0: nothing of the minute is let through).',
   },
   {
     id: 'reset-jitter',
@@ -272,6 +272,13 @@ export const VARIATION_CATALOGUE = [
     allows:
       'Network distance is not given: every response is held 120 ms after the limiter has decided it (a far server, a ' +
       'busy machine), so that four connections send fewer than a Pro key\'s minute quota within one short window.',
+  },
+  {
+    id: 'answers-reordered',
+    allows:
+      'Response times are not given, nor the order of answers on different connections: every reply is held 0 to 6 ms ' +
+      '(at random per request and connection) after the limiter has counted it, so that answers sent together on ' +
+      'several connections arrive in another order than they were counted, one often in the millisecond another is sent.',
   },
   // How a router, a parser or a middleware of some stack reads other spellings of a request (the
   // relations suite's families): spelling-variations.ts, hooked into app.ts and operations.ts.

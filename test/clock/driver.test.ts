@@ -71,6 +71,58 @@ describe('fixed window (the reference limiter)', () => {
   });
 });
 
+describe('a request at X-RateLimit-Reset (rate-limit.served-at-reset)', () => {
+  /** The key's requests sent after its burst's last 429, before its mix or day (up to `until`). */
+  const after429 = (r: ClockRun, label: string, until: number) => {
+    const last429 = r.runs.get(label)!.burst!.points.filter((p) => p.status === 429).at(-1)!;
+    return ofKey(r, label).filter((e) => sentAt(e) > last429.t && sentAt(e) <= until);
+  };
+
+  it('a fixed window names its end in Retry-After and Reset: the request after Retry-After is the one at Reset, a second after it, and no request more', async () => {
+    const r = await driveOnClock({ keys: [FREE_1, FREE_2], windows: WINDOWS });
+    for (const label of ['free#1', 'free#2']) {
+      const run = r.runs.get(label)!;
+      const last429 = run.burst!.points.filter((p) => p.status === 429).at(-1)!;
+      expect(run.atReset).toMatchObject({ sameAsRetry: true, reset: last429.reset, slackMs: 1_000 });
+      expect(run.atReset!.sentAt).toBeGreaterThanOrEqual((last429.reset! + 1) * 1000);
+      expect(run.atReset!.next).toBe(run.retry!.next);
+      expect(after429(r, label, run.atReset!.sentAt)).toHaveLength(1);
+      expect(finding(r, label, 'rate-limit.served-at-reset')).toMatchObject({ outcome: 'pass', message: expect.stringContaining('also the request after Retry-After, got 200') });
+      expect(sentEarly(r, label)).toEqual([]);
+    }
+  });
+
+  it('a Retry-After cut short (fault rate-retry-after-too-short): its own request at Retry-After, then one at Reset, none inside a 429 period', async () => {
+    const r = await driveOnClock({ keys: [FREE_1, FREE_2], windows: WINDOWS, faults: ['rate-retry-after-too-short'] });
+    for (const label of ['free#1', 'free#2']) {
+      const run = r.runs.get(label)!;
+      const last429 = run.burst!.points.filter((p) => p.status === 429).at(-1)!;
+      expect(run.atReset).toMatchObject({ reset: last429.reset });
+      expect(run.atReset!.sameAsRetry).toBeUndefined();
+      expect(run.atReset!.sentAt).toBeGreaterThanOrEqual((last429.reset! + 1) * 1000);
+      expect(after429(r, label, run.atReset!.sentAt)).toHaveLength(2);
+      // The Reset was true: sent then, let through.
+      expect(finding(r, label, 'rate-limit.served-at-reset')?.outcome).toBe('pass');
+      expect(sentEarly(r, label)).toEqual([]);
+    }
+  });
+
+  it("a minute's 429 that names a moment two seconds early in Reset and Retry-After (fault rate-reset-early): refused at Reset, failed with its code", async () => {
+    const r = await driveOnClock({ keys: [FREE_1], windows: WINDOWS, faults: ['rate-reset-early'] });
+    expect(finding(r, 'free#1', 'rate-limit.served-at-reset')).toMatchObject({ outcome: 'fail', code: 'refused-at-reset', message: expect.stringMatching(/a request sent 1\.\d s after the X-RateLimit-Reset \d+ its 429 named .* got 429 .*: the minute window had not reset at the moment Reset named/) });
+    expect(sentEarly(r, 'free#1')).toEqual([]);
+  });
+
+  it("headers of the day: the minute's 429 names the day's end in Reset, beyond what the harness waits: nothing is sent for it, and the check says why", async () => {
+    const r = await driveOnClock({ keys: [FREE_1], windows: WINDOWS, variations: ['headers-day-window'] });
+    const run = r.runs.get('free#1')!;
+    expect(run.atReset).toBeUndefined();
+    expect(finding(r, 'free#1', 'rate-limit.served-at-reset')).toEqual({ outcome: 'skip', message: expect.stringMatching(/free#1's 429 names X-RateLimit-Reset \d+, \d+ s after it arrived: more than the harness waits for one key/) });
+    // The recovery alone, until its answer (the mix's look follows it at once).
+    expect(after429(r, 'free#1', run.retry!.next.t - 1)).toHaveLength(1);
+  });
+});
+
 describe('sliding log (variation sliding-log)', () => {
   it('passes, every request of the log counted, nothing sent during a Retry-After', async () => {
     const r = await driveOnClock({ keys: [FREE_1, PRO], windows: WINDOWS, variations: ['sliding-log'] });

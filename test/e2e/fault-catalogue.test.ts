@@ -292,8 +292,8 @@ describe('legal variations pass every check', () => {
     const grouped = [...GROUPS.flatMap((g) => g.variations), ...LENIENT.variations];
     expect(new Set(grouped).size).toBe(grouped.length);
     // The rest change only the limiter: the virtual clock's catalogue meets each of them alone.
-    // slow-responses and far-away only slow every request: on the virtual clock they cost no time.
-    const limiterOnly: VariationId[] = ['rejected-count-against-quota', 'sliding-window', 'ban-after-ignoring-429', 'ban-after-3-early', 'first-key-banned', 'window-per-key', 'retry-after-fractional-wait', 'sliding-log', 'headers-day-window', 'headers-minute-window', 'reset-jitter', 'clock-behind', 'instances-clock-skew', 'slow-day', 'slow-responses', 'far-away'];
+    // slow-responses, far-away and answers-reordered only hold replies: on the virtual clock they cost no time.
+    const limiterOnly: VariationId[] = ['rejected-count-against-quota', 'sliding-window', 'ban-after-ignoring-429', 'ban-after-3-early', 'first-key-banned', 'window-per-key', 'retry-after-fractional-wait', 'sliding-log', 'headers-day-window', 'headers-minute-window', 'reset-jitter', 'clock-behind', 'instances-clock-skew', 'slow-day', 'slow-responses', 'far-away', 'answers-reordered'];
     expect([...grouped, ...limiterOnly].sort()).toEqual([...VARIATION_IDS].sort());
   });
 

@@ -768,6 +768,27 @@ const checks = {
     expect(rateHeaders(await call(s, 'GET', '/v1/pets', { key: KEYS.pro }))).toMatchObject({ limit: 300, reset: T0_S + 60 });
     expect(rateHeaders(await tiny(s))).toEqual({ limit: 5, remaining: 1, reset: T0_S });
   },
+  'rate-reset-early': async (s, clock) => {
+    // The tiny plan: 3 a minute, 5 a day, from 10.25 s into the minute. Accepted answers keep the true Reset.
+    const minute = await tinies(s, 4);
+    expect(statuses(minute)).toEqual([200, 200, 200, 429]);
+    expect(minute.slice(0, 3).map((r) => rateHeaders(r)?.reset)).toEqual(Array(3).fill(T0_S + 60));
+    // The minute's 429 names a moment two seconds before its window turns, in Reset and Retry-After alike.
+    expect(rateHeaders(minute[3]!)).toEqual({ limit: 3, remaining: 0, reset: T0_S + 58 });
+    expect(minute[3]!.headers['retry-after']).toBe('48');
+    // Sent at that Reset, and a second after it, still refused; at the true end, let through.
+    clock.set(T0 + 58_000);
+    expect((await tiny(s)).status).toBe(429);
+    clock.set(T0 + 59_000);
+    expect((await tiny(s)).status).toBe(429);
+    clock.set(T0 + 60_000);
+    expect((await tiny(s)).status).toBe(200);
+    // A day's 429 is unchanged: the day's end in both.
+    expect(statuses(await tinies(s, 2))).toEqual([200, 429]);
+    const day = await tiny(s);
+    expect(rateHeaders(day)).toEqual({ limit: 5, remaining: 0, reset: T0_S + 86_400 });
+    expect(day.headers['retry-after']).toBe(String(86_400 - 60));
+  },
   'rate-day-reset-negative': async (s, clock) => {
     // Refused by the minute window: Reset as usual.
     const minute = await tinies(s, 4);
@@ -1067,6 +1088,18 @@ const checks = {
     // A minute refusal is unchanged: its Retry-After is the minute's.
     clock.set(T0 + 86_400_000);
     expect((await tinies(s, 4))[3]!.headers['retry-after']).toBe('60');
+  },
+  'rate-day-429-minute-remaining': async (s, clock) => {
+    // The tiny plan: 3 a minute, 5 a day. Headers of the minute throughout.
+    const first = await tinies(s, 4);
+    expect(statuses(first)).toEqual([200, 200, 200, 429]);
+    expect(first.map((r) => rateHeaders(r))).toEqual([2, 1, 0, 0].map((remaining) => ({ limit: 3, remaining, reset: T0_S + 60 })));
+    clock.set(T0 + 60_000);
+    const second = await tinies(s, 3);
+    expect(statuses(second)).toEqual([200, 200, 429]);
+    // Refused by the spent day, the 429 says the minute's Remaining: one left.
+    expect(rateHeaders(second[2]!)).toEqual({ limit: 3, remaining: 1, reset: T0_S + 120 });
+    expect(second[2]!.headers['retry-after']).toBe(String(86_400 - 60));
   },
   'rate-slow-refill': async (s, clock) => {
     // The bucket holds the whole quota: 60 requests at once are let through, the 61st is refused.

@@ -324,16 +324,17 @@ describe('headers-minute-window', () => {
     const s = await start(['headers-minute-window'], 5, 3, clock);
     const accepted = [await tiny(s), await tiny(s), await tiny(s)];
     expect(accepted.map(rateHeaders)).toEqual([4, 3, 2].map((remaining) => ({ limit: 5, remaining, reset: T0_S + 60 })));
-    // The day refuses: the headers still say 2 of the minute left; Retry-After is when the day lets one through.
+    // The day refuses: the headers describe the minute, with nothing of it left (the day lets none
+    // through); Retry-After is when the day lets one through.
     const refused = await tiny(s);
     expectError(refused, 429, 'rate_limited');
-    expect(rateHeaders(refused)).toEqual({ limit: 5, remaining: 2, reset: T0_S + 60 });
+    expect(rateHeaders(refused)).toEqual({ limit: 5, remaining: 0, reset: T0_S + 60 });
     expect(refused.headers['retry-after']).toBe(String(86_400 - 10));
-    // A new minute: its whole quota shown, the day still refusing.
+    // A new minute: the minute's headers, still nothing left while the day refuses.
     clock.set(T0 + 60_000);
     const later = await tiny(s);
     expectError(later, 429, 'rate_limited');
-    expect(rateHeaders(later)).toEqual({ limit: 5, remaining: 5, reset: T0_S + 120 });
+    expect(rateHeaders(later)).toEqual({ limit: 5, remaining: 0, reset: T0_S + 120 });
     expect(later.headers['retry-after']).toBe(String(86_400 - 60));
   });
 });

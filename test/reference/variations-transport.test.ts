@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Client } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { INSTANCES, SKEWED_CONNECTION_DATE_MS, SLOW, slowDelayMs } from '../../targets/reference/delivery.ts';
+import { INSTANCES, REORDERED, reorderDelayMs, SKEWED_CONNECTION_DATE_MS, SLOW, slowDelayMs } from '../../targets/reference/delivery.ts';
 import { EARLY_HINT_LINK } from '../../targets/reference/http.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import type { RunningServer } from '../../targets/reference/server.ts';
@@ -235,6 +235,38 @@ describe('slow-responses', () => {
     expect(held.status).toBe(200);
     expect(rateHeaders(held)).toEqual({ limit: 1, remaining: 0, reset: T0_S + 60 });
     expect(rateHeaders(await tiny(s))).toEqual({ limit: 1, remaining: 0, reset: T0_S + 120 });
+  });
+});
+
+describe('answers-reordered', () => {
+  it('holds each reply 0 to 6 ms, differently per request and connection, the same for the same request every run', () => {
+    const delays = Array.from({ length: 200 }, (_, n) => reorderDelayMs(n, 1 + (n % 4)));
+    expect(Math.min(...delays)).toBe(0);
+    expect(Math.max(...delays)).toBe(REORDERED.maxMs);
+    expect(new Set(delays).size).toBe(REORDERED.maxMs + 1);
+    expect(Array.from({ length: 200 }, (_, n) => reorderDelayMs(n, 1 + (n % 4)))).toEqual(delays);
+    // Another connection holds the same request otherwise.
+    expect(Array.from({ length: 50 }, (_, n) => reorderDelayMs(n, 1))).not.toEqual(Array.from({ length: 50 }, (_, n) => reorderDelayMs(n, 2)));
+  });
+
+  it('counts a request when it arrives and holds only its reply: answers of several connections come back in another order than counted', async () => {
+    const s = await start(['answers-reordered'], fakeClock(T0 + 10_250));
+    const clients = Array.from({ length: 4 }, () => new Client(s.origin));
+    try {
+      const remaining: number[] = [];
+      await Promise.all(
+        Array.from({ length: 24 }, async (_, i) => {
+          const res = await clients[i % 4]!.request({ method: 'GET', path: '/v1/pets', headers: { authorization: `Bearer ${KEYS.bulk}` } });
+          await res.body.dump();
+          remaining.push(Number(res.headers['x-ratelimit-remaining']));
+        }),
+      );
+      // Each value once (every request counted), not all in falling order.
+      expect(new Set(remaining).size).toBe(24);
+      expect(remaining).not.toEqual([...remaining].sort((a, b) => b - a));
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
   });
 });
 

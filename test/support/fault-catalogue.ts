@@ -182,6 +182,7 @@ const SHOWN = {
   'rate-reset-relative': { by: 'clock' },
   'rate-reset-fraction': { by: 'clock' },
   'rate-reset-window-start': { by: 'clock' },
+  'rate-reset-early': { by: 'clock' },
   'rate-limit-wrong-plan': { by: 'clock' },
   'rate-headers-mixed-windows': { by: 'clock' },
   'rate-limit-of-day-window-of-minute': { by: 'clock' },
@@ -208,6 +209,7 @@ const SHOWN = {
   'rate-day-one-too-many': { by: 'clock' },
   'rate-day-overrun-ban': { group: 'rate-day-overrun-ban', by: 'clock' },
   'rate-day-retry-after-minute': { by: 'clock' },
+  'rate-day-429-minute-remaining': { by: 'clock' },
   'rate-slow-refill': { group: 'rate-slow-refill', by: ['load'] },
   // A limiter with no room for a burst, honest in its headers: every suite, so that the run is seen to end well within its time limit.
   'rate-no-burst': { group: 'rate-no-burst', by: ['auth', 'concurrency', 'create-pet', 'get-pet', 'list-pets', 'routes', 'stateful', 'rate-limit'], target: { budget: { maxSeconds: 120 } } },

@@ -2,7 +2,7 @@
 // limiter enforces. Header faults rewrite the finished Reply from the rate decision in its context
 // (they touch only headers that are there, except rate-draft-headers, which renames them all);
 // enforcement faults are flags read where the limiter is wired (server.ts: rate-one-too-many,
-// rate-daily-not-enforced, rate-slow-refill) or called (app.ts: rate-never-429, rate-validation-first, rate-shared-bucket, rate-per-connection, rate-per-operation and rate-per-operation-no-reset, rate-counts-only-success, rate-check-then-count).
+// rate-daily-not-enforced, rate-slow-refill, rate-day-429-minute-remaining) or called (app.ts: rate-never-429, rate-validation-first, rate-shared-bucket, rate-per-connection, rate-per-operation and rate-per-operation-no-reset, rate-counts-only-success, rate-check-then-count).
 import type { FaultDefinition } from '../fault-definition.ts';
 import { HEADER, RATE_LIMIT_HEADER_NAMES, withoutHeaders, type RateContext, type Reply, type ReplyContext } from '../http.ts';
 import type { RateDecision, WindowState } from '../rate-limit.ts';
@@ -14,6 +14,9 @@ const DRAFT_HEADER = {
   remaining: 'RateLimit-Remaining',
   reset: 'RateLimit-Reset',
 } as const;
+
+/** Fault rate-reset-early: how many seconds before its window turns a minute's 429 names. */
+export const RESET_EARLY_S = 2;
 
 /** Whole seconds from the decision to its Reset, rounded up, never negative. */
 function secondsToReset({ reset, at }: RateDecision): number {
@@ -90,6 +93,21 @@ export const RATE_LIMIT_FAULTS = [
     // With 2-second windows the start is at most a second behind the Date; comparing with Retry-After catches it.
     caught: { check: 'rate-limit.retry-after-consistent' },
     rewrite: onRated((reply, { decision }) => replaceHeader(reply, HEADER.reset, String(decision.reset - decision.windowSeconds))),
+  },
+  {
+    id: 'rate-reset-early',
+    breaks:
+      'X-RateLimit-Reset is the moment the limit resets: a minute\'s 429 names one two seconds before its window turns, in ' +
+      'Reset and in Retry-After alike (an expiry taken from a TTL read in whole seconds, less a second for the round trip, ' +
+      'on each side), so a client that sends at Reset is refused.',
+    // A client that sends only after Retry-After cannot meet an early Reset whose Retry-After is true:
+    // the request at Reset is sent only where Retry-After names no later moment.
+    caught: { check: 'rate-limit.served-at-reset', code: 'refused-at-reset' },
+    rewrite: onRefused((reply, { decision }) =>
+      decision.blockedBy !== 'minute' || decision.retryAfter === undefined
+        ? reply
+        : replaceHeader(replaceHeader(reply, HEADER.reset, String(decision.reset - RESET_EARLY_S)), HEADER.retryAfter, String(Math.max(0, decision.retryAfter - RESET_EARLY_S))),
+    ),
   },
   {
     id: 'rate-day-reset-negative',
@@ -173,6 +191,14 @@ export const RATE_LIMIT_FAULTS = [
       'so Remaining says more requests are left than Limit allows.',
     caught: { check: 'rate-limit.headers-one-window' },
     rewrite: onRated((reply, { decision }) => withWindows(reply, decision.windows?.minute, decision.windows?.day, decision.windows?.minute)),
+  },
+  {
+    id: 'rate-day-429-minute-remaining',
+    breaks:
+      'On a 429, X-RateLimit-Remaining is 0 for the limit that refused: the headers always describe the minute window (as ' +
+      'headers-minute-window), and a 429 of the spent day carries the minute\'s Remaining, above 0 while the minute has room ' +
+      '(a limiter with both windows that writes the minute\'s counter whatever refused).',
+    caught: { check: 'rate-limit.remaining-zero-on-429', code: 'day-429-minute-remaining' },
   },
   {
     id: 'rate-one-too-many',

@@ -3,7 +3,7 @@
 // faults mix windows; every limiter the interface allows (fixed windows, token buckets, sliding
 // logs naming their emptying or their oldest request's leaving) passes.
 import { describe, expect, it } from 'vitest';
-import { answersOf, headersOneWindow, judgeHeadersOneWindow } from '../../../lib/checks/headers-one-window.ts';
+import { answersOf, countedOrder, headersOneWindow, judgeHeadersOneWindow } from '../../../lib/checks/headers-one-window.ts';
 import { RATE_LIMIT_CHECKS } from '../../../lib/checks/rate-limit.ts';
 import type { BurstData, KeyRun, Look, TimelinePoint } from '../../../lib/result/rate-limits.ts';
 import { expectFinding } from './_seen.ts';
@@ -168,6 +168,37 @@ describe('rate-limit.headers-one-window', () => {
       // A 10 sent after the 8 had come back was decided after it: a rise (beyond the one a bucket's rounding allows).
       const late = point(T0 + 50, 200, { limit: 60, remaining: 10, reset: MINUTE_END }, 15);
       expect(judgeHeadersOneWindow(run([inOrder[0]!, late]))).toMatchObject({ outcome: 'fail', code: 'remaining-rose-before-reset' });
+    });
+
+    it('answers in flight together are never read as before, then after: two sent and answered within one millisecond (issue 42)', () => {
+      // Headers of the day (variation headers-day-window): a Pro key's burst on four connections,
+      // two answers sent and answered in the same millisecond, counted 2682 then 2679 but arriving
+      // the other way round. "Remaining 2679 → 2682 in 0.0 s" was this pair read in arrival order.
+      const pro = { perMinute: 300, perDay: 10_000 };
+      const day = (remaining: number) => ({ limit: 10_000, remaining, reset: DAY_END });
+      const t = T0 + 1_500;
+      const pair = [point(t, 200, day(2679), 0), point(t, 200, day(2682), 0)];
+      const run = keyRun({ plan: 'pro', quota: pro, start: look(T0, 200, day(2690)), burst: burst([point(t - 40, 200, day(2683)), ...pair, point(t + 20, 200, day(2678))]) });
+      expectFinding(judgeHeadersOneWindow(run), 'pass');
+      // The same pair a millisecond apart, the higher sent after the lower came back: counted after it, a rise.
+      const apart = [point(t, 200, day(2679), 0), point(t + 1, 200, day(2682), 0)];
+      const late = keyRun({ plan: 'pro', quota: pro, start: look(T0, 200, day(2690)), burst: burst(apart) });
+      expect(judgeHeadersOneWindow(late)).toMatchObject({ outcome: 'fail', code: 'remaining-rose-before-reset', message: expect.stringContaining('Remaining 2679 → 2682 in 0.0 s') });
+    });
+
+    it('answers in flight together are walked as counted (Remaining falling), not as they arrived, for the turns of a window', () => {
+      // Limit of the day over a Reset that moves a minute on (a log of the day naming its oldest
+      // request's leaving), Remaining never given back. At each Reset's edge two answers of one
+      // millisecond arrive swapped: read in arrival order, Remaining "came back" after each Reset,
+      // twice 60 s apart, in step with the minute.
+      const at = (ms: number, remaining: number, reset: number, latency = 10) => ({ ...point(T0 + ms, 200, { limit: 1000, remaining, reset }, latency) });
+      const points = [at(9_000, 8, S0 + 10), at(10_002, 5, S0 + 10, 5), at(10_002, 7, S0 + 10, 5), at(69_000, 4, S0 + 70), at(70_002, 1, S0 + 70, 5), at(70_002, 3, S0 + 70, 5)];
+      const run = keyRun({ burst: burst(points) });
+      expectFinding(judgeHeadersOneWindow(run), 'pass');
+      expect(countedOrder(points.map((p) => p as TimelinePoint & { limit: number; remaining: number; reset: number })).map((p) => p.remaining)).toEqual([8, 7, 5, 4, 3, 1]);
+      // Counted so, the same answers sent after the earlier came back would be two turns: judged.
+      const apart = points.map((p, i) => (i % 3 === 2 ? { ...p, t: p.t + 2, sentAt: p.t + 1 } : p));
+      expect(judgeHeadersOneWindow(keyRun({ burst: burst(apart) }))).toMatchObject({ outcome: 'fail', code: 'window-turned-too-soon' });
     });
 
     it("a ban's 429 names the ban's end: what follows the ban is not held to it", () => {

@@ -2,7 +2,7 @@
 // here is built by hand from a fixed base time: no clock, no server, no load.
 import { describe, expect, it } from 'vitest';
 import { RATE_LIMIT_CHECKS } from '../../../lib/checks/rate-limit.ts';
-import { bindingHeaders, describeHeadersWindow, headersWindow, judgeBindingHeaders, judgeLimitHeader, judgeRemaining, judgeResetHeader } from '../../../lib/checks/rate-limit-headers.ts';
+import { bindingHeaders, describeHeadersWindow, headersWindow, judgeBindingHeaders, judgeLimitHeader, judgeRemaining, judgeRemainingZeroOn429, judgeResetHeader, judgeServedAtReset, remainingZeroOn429, servedAtReset } from '../../../lib/checks/rate-limit-headers.ts';
 import { describeLoad, judgeBoundaryRace, judgeIsolation, judgePerConnection, judgeQuota, quota } from '../../../lib/checks/rate-limit-quota.ts';
 import { describeBan, judgeRetryAfterConsistent, judgeRetryAfterHonoured } from '../../../lib/checks/rate-limit-exceeded.ts';
 import { dailyQuota, judgeDailyQuota } from '../../../lib/checks/rate-limit-day.ts';
@@ -818,6 +818,101 @@ describe('judgeBindingHeaders', () => {
     expect(bindingHeaders.id).toBe('rate-limit.binding-headers');
     expect(bindingHeaders.severity).toBe('should');
     expect(RATE_LIMIT_CHECKS).toContain(bindingHeaders);
+  });
+});
+
+describe('judgeRemainingZeroOn429', () => {
+  /** A key whose burst met the minute, then whose day test ended at the day's 429 (`block`), answered at T0 + 30 s. */
+  function withDayBlock(block: RateHeaders, burst: BurstData = fixedBurst(10, 10)): KeyRun {
+    const t = T0 + 30_000;
+    const day: DayData = { accepted: 10, acceptedAt: [], bursts: [], ended: 'day-block', elapsedMs: 1, block: { t, status: 429, ...(block as Partial<TimelinePoint>), date: httpDate(t) } };
+    return keyRun({ start: startAt(10), burst, day });
+  }
+
+  it.each<Case>([
+    { title: "the minute's 429 under the minute's headers, Remaining 0, passes", run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10) }), outcome: 'pass', mentions: ['free-a: Remaining 0 on 1 429s of the window that refused'] },
+    {
+      title: "the minute's 429 under the minute's headers saying Remaining 3 fails",
+      run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { rejectedRemaining: 3 }) }),
+      outcome: 'fail', code: 'remaining-left-on-429',
+      mentions: ['free-a: a 429 of the minute (Retry-After 44) says X-RateLimit-Remaining 3 under Limit 60 (the minute\'s quota), the window that refused: a refused key has no request remaining in it'],
+    },
+    {
+      title: "the minute's 429 under the day's headers with the day's Remaining passes (headers-day-window)",
+      run: () => keyRun({ start: dayStart(888), burst: dayHeadersBurst(888, 45, { retryAfter: '15' }) }),
+      outcome: 'pass', mentions: ['1 minute refusals under headers of the day, whose Remaining counts the day, not judged'],
+    },
+    {
+      title: "the day's 429 under the minute's headers with the minute's Remaining fails (fault rate-day-429-minute-remaining)",
+      run: () => withDayBlock({ limit: 60, remaining: 12, reset: S0 + 45, retryAfter: '3570' }),
+      outcome: 'fail', code: 'day-429-minute-remaining',
+      mentions: ["free-a: a 429 of the spent day (Retry-After 3570) says X-RateLimit-Remaining 12 under Limit 60 (the minute's quota): it tells the client 12 requests remain in the minute, yet the day lets none through before it turns"],
+    },
+    { title: "the day's 429 under the minute's headers with Remaining 0 passes (headers-minute-window)", run: () => withDayBlock({ limit: 60, remaining: 0, reset: S0 + 45, retryAfter: '3570' }), outcome: 'pass', mentions: ['Remaining 0 on 2 429s'] },
+    { title: "the day's 429 under the day's headers, Remaining 0, passes", run: () => withDayBlock({ limit: 1000, remaining: 0, reset: DAY_RESET, retryAfter: '3570' }), outcome: 'pass' },
+    // A ban's headers are not judged: its length and what they describe are not shown.
+    { title: 'a ban (kept out beyond the day window) saying Remaining 5 is not judged', run: () => keyRun({ start: observation(T0, 429, { limit: 60, remaining: 5, reset: S0 + 200_000, retryAfter: '200000' }), burst: fixedBurst(10, 10) }), outcome: 'pass' },
+    { title: 'only bans: skip', run: () => keyRun({ start: observation(T0, 429, { limit: 60, remaining: 5, reset: S0 + 200_000, retryAfter: '200000' }) }), outcome: 'skip', mentions: ["free-a's only 429s were bans"] },
+    { title: 'no 429: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { no429: true }) }), outcome: 'skip', mentions: ['no 429 carried an integer X-RateLimit-Remaining'] },
+    { title: 'a 429 without Remaining: skip', run: () => keyRun({ start: observation(T0, 429, { limit: 60, reset: RESET, retryAfter: '45' }) }), outcome: 'skip', mentions: ['headers.rate-limit-present judges the headers'] },
+    { title: 'not driven: skip', run: () => keyRun(), outcome: 'skip' },
+  ])('$title', (c) => {
+    expectCase(judgeRemainingZeroOn429(c.run()), c);
+  });
+
+  it("judges the mix's 429s too", () => {
+    const t = T0 + 5_000;
+    const run = keyRun({
+      start: startAt(10),
+      burst: fixedBurst(10, 10),
+      mix: { start: observation(T0, 200, { limit: 60, remaining: 60, reset: RESET }), expected: 60, ended: 'first-429', durationMs: 10, points: [{ t, status: 429, limit: 60, remaining: 7, reset: RESET, retryAfter: '40', date: httpDate(t), op: 'getPet' }] },
+    });
+    expect(judgeRemainingZeroOn429(run)).toMatchObject({ outcome: 'fail', code: 'remaining-left-on-429', message: expect.stringContaining('says X-RateLimit-Remaining 7') });
+  });
+
+  it('is a must of the headers clause, listed among the rate-limit checks; binding-headers shows under it', () => {
+    expect(remainingZeroOn429).toMatchObject({ id: 'rate-limit.remaining-zero-on-429', severity: 'must', clause: 'Limits / Rate limit headers', suite: 'rate-limit' });
+    expect(RATE_LIMIT_CHECKS).toContain(remainingZeroOn429);
+    expect(bindingHeaders.explainedBy).toContain('rate-limit.remaining-zero-on-429');
+  });
+});
+
+describe('judgeServedAtReset', () => {
+  /** The burst's 429 (Reset RESET, Retry-After to it), then a request sent a second after RESET, answered as `status` and `h` say. */
+  function atReset(status: number, h: RateHeaders = {}, o: { sameAsRetry?: boolean; sentLate?: number } = {}): KeyRun {
+    const burst = fixedBurst(10, 10);
+    const refusal = burst.points.at(-1)!;
+    const aimedAt = (RESET + 1) * 1000;
+    const sentAt = aimedAt + (o.sentLate ?? 0);
+    return keyRun({ start: startAt(10), burst, atReset: { refusal, reset: RESET, slackMs: 1_000, aimedAt, sentAt, next: observation(sentAt + 5, status, h), ...(o.sameAsRetry ? { sameAsRetry: true } : {}) } });
+  }
+
+  it.each<Case>([
+    { title: 'let through a second after Reset passes', run: () => atReset(200, { limit: 60, remaining: 59, reset: RESET + 60 }, { sameAsRetry: true }), outcome: 'pass', mentions: [`free-a: a request sent 1.0 s after the X-RateLimit-Reset ${RESET} its 429 named (the server's clock, read from its Date), also the request after Retry-After, got 200`] },
+    {
+      title: "refused by the window that refused before (a Reset before the window turns) fails",
+      run: () => atReset(429, { limit: 60, remaining: 0, reset: RESET, retryAfter: '1' }),
+      outcome: 'fail', code: 'refused-at-reset',
+      mentions: [`free-a: a request sent 1.0 s after the X-RateLimit-Reset ${RESET} its 429 named (the server's clock, read from its Date) got 429 (Retry-After 1, X-RateLimit-Reset ${RESET}, Remaining 0): the minute window had not reset at the moment Reset named`],
+    },
+    { title: 'sent later than aimed (a Retry-After still ran), the time said', run: () => atReset(200, { limit: 60, remaining: 59, reset: RESET + 60 }, { sentLate: 1_500 }), outcome: 'pass', mentions: ['sent 2.5 s after'] },
+    // The day spent meanwhile: refused by another window than the 429's.
+    { title: "refused by the day (another window than the minute's 429) is not judged", run: () => atReset(429, { limit: 1000, remaining: 0, reset: DAY_RESET, retryAfter: '3554' }), outcome: 'skip', mentions: ["a refusal of the day, not of the minute that refused before: not judged"] },
+    { title: 'another status is not judged', run: () => atReset(503, {}), outcome: 'skip', mentions: ['got 503, neither let through nor refused by the limiter'] },
+    { title: 'no request at Reset, and why, from the driver', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10), atResetSkipped: 'free-a\'s 429 names X-RateLimit-Reset 1736208000, 43186 s after it arrived: more than the harness waits' }), outcome: 'skip', mentions: ['more than the harness waits'] },
+    { title: 'a disposable key, probed for a ban: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10), ban: { statuses: [429], after: observation(T0, 200) } }), outcome: 'skip', mentions: ['probed for a ban'] },
+    { title: 'no 429 in the burst: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { no429: true }) }), outcome: 'skip', mentions: ['met no 429 in its burst'] },
+    { title: 'not driven: skip', run: () => keyRun({ unavailable: { reason: 'free-a was refused before', refusal: observation(T0, 429) } }), outcome: 'skip' },
+  ])('$title', (c) => {
+    expectCase(servedAtReset.judge(c.run()), c);
+  });
+
+  it('is a must of the headers clause, listed after the recovery; shown under retry-after-honoured when one request failed both', () => {
+    expect(servedAtReset).toMatchObject({ id: 'rate-limit.served-at-reset', severity: 'must', clause: 'Limits / Rate limit headers', suite: 'rate-limit' });
+    expect(servedAtReset.explainedBy).toContain('rate-limit.retry-after-honoured');
+    const ids = RATE_LIMIT_CHECKS.map((c) => c.id);
+    expect(ids.indexOf('rate-limit.served-at-reset')).toBe(ids.indexOf('rate-limit.retry-after-honoured') + 1);
+    expect(judgeServedAtReset(keyRun())).toMatchObject({ outcome: 'skip' });
   });
 });
 

@@ -88,6 +88,19 @@ describe('mergeKeyRuns', () => {
     expect(merged.day).toBe(day);
   });
 
+  it("keeps a request at Reset that was refused over one let through, else a runner's reason for sending none", () => {
+    const [two, one] = twoRunners();
+    const p = one!.run.burst!.points.at(-1)!;
+    const at = (next: ReturnType<typeof look>) => ({ refusal: p, reset: RESET, slackMs: 1000, aimedAt: (RESET + 1) * 1000, sentAt: (RESET + 1) * 1000, next });
+    one!.run.atReset = at(look(T0 + 6_000, 59));
+    two!.run.atReset = at({ ...look(T0 + 6_001, 0), status: 429 });
+    expect(mergeKeyRuns([one!, two!]).atReset?.next.status).toBe(429);
+    delete one!.run.atReset;
+    delete two!.run.atReset;
+    two!.run.atResetSkipped = 'no Reset';
+    expect(mergeKeyRuns([one!, two!])).toMatchObject({ atResetSkipped: 'no Reset' });
+  });
+
   it('a key unavailable in every runner stays unavailable, with the first runner\'s reason', () => {
     const refusal = { ...look(T0, 0), status: 429 };
     const merged = mergeKeyRuns([

@@ -55,6 +55,13 @@ export const VARIATION_CATALOGUE = [
     },
   },
   {
+    id: 'pet-extra-members',
+    allows:
+      'Pet "has all fields of NewPet plus" id, and other members are not forbidden: every Pet answered (listPets, createPet, ' +
+      'getPet) also carries `createdAt` (when it was stored, ISO 8601) and a HAL link to itself, `_links: { self: { href: ' +
+      '"/v1/pets/{id}" } }`.',
+  },
+  {
     id: 'limit-clamp',
     allows: 'A limit outside 1..100 may be clamped: over 100 gives 100, under 1 gives 1, a non-integer the default 20; never 400.',
   },

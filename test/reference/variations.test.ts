@@ -295,6 +295,27 @@ describe('each variation does what it says', () => {
     expect((await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1, status: 'sold' } })).json).toMatchObject({ status: 'sold' });
   });
 
+  it('pet-extra-members: every Pet answered carries createdAt and _links.self, its id written exactly, in every operation', async () => {
+    const s = await start(['pet-extra-members', 'ids-beyond-2^53'], { preload: 3 });
+    const res = await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1 } });
+    expect(res.status).toBe(201);
+    const { id } = Pet.parse(res.json);
+    expect(id).toBeGreaterThan(2n ** 53n);
+    expect(res.text).toContain(`"_links":{"self":{"href":"/v1/pets/${id}"}}`);
+    const { createdAt } = res.json as { createdAt: string };
+    expect(new Date(createdAt).toISOString()).toBe(createdAt);
+    const read = await get(s, `/v1/pets/${id}`);
+    expect(read.text).toBe(res.text);
+    const page = (await get(s, '/v1/pets?limit=100')).json as { id: unknown; createdAt?: unknown; _links?: { self?: { href?: unknown } } }[];
+    expect(page).toHaveLength(4);
+    for (const pet of page) {
+      expect(typeof pet.createdAt).toBe('string');
+      expect(pet._links?.self?.href).toBe(`/v1/pets/${Pet.parse(pet).id}`);
+    }
+    // The members the interface names are as without the variation.
+    expect(Pet.parse(read.json)).toEqual({ id, name: 'n', categoryId: 1n });
+  });
+
   it('status-default-available: an omitted status is stored and returned as available', async () => {
     const s = await start(['status-default-available'], { preload: 40 });
     const res = await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1 } });

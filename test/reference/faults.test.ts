@@ -717,6 +717,10 @@ const checks = {
     expect(rateHeaders(await get(s, '/v1/pets'))).toBeUndefined();
     expect(rateHeaders(await get(s, '/v1/nowhere'))).toBeUndefined();
   },
+  'cache-public-keyed': async (s) => {
+    for (const path of ['/v1/pets', '/v1/pets/7']) expect((await get(s, path)).headers['cache-control'], path).toBe('public, max-age=60');
+    for (const res of [await post(s, { name: 'x', categoryId: 1 }), await get(s, '/v1/pets/0'), await call(s, 'GET', '/v1/pets')]) expect(res.headers['cache-control']).toBeUndefined();
+  },
   'content-type-text': async (s) => {
     const res = await get(s, '/v1/pets');
     expect(res.status).toBe(200);

@@ -682,6 +682,16 @@ describe('each variation does what it says', () => {
     expectError(await postRaw(await start([]), '{"name":"decoy","name":"Rex","categoryId":1}'), 400);
   });
 
+  it('cache-control-keyed: a 200 private, max-age=60, a 404 public, max-age=0, every other answer no-store', async () => {
+    const s = await start(['cache-control-keyed'], { preload: 3 });
+    const cacheControl = async (res: Promise<Exchange>) => (await res).headers['cache-control'];
+    expect(await cacheControl(get(s, '/v1/pets'))).toBe('private, max-age=60');
+    expect(await cacheControl(get(s, '/v1/pets/1'))).toBe('private, max-age=60');
+    expect(await cacheControl(get(s, '/v1/pets/0'))).toBe('public, max-age=0');
+    expect(await cacheControl(call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1 } }))).toBe('no-store');
+    expect(await cacheControl(call(s, 'GET', '/v1/pets'))).toBe('no-store');
+  });
+
   it('deprecation-date-form: Deprecation is @1735689600 on every getPet response', async () => {
     const s = await start(['deprecation-date-form'], { preload: 1 });
     expect(DEPRECATION_DATE).toBe('@1735689600');

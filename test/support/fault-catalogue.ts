@@ -137,6 +137,7 @@ const SHOWN = {
   'headers-missing-on-errors': { group: 'auth-a', by: ['auth'] },
   'headers-missing': { group: 'list-a', by: ['list-pets'] },
   'content-type-text': { group: 'list-a', by: ['list-pets'] },
+  'cache-public-keyed': { group: 'list-d', by: ['list-pets'] },
   // The relations suite: one fault a relations check to a group, faults of one family apart (two
   // layers misreading the same spelling would hide each other). relations-b and -f hold a should
   // (header-facts): --strict.

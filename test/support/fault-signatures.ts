@@ -3,7 +3,8 @@
 // switches several faults on in one server (test/support/fault-catalogue.ts, `group`); a group is
 // sound when no fault in it fails another one's check with that one's code, so that each fault is
 // still shown caught by its own failure. Written by `node --import tsx bench/fault-signatures.ts`,
-// which runs every such fault alone; run it again after changing a fault or a check.
+// which runs every such fault alone (`--only a,b`: those faults, the others' lines kept); run it
+// again after changing a fault or a check.
 export const FAULT_SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   'auth-after-validation': ['auth.before-lookup:not-401', 'auth.before-validation:not-401', 'auth.credential-syntax:not-401', 'auth.empty-token:not-401', 'auth.invalid-key:not-401', 'auth.key-in-query:not-401', 'auth.key-without-scheme:not-401', 'auth.missing-key:not-401', 'auth.near-miss-key:not-401', 'auth.other-carrier:not-401', 'auth.wrong-scheme:not-401'],
   'auth-api-key-header-accepted': ['auth.other-carrier:header-key-accepted'],
@@ -20,6 +21,7 @@ export const FAULT_SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   'auth-session-cookie': ['auth.cookie-not-credential:set-cookie-accepted'],
   'auth-wrong-status': ['auth.before-lookup:not-401', 'auth.before-validation:not-401', 'auth.credential-syntax:not-401', 'auth.empty-token:not-401', 'auth.invalid-key:not-401', 'auth.key-in-query:not-401', 'auth.key-without-scheme:not-401', 'auth.missing-key:not-401', 'auth.near-miss-key:not-401', 'auth.object-member-key:not-401', 'auth.other-carrier:not-401', 'auth.wrong-scheme:not-401'],
   'body-compiled-parser-500': ['relations.same-meaning:server-error', 'responses.no-5xx:server-error'],
+  'cache-public-keyed': ['responses.keyed-not-shared-cacheable:marked-public'],
   'content-type-text': ['responses.json-media-type:not-json-media-type'],
   'create-201-without-id': ['create-pet.body-id-ignored:invalid-pet', 'create-pet.boundaries:invalid-pet', 'create-pet.created:invalid-pet', 'create-pet.echo:invalid-pet', 'create-pet.new-id:invalid-pet', 'create-pet.persisted:invalid-pet', 'create-pet.status-default:not-created'],
   'create-500-on-bad-input': ['create-pet.invalid-rejected:server-error', 'create-pet.one-new-pet:server-error', 'responses.no-5xx:server-error'],

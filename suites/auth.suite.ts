@@ -14,6 +14,7 @@ import { type CheckContext, check, sendEach } from '../lib/suite-kit/vitest-adap
 import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
 import { oneWayIn } from './parts/auth-ways-in.ts';
 import { MISSING_PET_ID } from './parts/shared.ts';
+import { readPagesBeforeWrites } from '../lib/suite-kit/pages-before-writes.ts';
 
 interface Operation {
   name: string;
@@ -54,6 +55,9 @@ const CASES: [(typeof auth.UNAUTHORIZED_CHECKS)[number], (ctx: CheckContext) => 
     },
   ],
 ];
+
+// listPets of each status before anything is written (list-pets.empty-page), unless a suite before this one read them.
+readPagesBeforeWrites();
 
 describe('Authentication', () => {
   for (const [def, credentials] of CASES) {

@@ -84,6 +84,8 @@ const SHOWN = {
   'list-filter-wrong-status': { group: 'list-b', by: ['list-pets'], preload: 60 },
   'list-pet-missing-id': { group: 'list-c', by: ['list-pets'], preload: 5 },
   'list-one-invalid-pet': { group: 'list-one-invalid-pet', by: ['list-pets'], preload: 30 },
+  // An empty store: every status's page before the run writes is empty.
+  'list-null-when-empty': { group: 'list-null-when-empty', by: ['list-pets'] },
   'list-limit-off-by-one': { group: 'list-c', by: ['list-pets'], preload: 120 },
   'list-duplicates': { group: 'list-a', by: ['list-pets'], preload: 30 },
   'list-rejects-limit-100': { group: 'list-d', by: ['list-pets'] },

@@ -83,6 +83,7 @@ export const FAULT_SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   'list-ignores-limit': ['list-pets.default-limit:too-many-animals', 'list-pets.limit:too-many-animals', 'list-pets.smoke:too-many-animals', 'list-pets.status-filter:too-many-animals'],
   'list-limit-ignored-with-status': ['stateful.store-model:too-many-animals'],
   'list-limit-off-by-one': ['list-pets.default-limit:too-many-animals', 'list-pets.limit:too-many-animals', 'list-pets.smoke:too-many-animals', 'list-pets.status-filter:too-many-animals'],
+  'list-null-when-empty': ['list-pets.default-limit:not-json-array', 'list-pets.empty-page:not-an-array', 'list-pets.limit:not-json-array', 'list-pets.no-duplicates:not-json-array', 'list-pets.smoke:not-json-array', 'list-pets.status-filter:not-json-array'],
   'list-one-invalid-pet': ['list-pets.pet-shape:invalid-pet'],
   'list-pet-missing-id': ['list-pets.created-visible:created-not-listed', 'list-pets.pet-shape:invalid-pet'],
   'list-rejects-limit-100': ['list-pets.created-visible:not-200', 'list-pets.default-limit:not-200', 'list-pets.limit:not-200', 'list-pets.no-duplicates:not-200', 'list-pets.status-filter:not-200'],

@@ -86,6 +86,26 @@ describe('Authentication', () => {
     return auth.beforeValidation.judge(await sendEach(['{}', '{"name": 1}', 'not json'], send, auth.beforeValidation.judge));
   });
 
+  // A refused createPet has no effect: NewPets named uniquely, sent without a key and with a wrong
+  // key between two animals created with the key, then looked for at the ids between those two
+  // (when few) and by name on a page of 100. At most 13 requests.
+  check(auth.refusedNoEffect, { subject: 'createPet POST /pets', requires: 'writes' }, async (ctx) => {
+    const tag = `${ctx.run.seed}`;
+    const create = (name: string, credential: Auth) => ctx.client.send({ method: 'POST', path: '/pets', body: stringifyJson({ name, categoryId: 1n }), auth: credential });
+    const before = await create(`${CREATED_NAME_PREFIX}read back ${tag}, before`, ctx.auth());
+    const refused: auth.RefusedCreate[] = [];
+    for (const [how, credential] of [['without a key', { none: true }], ['with a wrong key', { header: 'Bearer not-a-key-0000000000000000' }]] as const) {
+      const name = `${CREATED_NAME_PREFIX}refused ${how} ${tag}`;
+      refused.push({ how, name, seen: await create(name, credential) });
+    }
+    const after = await create(`${CREATED_NAME_PREFIX}read back ${tag}, after`, ctx.auth());
+    const gap = auth.idsBetween(before, after);
+    const between = [];
+    for (const id of 'ids' in gap ? gap.ids : []) between.push({ id, seen: await ctx.client.send({ method: 'GET', path: `/pets/${id}`, auth: ctx.auth() }) });
+    const page = await ctx.client.send({ method: 'GET', path: '/pets', query: { limit: 100 }, auth: ctx.auth() });
+    return auth.refusedNoEffect.judge({ refused, before, after, between, page });
+  });
+
   check(auth.beforeLookup, { subject: 'getPet GET /pets/{petId}' }, async (ctx) =>
     auth.beforeLookup.judge(await ctx.client.send({ method: 'GET', path: `/pets/${MISSING_PET_ID}`, auth: { none: true } })),
   );

@@ -54,8 +54,8 @@ describe('a suite run by vitest alone', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/Target started \(pid \d+\)/);
     // auth.cookie-not-credential skips: the reference sets no cookie.
-    expect(run.stdout).toMatch(/suites\/auth\.suite\.ts \(41 tests \| 1 skipped\)/);
-    expect(run.stdout).toMatch(/Tests\s+40 passed \| 1 skipped/);
+    expect(run.stdout).toMatch(/suites\/auth\.suite\.ts \(42 tests \| 1 skipped\)/);
+    expect(run.stdout).toMatch(/Tests\s+41 passed \| 1 skipped/);
     expect(run.stdout + run.stderr).not.toContain('local-free-key-1');
     // Near misses are made from the key with the most headroom: nothing of it, in any case.
     expect(run.stdout + run.stderr).not.toMatch(/local-business-key/i);

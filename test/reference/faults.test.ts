@@ -73,6 +73,17 @@ const checks = {
     expect((await call(s, 'GET', '/v1/pets', { authorization: `bearer ${key}` })).status).toBe(401);
     expect((await call(s, 'GET', '/v1/pets', { authorization: `Bearer ${key}` })).status).toBe(200);
   },
+  'auth-after-store': async (s) => {
+    const before = s.stats().pets;
+    const refused = await call(s, 'POST', '/v1/pets', { json: { name: 'refused', categoryId: 1 } });
+    expect(refused.status).toBe(401);
+    expect(s.stats().pets).toBe(before + 1);
+    expect(Pets.parse((await get(s, '/v1/pets?limit=100')).json).some((p) => p.name === 'refused')).toBe(true);
+    // Refused all the same: an invalid NewPet without a key gets 401 and stores nothing; reads are refused as before.
+    expect((await call(s, 'POST', '/v1/pets', { json: { name: 'x' } })).status).toBe(401);
+    expect(s.stats().pets).toBe(before + 1);
+    expect((await call(s, 'GET', '/v1/pets')).status).toBe(401);
+  },
   'auth-query-key-accepted': async (s) => {
     for (const param of ['api_key', 'access_token', 'key']) {
       const res = await call(s, 'GET', `/v1/pets?${param}=${KEYS.pro}`);

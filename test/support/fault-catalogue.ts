@@ -66,6 +66,7 @@ const SHOWN = {
   'auth-scheme-case-sensitive': { group: 'auth-a', by: ['auth'] },
   'auth-after-validation': { group: 'auth-d', by: ['auth'] },
   'auth-query-key-accepted': { group: 'auth-a', by: ['auth'] },
+  'auth-after-store': { group: 'auth-a', by: ['auth'] },
   'auth-empty-bearer-accepted': { group: 'auth-a', by: ['auth'] },
   'auth-key-prefix-accepted': { group: 'auth-a', by: ['auth'] },
   'auth-key-case-insensitive': { group: 'list-b', by: ['auth'] },

@@ -6,6 +6,7 @@
 // which runs every such fault alone (`--only a,b`: those faults, the others' lines kept); run it
 // again after changing a fault or a check.
 export const FAULT_SIGNATURES: Readonly<Record<string, readonly string[]>> = {
+  'auth-after-store': ['auth.refused-no-effect:refused-create-stored'],
   'auth-after-validation': ['auth.before-lookup:not-401', 'auth.before-validation:not-401', 'auth.credential-syntax:not-401', 'auth.empty-token:not-401', 'auth.invalid-key:not-401', 'auth.key-in-query:not-401', 'auth.key-without-scheme:not-401', 'auth.missing-key:not-401', 'auth.near-miss-key:not-401', 'auth.other-carrier:not-401', 'auth.wrong-scheme:not-401'],
   'auth-api-key-header-accepted': ['auth.other-carrier:header-key-accepted'],
   'auth-basic-key-accepted': ['auth.other-carrier:scheme-key-accepted'],

@@ -14,6 +14,7 @@ import { type CheckContext, check, sendEach } from '../lib/suite-kit/vitest-adap
 import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
 import { oneWayIn } from './parts/auth-ways-in.ts';
 import { MISSING_PET_ID } from './parts/shared.ts';
+import { readPagesBeforeWrites } from '../lib/suite-kit/pages-before-writes.ts';
 
 interface Operation {
   name: string;
@@ -55,6 +56,9 @@ const CASES: [(typeof auth.UNAUTHORIZED_CHECKS)[number], (ctx: CheckContext) => 
   ],
 ];
 
+// listPets of each status before anything is written (list-pets.empty-page), unless a suite before this one read them.
+readPagesBeforeWrites();
+
 describe('Authentication', () => {
   for (const [def, credentials] of CASES) {
     for (const op of OPERATIONS) {
@@ -80,6 +84,26 @@ describe('Authentication', () => {
   check(auth.beforeValidation, { subject: 'createPet POST /pets', requires: 'writes' }, async (ctx) => {
     const send = async (body: string) => ({ body, unreadable: !tryParseJson(body).ok, seen: await ctx.client.send({ method: 'POST', path: '/pets', body, auth: { none: true } }) });
     return auth.beforeValidation.judge(await sendEach(['{}', '{"name": 1}', 'not json'], send, auth.beforeValidation.judge));
+  });
+
+  // A refused createPet has no effect: NewPets named uniquely, sent without a key and with a wrong
+  // key between two animals created with the key, then looked for at the ids between those two
+  // (when few) and by name on a page of 100. At most 13 requests.
+  check(auth.refusedNoEffect, { subject: 'createPet POST /pets', requires: 'writes' }, async (ctx) => {
+    const tag = `${ctx.run.seed}`;
+    const create = (name: string, credential: Auth) => ctx.client.send({ method: 'POST', path: '/pets', body: stringifyJson({ name, categoryId: 1n }), auth: credential });
+    const before = await create(`${CREATED_NAME_PREFIX}read back ${tag}, before`, ctx.auth());
+    const refused: auth.RefusedCreate[] = [];
+    for (const [how, credential] of [['without a key', { none: true }], ['with a wrong key', { header: 'Bearer not-a-key-0000000000000000' }]] as const) {
+      const name = `${CREATED_NAME_PREFIX}refused ${how} ${tag}`;
+      refused.push({ how, name, seen: await create(name, credential) });
+    }
+    const after = await create(`${CREATED_NAME_PREFIX}read back ${tag}, after`, ctx.auth());
+    const gap = auth.idsBetween(before, after);
+    const between = [];
+    for (const id of 'ids' in gap ? gap.ids : []) between.push({ id, seen: await ctx.client.send({ method: 'GET', path: `/pets/${id}`, auth: ctx.auth() }) });
+    const page = await ctx.client.send({ method: 'GET', path: '/pets', query: { limit: 100 }, auth: ctx.auth() });
+    return auth.refusedNoEffect.judge({ refused, before, after, between, page });
   });
 
   check(auth.beforeLookup, { subject: 'getPet GET /pets/{petId}' }, async (ctx) =>

@@ -9,6 +9,7 @@ import { stringifyJson } from '../lib/json.ts';
 import type { NewPet } from '../lib/models.ts';
 import { check } from '../lib/suite-kit/vitest-adapter.ts';
 import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
+import { readPagesBeforeWrites } from '../lib/suite-kit/pages-before-writes.ts';
 
 /** Rounds of POSTs sent together: a race that shows only sometimes gets more than one chance. */
 const ROUNDS = 2;
@@ -21,6 +22,9 @@ function bodies(seed: number, round: number): NewPet[] {
   const same: NewPet = { name: `${CREATED_NAME_PREFIX}together ${tag} twin`, categoryId: 7n };
   return [...distinct, ...Array.from({ length: IDENTICAL }, () => same)];
 }
+
+// listPets of each status before anything is written (list-pets.empty-page), unless a suite before this one read them.
+readPagesBeforeWrites();
 
 describe('Concurrency', () => {
   check(concurrency.parallelCreates, { subject: 'POST /pets', requires: 'writes' }, async (ctx) => {

@@ -19,6 +19,7 @@ import { type CheckContext, check, prepare, sendEach } from '../lib/suite-kit/vi
 import { property } from '../lib/suite-kit/property-engine.ts';
 import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
 import { isAccepted } from '../lib/status.ts';
+import { readPagesBeforeWrites } from '../lib/suite-kit/pages-before-writes.ts';
 
 const subject = 'POST /pets';
 const writes = { subject, requires: 'writes' as const };
@@ -59,6 +60,9 @@ async function createOne(ctx: CheckContext, body: string): Promise<{ res: ApiRes
   if (pet) idsSeen.add(pet.id);
   return pet ? { res, pet } : { res };
 }
+
+// listPets of each status before anything is written (list-pets.empty-page), unless a suite before this one read them.
+readPagesBeforeWrites();
 
 describe('createPet', () => {
   prepare(async (ctx) => {

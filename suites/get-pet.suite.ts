@@ -16,6 +16,7 @@ import { type CheckContext, check, sendEach } from '../lib/suite-kit/vitest-adap
 import { property } from '../lib/suite-kit/property-engine.ts';
 import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
 import { MISSING_PET_IDS } from './parts/shared.ts';
+import { readPagesBeforeWrites } from '../lib/suite-kit/pages-before-writes.ts';
 
 const subject = 'GET /pets/{petId}';
 
@@ -46,6 +47,9 @@ async function listedAnimals(ctx: CheckContext, limit: number): Promise<ids.Know
   const pets = readPets(await ctx.client.send({ method: 'GET', path: '/pets', query: { limit }, auth: { key } })).value ?? [];
   return pets.map((pet) => ({ pet, source: 'listed', by: key.label }));
 }
+
+// listPets of each status before anything is written (list-pets.empty-page), unless a suite before this one read them.
+readPagesBeforeWrites();
 
 describe('getPet', () => {
   check(get.found, { subject }, async (ctx) => {

@@ -17,6 +17,7 @@ import { PET_STATUSES, type PetStatus } from '../lib/models.ts';
 import { type CheckContext, check, sendEach } from '../lib/suite-kit/vitest-adapter.ts';
 import { property } from '../lib/suite-kit/property-engine.ts';
 import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
+import { pagesBeforeWrites, readPagesBeforeWrites } from '../lib/suite-kit/pages-before-writes.ts';
 
 const subject = 'GET /pets';
 
@@ -56,7 +57,12 @@ function get(ctx: CheckContext, query: Record<string, string | number>) {
   return ctx.client.send({ method: 'GET', path: '/pets', query, auth: ctx.auth() });
 }
 
+// listPets of each status before anything is written (list-pets.empty-page), unless a suite before this one read them.
+readPagesBeforeWrites();
+
 describe('listPets', () => {
+  // Read before the run wrote anything, by the first suite that writes or lists (this one, run alone): no request here.
+  check(list.emptyPage, { subject: 'GET /pets?status=… before any write' }, async () => list.emptyPage.judge(await pagesBeforeWrites()));
   check(list.smoke, { subject }, async (ctx) => list.smoke.judge(await ctx.client.send({ method: 'GET', path: '/pets', auth: ctx.auth() })));
 
   property(list.limit, { subject, arbitrary: pageLimit(), examples: PAGE_LIMIT_ENDS, predicate: async (n, ctx) => list.limit.judge(n, await get(ctx, { limit: n })) });

@@ -14,6 +14,7 @@ import { FAMILIES } from '../lib/generators/transformations.ts';
 import { PET_STATUSES, type PetStatus } from '../lib/models.ts';
 import { canonicalRequests, idIn, observeRelations, requestOf } from '../lib/suite-kit/relations.ts';
 import { type CheckContext, check, prepare } from '../lib/suite-kit/vitest-adapter.ts';
+import { readPagesBeforeWrites } from '../lib/suite-kit/pages-before-writes.ts';
 import type { TargetKey } from '../lib/config/schema.ts';
 import { BudgetExhaustedError } from '../lib/errors.ts';
 import { parseJson } from '../lib/json.ts';
@@ -85,6 +86,9 @@ async function rarestStatus(ctx: CheckContext, basePath: string, key: TargetKey)
   }
   return PET_STATUSES[counts.indexOf(Math.min(...counts))]!;
 }
+
+// The store's pages of each status before anything is written (list-pets.empty-page), where this suite runs first.
+readPagesBeforeWrites();
 
 describe('Relations: every spelling of a request, judged as the request it stands for', () => {
   prepare(async (ctx) => {

@@ -14,6 +14,7 @@ import { stringifyJson } from '../lib/json.ts';
 import { type CheckContext, check, sendEach } from '../lib/suite-kit/vitest-adapter.ts';
 import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
 import { MISSING_PET_ID, MISSING_PET_IDS } from './parts/shared.ts';
+import { readPagesBeforeWrites } from '../lib/suite-kit/pages-before-writes.ts';
 
 /** A request to send without a key and with one, named as the reader sees it. */
 interface Outside {
@@ -64,6 +65,9 @@ async function missingId(ctx: CheckContext): Promise<bigint | undefined> {
   }
   return undefined;
 }
+
+// listPets of each status before anything is written (list-pets.empty-page), unless a suite before this one read them.
+readPagesBeforeWrites();
 
 describe('Outside the operations', () => {
   check(routes.unknownPath, {}, async (ctx) =>

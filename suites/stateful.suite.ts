@@ -10,6 +10,7 @@ import { type CheckContext } from '../lib/suite-kit/vitest-adapter.ts';
 import { property } from '../lib/suite-kit/property-engine.ts';
 import { CREATED_NAME_PREFIX } from '../lib/config/run-context.ts';
 import { session } from '../lib/suite-kit/session.ts';
+import { readPagesBeforeWrites } from '../lib/suite-kit/pages-before-writes.ts';
 
 /** Commands per sequence, sequences per run (at most --runs), and shrinking steps: a request each. */
 const MAX_COMMANDS = 8;
@@ -23,6 +24,9 @@ function api(ctx: CheckContext): StoreApi {
     get: (id) => ctx.client.send({ method: 'GET', path: `/pets/${id}`, auth: ctx.auth() }),
   };
 }
+
+// listPets of each status before anything is written (list-pets.empty-page), unless a suite before this one read them.
+readPagesBeforeWrites();
 
 describe('A sequence of operations', () => {
   const { run } = session();

@@ -1,5 +1,6 @@
 // Authentication: "When the key is missing or invalid, the response is 401 with an Error body."
 import { statusAsAsked } from './bodies.ts';
+import { readPage, readPet } from './pets.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, type EachCase, eachCase, fail, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
 import { isAccepted } from '../status.ts';
@@ -157,6 +158,111 @@ export const schemeCaseInsensitive = defineCheck({
 });
 
 /** The checks that each way of not presenting a valid key gets 401 with an Error body. */
+/** A createPet sent without a valid key, its NewPet named uniquely, and what it got. */
+export interface RefusedCreate {
+  /** How it was sent, e.g. "without a key", "with a wrong key". */
+  how: string;
+  /** The unique name of its NewPet: what reading back looks for. */
+  name: string;
+  seen: Seen;
+}
+
+/** What a refused createPet was looked for with: animals created with the key just before and after it, the ids between them read, a page of 100. */
+export interface ReadBack {
+  refused: RefusedCreate[];
+  before?: Seen;
+  after?: Seen;
+  /** getPet of each id between the two created animals' (idsBetween), when they are few. */
+  between: { id: bigint; seen: Seen }[];
+  /** listPets?limit=100. */
+  page?: Seen;
+}
+
+/** At most this many ids between the animals created before and after are read one by one. */
+export const MAX_IDS_BETWEEN = 8;
+
+/** The id of a created animal (a 201 with a Pet). */
+const createdId = (seen: Seen | undefined) => (seen?.status === 201 ? readPet(seen).value?.id : undefined);
+
+/**
+ * The ids strictly between the animals created just before and after the refused createPets, in
+ * order, when both were created and at most `MAX_IDS_BETWEEN` lie between (ids need not be
+ * sequential: a store that spreads them leaves a gap too wide to read); else the reason there are none.
+ */
+export function idsBetween(before: Seen | undefined, after: Seen | undefined): { ids: bigint[] } | { none: string } {
+  const [a, b] = [createdId(before), createdId(after)];
+  if (a === undefined || b === undefined) return { none: `the animals created with the key before and after were not both created (${before?.status ?? 'not sent'}, ${after?.status ?? 'not sent'})` };
+  const [low, high] = a < b ? [a, b] : [b, a];
+  const count = high - low - 1n;
+  if (count > BigInt(MAX_IDS_BETWEEN)) return { none: `ids ${a} and ${b} (created with the key before and after) have ${count} ids between them, too many to read one by one` };
+  return { ids: Array.from({ length: Number(count < 0n ? 0n : count) }, (_, i) => low + 1n + BigInt(i)) };
+}
+
+/**
+ * "When the key is missing or invalid, the response is 401": refused, a createPet has no effect.
+ * Ids need not be sequential nor listPets' order fixed, so it is read back by evidence: the
+ * refused NewPets carry unique names, looked for at each id between two animals created with the key
+ * just before and after (when the gap is small) and on a page of 100. Only a refused createPet
+ * (401) is judged; one let in is auth.missing-key's or auth.invalid-key's. Code: refused-create-stored.
+ */
+export function judgeRefusedNoEffect(back: ReadBack): Finding {
+  const refused = back.refused.filter((r) => r.seen.status === 401);
+  const notRefused = back.refused.filter((r) => r.seen.status !== 401).map((r) => `${r.how}: ${r.seen.status}, not refused with 401 (auth.missing-key and auth.invalid-key judge it)`);
+  if (refused.length === 0) return skip(`no createPet was refused with 401 to read back: ${notRefused.join('; ') || 'none was sent'}`);
+  const named = new Map(refused.map((r) => [r.name, r]));
+  const found: string[] = [];
+  const foundNames = new Set<string>();
+  const looked: string[] = [];
+  const between = idsBetween(back.before, back.after);
+  if ('ids' in between) {
+    for (const { id, seen } of back.between) {
+      const pet = seen.status === 200 ? readPet(seen).value : undefined;
+      const r = pet?.name !== undefined ? named.get(pet.name) : undefined;
+      if (r) {
+        found.push(`GET /pets/${id} → 200 with ${JSON.stringify(r.name)}, the NewPet sent ${r.how}`);
+        foundNames.add(r.name);
+      }
+    }
+    const [a, b] = [createdId(back.before)!, createdId(back.after)!];
+    const around = `${a} and ${b}, the animals created with the key just before and after`;
+    looked.push(between.ids.length === 0 ? `no id lies between ${around}` : `getPet of the ${between.ids.length} id${between.ids.length === 1 ? '' : 's'} between ${around} found ${refused.length === 1 ? 'it' : 'neither'} (${back.between.map((l) => `${l.id}: ${l.seen.status}`).join(', ')})`);
+  } else looked.push(between.none);
+  if (back.page) {
+    const page = back.page.status === 200 ? readPage(back.page).page : undefined;
+    if (page) {
+      for (const item of page.items) {
+        const name = typeof item === 'object' && item !== null && 'name' in item ? (item as { name: unknown }).name : undefined;
+        const r = typeof name === 'string' ? named.get(name) : undefined;
+        if (r) {
+          found.push(`GET /pets?limit=100 lists ${JSON.stringify(r.name)}, the NewPet sent ${r.how}`);
+          foundNames.add(r.name);
+        }
+      }
+      looked.push(`listPets?limit=100 (${page.items.length} animals) lists ${refused.length === 1 ? 'not its name' : 'neither name'}`);
+    } else looked.push(`listPets?limit=100 could not be read (${back.page.status})`);
+  }
+  const sent = refused.map((r) => `POST /pets ${r.how} got 401`).join(', ');
+  if (found.length > 0) {
+    return fail(
+      'refused-create-stored',
+      `${sent}, yet ${foundNames.size === 1 ? 'a refused NewPet was' : 'the refused NewPets were'} stored: ${found.join('; ')}`,
+      'a createPet refused with 401 creates no animal ("When the key is missing or invalid, the response is 401")',
+      found.join('\n'),
+    );
+  }
+  if (!('ids' in between) && !back.page) return skip(`the refused createPets (${sent}) could not be read back: ${between.none}, and no page was read`);
+  return pass(`${sent}, and ${refused.length === 1 ? 'its NewPet was' : 'neither NewPet was'} stored: ${looked.join('; ')}${notRefused.length > 0 ? `; ${notRefused.join('; ')}` : ''}`);
+}
+
+export const refusedNoEffect = defineCheck({
+  id: 'auth.refused-no-effect',
+  clause,
+  suite,
+  title: 'A createPet refused with 401 (no key, a wrong key) creates no animal, read back by getPet of the ids between animals created just before and after it and by name in listPets',
+  severity: 'must',
+  judge: judgeRefusedNoEffect,
+});
+
 export const UNAUTHORIZED_CHECKS = [missingKey, invalidKey, wrongScheme, emptyToken, keyWithoutScheme, keyInQuery, nearMissKey] as const;
 
-export const AUTH_CHECKS = [...UNAUTHORIZED_CHECKS, credentialSyntax, beforeValidation, beforeLookup, schemeCaseInsensitive] as const;
+export const AUTH_CHECKS = [...UNAUTHORIZED_CHECKS, credentialSyntax, beforeValidation, beforeLookup, schemeCaseInsensitive, refusedNoEffect] as const;

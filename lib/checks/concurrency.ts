@@ -2,7 +2,7 @@
 // answered in, a finding out. The suite (suites/concurrency.suite.ts) sends them.
 import type { NewPet, Pet } from '../models.ts';
 import { defineCheck } from './define.ts';
-import { echoProblems, readPet } from './pets.ts';
+import { echoProblems, notingOtherMembers, readPet } from './pets.ts';
 import { describeSeen, explainedBy, fail, type Finding, pass, type Seen, skip } from './types.ts';
 
 /** One POST of a round sent together, and what it got. */
@@ -64,7 +64,8 @@ export function judgeParallelCreates(rounds: readonly CreateRound[]): Finding {
     }
   }
   const total = rounds.reduce((sum, r) => sum + r.creates.length, 0);
-  return pass(`${rounds.length} rounds, ${total} POSTs sent ${rounds[0]!.creates.length} at a time (identical bodies among them): every one created with its own id and found by getPet`);
+  const others = rounds.flatMap((r) => [...r.creates.map((c) => c.seen), ...r.lookups.map((l) => l.seen)].filter((seen) => seen.status === 201 || seen.status === 200).flatMap((seen) => readPet(seen).others));
+  return notingOtherMembers(pass(`${rounds.length} rounds, ${total} POSTs sent ${rounds[0]!.creates.length} at a time (identical bodies among them): every one created with its own id and found by getPet`), others);
 }
 
 export const parallelCreates = defineCheck({

@@ -2,7 +2,7 @@
 import { tryParseJson } from '../json.ts';
 import type { NewPet, Pet } from '../models.ts';
 import { findingOfProblems, type Problem, problem, recoded, saidOf, serverError, statusAsAsked } from './bodies.ts';
-import { echoProblems, readPet, readPets, sameAnimalProblems } from './pets.ts';
+import { echoProblems, notingOtherMembers, readPet, readPets, sameAnimalProblems } from './pets.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, type EachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
 import { isAccepted, isServerError } from '../status.ts';
@@ -31,7 +31,7 @@ export function judgeEcho(sent: NewPet, seen: Seen): Finding {
   const expected = `the Pet as sent: ${describeNewPet(sent)}`;
   const { finding, pet } = judgeCreated(seen);
   if (!pet) return fail(finding.outcome === 'fail' ? finding.code : 'not-created', `no created Pet came back to compare: ${finding.outcome === 'fail' ? finding.message : seen.status}`, expected, describeSeen(seen));
-  return findingOfProblems(echoProblems(sent, pet), expected, describeSeen(seen));
+  return notingOtherMembers(findingOfProblems(echoProblems(sent, pet), expected, describeSeen(seen)), readPet(seen).others);
 }
 
 /** Code: id-taken. */
@@ -47,11 +47,11 @@ export function judgeNewId(pet: Pet, idsBefore: ReadonlySet<bigint>): Finding {
 export function judgePersisted(createdPet: Pet, seen: Seen): Finding {
   const expected = `200 with the Pet created: ${describePet(createdPet)}`;
   if (seen.status !== 200) return findingOf('get-not-200', [`getPet(${createdPet.id}) got ${seen.status}, not 200`], expected, describeSeen(seen));
-  const { value, problems } = readPet(seen);
+  const { value, problems, others } = readPet(seen);
   if (!value) return findingOfProblems(recoded('get', problems), expected, describeSeen(seen));
   // A 201 without status (none was sent: "not shown") says nothing the getPet status can contradict.
   const compared = createdPet.status === undefined ? { ...createdPet, status: value.status } : createdPet;
-  return findingOfProblems([...sameAnimalProblems(compared, value), ...recoded('get', problems)], expected, describeSeen(seen));
+  return notingOtherMembers(findingOfProblems([...sameAnimalProblems(compared, value), ...recoded('get', problems)], expected, describeSeen(seen)), others);
 }
 
 /**

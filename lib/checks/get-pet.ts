@@ -2,7 +2,7 @@
 import type { Pet } from '../models.ts';
 import type { Exchange } from '../result/exchange.ts';
 import { findingOfProblems, problem, statusAsAsked } from './bodies.ts';
-import { readPet, sameAnimalProblems } from './pets.ts';
+import { notingOtherMembers, readPet, sameAnimalProblems } from './pets.ts';
 import { judgeNo5xx } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, eachCase, type Finding, fail, findingOf, pass, type Seen, skip } from './types.ts';
@@ -20,9 +20,9 @@ const suite = 'get-pet';
 export function judgeFound(listed: Pet, seen: Seen): Finding {
   const expected = `200 with ${listed.id} as listed`;
   if (seen.status !== 200) return findingOf('not-200', [`getPet(${listed.id}) got ${seen.status}, not 200`], expected, describeSeen(seen));
-  const { value, problems } = readPet(seen);
+  const { value, problems, others } = readPet(seen);
   if (!value) return findingOfProblems(problems, expected, describeSeen(seen));
-  return findingOfProblems([...sameAnimalProblems(listed, value), ...problems], expected, describeSeen(seen));
+  return notingOtherMembers(findingOfProblems([...sameAnimalProblems(listed, value), ...problems], expected, describeSeen(seen)), others);
 }
 
 /** Code: not-404; the Error body is errors.error-body's (statusAsAsked). */

@@ -10,6 +10,7 @@ import type { Exchange } from '../result/exchange.ts';
 import { isAccepted, isServerError } from '../status.ts';
 import { type Credential, type Operation, requestLine, type Spelled, type Transformed } from '../generators/transformations.ts';
 import { isJsonMediaType } from './bodies.ts';
+import { namedMembers } from './pets.ts';
 import { type CheckDef, defineCheck } from './define.ts';
 import { type Finding, type OtherFailure, pass, type Seen, skip } from './types.ts';
 
@@ -92,9 +93,6 @@ function normalised(value: unknown): string {
   return stringifyJson(sort(value));
 }
 
-/** The names of Pet's members, the ones the interface names. */
-const PET_MEMBERS = new Set(Object.keys(Pet.shape));
-
 /**
  * What the interface names of a body: of a Pet (or each Pet of a list), its id, name, categoryId
  * and status as Pet reads them (ids exact, a null status as none); any other value as it is.
@@ -113,7 +111,7 @@ export function unnamedMembers(text: string): string[] {
   const p = tryParseJson(text);
   if (!p.ok) return [];
   const pets = Array.isArray(p.value) ? p.value : [p.value];
-  const names = pets.flatMap((pet) => (Pet.safeParse(pet).success ? Object.keys(pet as object).filter((k) => !PET_MEMBERS.has(k)) : []));
+  const names = pets.flatMap((pet) => (Pet.safeParse(pet).success ? namedMembers(pet).others : []));
   return [...new Set(names)].sort();
 }
 

@@ -1,6 +1,7 @@
 // listPets: `GET /pets` returns Pets: at most `limit` animals (1..100, default 20), filtered by status.
 import { petStatusIgnoringCase } from '../generators/pet-status.ts';
 import { PAGE_SIZE, type Pet, type PetStatus } from '../models.ts';
+import type { Exchange } from '../result/exchange.ts';
 import { duplicateIds, type Page, readPage, readPet } from './pets.ts';
 import { findingOfProblems, judgeNo5xx, problem, saidOf, serverError, statusAsAsked } from './bodies.ts';
 import { defineCheck } from './define.ts';
@@ -267,6 +268,79 @@ function summarisePage(seen: Seen): string {
   return `${seen.status}, ${page.items.length} animals${invalid}: ${ids.join(', ')}${page.pets.length > 10 ? ', …' : ''}`;
 }
 
+/**
+ * listPets of one status, read once before the run wrote anything (lib/suite-kit/pages-before-writes.ts):
+ * what it got, or why nothing came (a transport failure, the budget spent).
+ */
+export interface StatusPageRead {
+  status: PetStatus;
+  seen?: Seen;
+  /** The recorded exchange: the evidence of a failure, the reads being no request of the check's own. */
+  exchange?: Exchange;
+  error?: string;
+}
+
+/** "GET /pets?status=sold". */
+const readLine = (status: PetStatus) => `GET /pets?status=${status}`;
+
+/**
+ * "Pets: A JSON array of Pet": a status with no animal is an empty array, `[]`, never `null`, `{}`
+ * or an empty body (what a serialiser of a missing list writes). Judges the reads of each status
+ * made before the run wrote: a 200 whose body is no JSON array fails (whatever the page held); at
+ * least one empty page passes; a store holding every status shows no empty page, and skips saying so.
+ * Code: not-an-array.
+ */
+export function judgeEmptyPage(reads: readonly StatusPageRead[]): Finding {
+  if (reads.length === 0) return skip('listPets was not read before the run wrote: no suite that reads it first ran');
+  const offenders: { read: StatusPageRead; seen: Seen; why: string }[] = [];
+  const sizes: string[] = [];
+  const empty: PetStatus[] = [];
+  for (const read of reads) {
+    const { seen } = read;
+    if (!seen) {
+      sizes.push(`${read.status}: not read (${read.error ?? 'no answer'})`);
+      continue;
+    }
+    if (seen.status !== 200) {
+      sizes.push(`${read.status}: ${seen.status}, not judged`);
+      continue;
+    }
+    const { page, problems } = readPage(seen);
+    if (!page) {
+      offenders.push({ read, seen, why: problems.map((p) => p.text).join('; ') });
+      continue;
+    }
+    sizes.push(`${read.status}: ${page.items.length} animal${page.items.length === 1 ? '' : 's'}`);
+    if (page.items.length === 0) empty.push(read.status);
+  }
+  const [first] = offenders;
+  if (first) {
+    const body = first.seen.text.trim() === '' ? 'an empty body' : first.seen.text.length > 80 ? `${first.seen.text.slice(0, 80)}…` : first.seen.text;
+    const more = offenders.length > 1 ? ` (and ${offenders.slice(1).map((o) => `status=${o.read.status}`).join(', ')} alike)` : '';
+    const finding = fail(
+      'not-an-array',
+      `${readLine(first.read.status)} → 200 with ${body}: ${first.why}${more}; a page with no animal is [], "A JSON array of Pet"`,
+      '200 with a JSON array of Pet for each status, [] where no animal has it',
+      offenders.map((o) => `${readLine(o.read.status)}: ${describeSeen(o.seen)}`).join('\n'),
+    );
+    const exchanges = offenders.flatMap((o) => (o.read.exchange ? [o.read.exchange] : []));
+    return finding.outcome === 'fail' && exchanges.length > 0 ? { ...finding, exchanges } : finding;
+  }
+  if (empty.length === 0) {
+    return skip(`no status had an empty page before the run wrote (${sizes.join('; ')}): the store holds animals of every status read, so an empty page was not seen`);
+  }
+  return pass(`before the run wrote, ${empty.map((s) => `status=${s}`).join(', ')} listed no animal and answered [] (${sizes.join('; ')})`);
+}
+
+export const emptyPage = defineCheck({
+  id: 'list-pets.empty-page',
+  clause: 'Resources and their fields / Pets',
+  suite,
+  title: 'A listPets page with no animal is an empty JSON array, [], never null, {} or an empty body (read for each status before the run writes)',
+  severity: 'must',
+  judge: judgeEmptyPage,
+});
+
 export const smoke = defineCheck({ id: 'list-pets.smoke', explainedBy: ['list-pets.pet-shape', 'list-pets.limit', 'list-pets.default-limit'], clause, suite, title: 'GET /pets with a valid key returns 200 and a JSON array of Pet, at most 20 without limit', severity: 'must', judge: expectDefaultPage });
 export const limit = defineCheck({ id: 'list-pets.limit', explainedBy: ['list-pets.pet-shape'], clause, suite, title: 'With limit in 1..100, 200 and at most limit animals, each a Pet', severity: 'must', judge: judgeLimit });
 export const noDuplicates = defineCheck({ id: 'list-pets.no-duplicates', explainedBy: ['list-pets.pet-shape', 'list-pets.limit'], clause, suite, title: 'A page lists no animal twice', severity: 'must', judge: judgeNoDuplicates });
@@ -280,4 +354,4 @@ export const outOfRange = defineCheck({ id: 'list-pets.limit-out-of-range', expl
 export const outOfRangeNo5xx = defineCheck({ id: 'list-pets.limit-out-of-range-no-5xx', explainedBy: ['responses.no-5xx'], clause: pageSize, suite, title: 'An out-of-range or malformed limit never gets a 5xx', severity: 'should', judge: judgeNo5xx });
 export const outOfRangeBehaviour = defineCheck({ id: 'list-pets.limit-out-of-range-behaviour', clause: pageSize, suite, title: 'What the server does with limit 0, 101 and 500 (reject or clamp), recorded', severity: 'info', judge: describeOutOfRange });
 
-export const LIST_PETS_CHECKS = [smoke, limit, noDuplicates, defaultLimit, statusFilter, createdVisible, statusFilterInvalid, statusCase, unknownStatus, outOfRange, outOfRangeNo5xx, outOfRangeBehaviour] as const;
+export const LIST_PETS_CHECKS = [emptyPage, smoke, limit, noDuplicates, defaultLimit, statusFilter, createdVisible, statusFilterInvalid, statusCase, unknownStatus, outOfRange, outOfRangeNo5xx, outOfRangeBehaviour] as const;

@@ -1,21 +1,57 @@
-// Reading animals out of responses, and comparing them. Ids are bigint: compared exactly.
+// Reading animals out of responses, and comparing them. Ids are bigint: compared exactly. A Pet is
+// compared by the members the interface names (namedMembers) and nothing else: a server may add
+// others (createdAt, _links), which are recorded, never compared.
 import { type NewPet, Pet, Pets } from '../models.ts';
 import { tryParseJson } from '../json.ts';
 import { jsonProblems, modelProblems, type Problem, problem } from './bodies.ts';
-import type { Seen } from './types.ts';
+import { type Finding, pass, type Seen } from './types.ts';
 
 export interface Parsed<T> {
   value?: T;
   problems: Problem[];
 }
 
-/** A Pet, as JSON. Codes: invalid-pet, and jsonProblems' (empty-body, not-json, no-content-type, not-json-media-type). */
-export function readPet(seen: Seen): Parsed<Pet> {
+/** The members of a Pet the interface names ("Pet has all fields of NewPet plus" id), from the model: id, name, categoryId, status. */
+export const PET_MEMBERS: readonly string[] = Object.keys(Pet.shape);
+const NAMED: ReadonlySet<string> = new Set(PET_MEMBERS);
+
+/**
+ * A JSON value read as a Pet is compared: the members the interface names (PET_MEMBERS), as
+ * written, in `named`; the names of every other member (createdAt, _links, …) in `others`, to be
+ * recorded, never compared. A value that is not a JSON object has no members.
+ */
+export function namedMembers(value: unknown): { named: Record<string, unknown>; others: string[] } {
+  const named: Record<string, unknown> = {};
+  const others: string[] = [];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { named, others };
+  for (const [name, member] of Object.entries(value)) {
+    if (NAMED.has(name)) named[name] = member;
+    else others.push(name);
+  }
+  return { named, others };
+}
+
+/**
+ * A finding that passed, saying which members the interface does not name came with the Pets it
+ * compared (they were not compared); any other finding, or none such, unchanged.
+ */
+export function notingOtherMembers(finding: Finding, others: readonly string[]): Finding {
+  if (finding.outcome !== 'pass' || others.length === 0) return finding;
+  const said = `members the interface does not name, not compared: ${[...new Set(others)].join(', ')}`;
+  return pass(finding.message ? `${finding.message}; ${said}` : said);
+}
+
+/**
+ * A Pet, as JSON: its value holds only the members the interface names; `others` names the rest.
+ * Codes: invalid-pet, and jsonProblems' (empty-body, not-json, no-content-type, not-json-media-type).
+ */
+export function readPet(seen: Seen): Parsed<Pet> & { others: string[] } {
   const { problems, value } = jsonProblems(seen);
-  if (value === undefined) return { problems };
+  const { others } = namedMembers(value);
+  if (value === undefined) return { problems, others };
   const shape = modelProblems(Pet, value, 'Pet');
-  if (shape.length > 0) return { problems: [...shape.map((text) => problem('invalid-pet', text)), ...problems] };
-  return { value: Pet.parse(value), problems };
+  if (shape.length > 0) return { problems: [...shape.map((text) => problem('invalid-pet', text)), ...problems], others };
+  return { value: Pet.parse(value), problems, others };
 }
 
 /** Pets, as JSON. Codes: invalid-pets, and jsonProblems'. */

@@ -8,6 +8,7 @@ import { invalidPetProblems, readPage } from './pets.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, type OtherFailure, pass, type Seen, skip } from './types.ts';
 import { isServerError } from '../status.ts';
+import { readHttpDate } from '../http-date.ts';
 
 const suite = 'run';
 
@@ -345,4 +346,94 @@ export const onlyGetPetDeprecated = defineCheck({
   }),
 });
 
-export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders, retryAfterPresent, retryAfterFormat, petShape, no5xx, retryAfterObeyed, onlyGetPetDeprecated] as const;
+// Every operation requires bearer authentication: a keyed answer a shared cache (a CDN, a proxy)
+// may store and serve without asking the origin would be served to a request without a key. RFC
+// 9111 §3.5: a shared cache stores a response to a request with Authorization only when it says
+// `public`, `s-maxage` or `must-revalidate`; `must-revalidate` still sends it to the origin once
+// stale. So `public` with a freshness above zero (explicit, or heuristic: RFC 9111 §4.2.2), or
+// `s-maxage` above zero, unless `private`, `no-store` or `no-cache` (unqualified: a field-name list
+// keeps the rest shareable) is there too.
+
+/** One Cache-Control directive: its name lower-cased, its value unquoted (undefined without `=`). */
+interface Directive {
+  name: string;
+  value?: string;
+}
+
+/** Cache-Control's directives (RFC 9111 §5.2): comma-separated, names case-insensitive, values tokens or quoted strings. */
+export function cacheDirectives(header: string | undefined): Directive[] {
+  if (header === undefined) return [];
+  const directives: Directive[] = [];
+  // A comma inside a quoted value (private="a, b") does not end the directive.
+  for (const [, name, quoted, token] of header.matchAll(/\s*([^=,\s]+)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^,\s]*)))?\s*(?:,|$)/g)) {
+    directives.push({ name: name!.toLowerCase(), ...(quoted !== undefined ? { value: quoted.replace(/\\(.)/g, '$1') } : token !== undefined ? { value: token } : {}) });
+  }
+  return directives;
+}
+
+/** A delta-seconds value (RFC 9111 §1.2.2), the first occurrence of the directive; anything else undefined. */
+function deltaOf(directives: readonly Directive[], name: string): number | undefined {
+  const value = directives.find((d) => d.name === name)?.value;
+  return value !== undefined && /^[0-9]+$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * Why a shared cache may store this answer to a keyed request and serve it, unasked, to others;
+ * none when it may not. Codes: marked-s-maxage, marked-public.
+ */
+export function sharedCacheProblems(headers: Readonly<Record<string, string>>, answeredAt: number): Problem[] {
+  const raw = headers['cache-control'];
+  const directives = cacheDirectives(raw);
+  const has = (name: string, unqualified = false) => directives.some((d) => d.name === name && (!unqualified || d.value === undefined));
+  if (has('no-store') || has('private', true) || has('no-cache', true)) return [];
+  const said = `Cache-Control "${raw}"`;
+  const sMaxAge = deltaOf(directives, 's-maxage');
+  if (sMaxAge !== undefined && sMaxAge > 0) {
+    return [problem('marked-s-maxage', `${said}: s-maxage=${sMaxAge} lets a shared cache store this answer to a keyed request and serve it for ${sMaxAge} s without asking the origin (RFC 9111 §3.5), to requests without a key too`)];
+  }
+  if (!has('public')) return [];
+  const maxAge = sMaxAge ?? deltaOf(directives, 'max-age');
+  if (maxAge !== undefined) {
+    return maxAge > 0 ? [problem('marked-public', `${said}: public with max-age=${maxAge} lets a shared cache store this answer to a keyed request and serve it for ${maxAge} s without asking the origin (RFC 9111 §3.5), to requests without a key too`)] : [];
+  }
+  const expires = headers['expires'];
+  if (expires !== undefined) {
+    // An Expires that is no date is in the past (RFC 9111 §5.3); freshness counts from Date, else from the answer.
+    const at = readHttpDate(expires, answeredAt);
+    const from = headers['date'] === undefined ? answeredAt : (readHttpDate(headers['date'], answeredAt) ?? answeredAt);
+    return at !== undefined && at > from ? [problem('marked-public', `${said} with Expires "${expires}": public lets a shared cache store this answer to a keyed request and serve it until then without asking the origin (RFC 9111 §3.5), to requests without a key too`)] : [];
+  }
+  return [problem('marked-public', `${said}: public without max-age lets a shared cache store this answer to a keyed request and serve it for a heuristic freshness (RFC 9111 §3.5, §4.2.2) without asking the origin, to requests without a key too`)];
+}
+
+/** A request that carried a configured key in Authorization (a near miss of one included): RFC 9111 §3.5's request with Authorization. */
+const carriedKey = (e: Exchange) => e.auth.kind === 'key';
+
+const sharedCacheRule = judgeAll({
+  applies: (_s, e) => carriedKey(e),
+  problemsOf: (s, e) => sharedCacheProblems(s.headers, answeredAt(e)),
+  expected: 'no Cache-Control that lets a shared cache reuse a keyed answer: no `public` (with freshness above zero) or `s-maxage` above zero, unless `private`, `no-store` or `no-cache` is there too',
+  readsBody: false,
+  nothing: 'no request of the run carried a key in Authorization',
+});
+
+/** Codes: marked-s-maxage, marked-public. A pass says which Cache-Control values came. */
+export function judgeKeyedNotShared(exchanges: readonly Exchange[]): Finding {
+  const finding = sharedCacheRule(exchanges);
+  if (finding.outcome !== 'pass') return finding;
+  const values = new Map<string, number>();
+  for (const e of exchanges) if (e.status !== undefined && carriedKey(e)) values.set(e.responseHeaders['cache-control'] ?? '', (values.get(e.responseHeaders['cache-control'] ?? '') ?? 0) + 1);
+  const seen = [...values].map(([value, n]) => `${value === '' ? 'no Cache-Control' : `"${value}"`} ×${n}`).join(', ');
+  return pass(`${finding.message} (answers to requests with a key): ${seen}`);
+}
+
+export const keyedNotSharedCacheable = defineCheck({
+  id: 'responses.keyed-not-shared-cacheable',
+  clause: 'Authentication',
+  suite,
+  title: 'No answer to a request with a key is marked for shared caches (RFC 9111 §3.5): no Cache-Control public or s-maxage without private, no-store or no-cache',
+  severity: 'must',
+  judge: judgeKeyedNotShared,
+});
+
+export const RUN_CHECKS = [errorBody, rateLimitedBody, jsonMediaType, rateLimitHeaders, retryAfterPresent, retryAfterFormat, petShape, no5xx, retryAfterObeyed, onlyGetPetDeprecated, keyedNotSharedCacheable] as const;

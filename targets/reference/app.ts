@@ -99,6 +99,7 @@ export function createApp(deps: AppDeps): RequestListener {
   // Variation routing-before-auth: the router's 404 and 405 come before the key check.
   const routedFirst = variations.has('routing-before-auth');
   const parserFirst = variations.has('json-parser-first');
+  const storesBeforeAuth = faults.has('auth-after-store');
   const deleteFails = faults.has('delete-500');
   const authOptions: AuthOptions = {
     caseSensitiveScheme: faults.has('auth-scheme-case-sensitive'),
@@ -146,6 +147,15 @@ export function createApp(deps: AppDeps): RequestListener {
     const early = spellings.beforeAuth(req) ?? (spellingFaults.on ? spellingFaults.before({ req, method: x.method, url, route, authed: authError === undefined, allowed: rate.allowed, cached: x.cached }) : undefined);
     if (early) return early;
     if (authError !== undefined && authFirst && !(routedFirst && url !== undefined && route.kind !== 'operation')) {
+      // Fault auth-after-store: the key is checked by a hook on the answer, after the createPet handler stored its animal.
+      if (storesBeforeAuth && url !== undefined && route.kind === 'operation' && route.operation === 'createPet') {
+        const prepared = operations.createPet(req, url, route.params, x.client.label);
+        const refuse = async (p: Prepared) => {
+          if ('proceed' in p) await p.proceed();
+          return unauthorized(authError);
+        };
+        return prepared instanceof Promise ? prepared.then(refuse) : refuse(prepared);
+      }
       // Variation json-parser-first: a body parser mounted before authentication refuses what it cannot read.
       if (parserFirst && url !== undefined && route.kind === 'operation' && route.operation === 'createPet') {
         const prepared = operations.createPet(req, url, route.params, x.client.label);

@@ -96,6 +96,9 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
   // Variations location-absolute and duplicate-member-last-wins (spelling-variations.ts).
   const absoluteLocation = variations.has('location-absolute');
   const lastMemberWins = variations.has('duplicate-member-last-wins');
+  // Variation pet-extra-members: every Pet answered with createdAt and _links.self.
+  const extraMembers = variations.has('pet-extra-members');
+  const asJson = (pet: StoredPet) => petJson(pet, extraMembers);
 
   return {
     listPets(_req, url) {
@@ -118,7 +121,7 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
             shuffled: list.shuffled,
             preloadedOnly: list.missesNew && status.value !== undefined,
           });
-          return jsonReply(200, (list.duplicates ? withDuplicate(pets, limit.value) : pets).map(petJson));
+          return jsonReply(200, (list.duplicates ? withDuplicate(pets, limit.value) : pets).map(asJson));
         }),
       };
     },
@@ -194,7 +197,7 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
             store.skipId();
             created = store.create(input, next);
           } else created = faults.has('create-not-persisted') ? store.draft(input, id, origin) : store.create(input, id, origin);
-          const answered = firstWinsEcho ? { ...petJson(created), ...firstOfDuplicates(body.text) } : petJson(created);
+          const answered = firstWinsEcho ? { ...asJson(created), ...firstOfDuplicates(body.text) } : asJson(created);
           return jsonReply(201, answered, { Location: locationOf(req, created.id, absoluteLocation) });
         }),
       };
@@ -219,7 +222,7 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
       const answered = faults.has('get-wrong-pet') ? (store.neighbour(pet.id) ?? pet) : pet;
       // Fault get-id-sign-ignored fills the id in from the path: the animal comes back under the id asked for.
       const shown = faults.has('get-id-sign-ignored') && sought !== id.value ? { ...answered, id: id.value } : answered;
-      return { proceed: step(() => jsonReply(200, petJson(shown))) };
+      return { proceed: step(() => jsonReply(200, asJson(shown))) };
     },
 
     // Orders are "not shown" by the interface: the endpoint exists and answers an empty list.

@@ -13,6 +13,8 @@ export interface StoredPet {
   readonly status?: PetStatus;
   /** The label of the key that created it through the API (fault get-only-by-creator); never shown. */
   readonly creator?: string;
+  /** When it was stored, epoch ms: shown only by variation pet-extra-members (`createdAt`). */
+  readonly createdAt: number;
 }
 
 /** Where a new animal comes from, for the faults that make ids or reads depend on it. */
@@ -84,6 +86,7 @@ export class AnimalStore {
       categoryId: input.categoryId,
       ...(status === undefined ? {} : { status }),
       ...(origin.creator === undefined ? {} : { creator: origin.creator }),
+      createdAt: Date.now(),
     };
   }
 
@@ -182,12 +185,20 @@ function pageKey(page: readonly StoredPet[]): string {
   return page.map((pet) => pet.id).join(',');
 }
 
-/** The JSON form of a Pet, fields in the interface's order. */
-export function petJson(pet: StoredPet): Record<string, unknown> {
+/**
+ * The JSON form of a Pet, fields in the interface's order. With `extraMembers` (variation
+ * pet-extra-members), members the interface does not name follow them: `createdAt` (ISO 8601) and
+ * a HAL link to the animal, `_links.self.href`, its id written exactly.
+ */
+export function petJson(pet: StoredPet, extraMembers = false): Record<string, unknown> {
   return {
     id: pet.id,
     ...(pet.name === undefined ? {} : { name: pet.name }),
     categoryId: pet.categoryId,
     ...(pet.status === undefined ? {} : { status: pet.status }),
+    ...(extraMembers ? { createdAt: new Date(pet.createdAt).toISOString(), _links: { self: { href: `${PET_LINK_BASE}/${pet.id}` } } } : {}),
   };
 }
+
+/** Variation pet-extra-members: the path `_links.self.href` names an animal under (its id follows). */
+export const PET_LINK_BASE = '/v1/pets';

@@ -28,6 +28,11 @@ export const SUNSET_END_OF_DAY = 'Thu, 05 Dec 2030 23:59:59 GMT';
 /** Variation affinity-cookie: the instance a load balancer would send the client back to. */
 export const AFFINITY_COOKIE = 'lb=instance-1';
 
+/** Variation cache-control-keyed: the Cache-Control an answer of this status carries. */
+export function cacheControlOf(status: number): string {
+  return status === 200 ? 'private, max-age=60' : status === 404 ? 'public, max-age=0' : 'no-store';
+}
+
 export const VARIATION_CATALOGUE = [
   {
     id: 'ids-beyond-2^53',
@@ -53,6 +58,13 @@ export const VARIATION_CATALOGUE = [
       const withNull = (pet: unknown) => (typeof pet === 'object' && pet !== null && !('status' in pet) ? { ...pet, status: null } : pet);
       return { ...reply, json: Array.isArray(reply.json) ? reply.json.map(withNull) : withNull(reply.json) };
     },
+  },
+  {
+    id: 'pet-extra-members',
+    allows:
+      'Pet "has all fields of NewPet plus" id, and other members are not forbidden: every Pet answered (listPets, createPet, ' +
+      'getPet) also carries `createdAt` (when it was stored, ISO 8601) and a HAL link to itself, `_links: { self: { href: ' +
+      '"/v1/pets/{id}" } }`.',
   },
   {
     id: 'limit-clamp',
@@ -127,6 +139,14 @@ export const VARIATION_CATALOGUE = [
   {
     id: 'unknown-filter-ignored',
     allows: 'listPets lists no 400 and says nothing of a status filter outside the enumeration: such a filter is ignored (every animal).',
+  },
+  {
+    id: 'cache-control-keyed',
+    allows:
+      'Caching is not described: answers carry Cache-Control, none of it shareable with requests without a key (RFC 9111 ' +
+      '§3.5): a 200 `private, max-age=60` (a browser may keep it a minute), a 404 `public, max-age=0` (stored, but revalidated ' +
+      'at every use), every other answer `no-store`.',
+    rewrite: (reply) => ({ ...reply, headers: { ...reply.headers, 'Cache-Control': cacheControlOf(reply.status) } }),
   },
   {
     id: 'deprecation-date-form',

@@ -245,8 +245,8 @@ const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' |
   {
     // chunked-bodies apart from close-delimited, which would frame every body instead; the
     // rate-limit suite meets early-hints-103 alone, against the plain reference (test/e2e/rate-limit.test.ts).
-    title: 'shapes of responses, chunked after 103 Early Hints, over a store of 500 animals',
-    variations: ['ids-beyond-2^53', 'status-default-available', 'limit-clamp', 'charset-utf8', 'shuffled-order', 'non-numeric-id-404', 'extra-fields-rejected', 'routing-before-auth', 'json-parser-first', 'media-type-415', 'deprecation-date-form', 'sunset-end-of-day', 'affinity-cookie', 'chunked-bodies', 'early-hints-103'],
+    title: 'shapes of responses, every Pet with createdAt and _links, chunked after 103 Early Hints, over a store of 500 animals',
+    variations: ['ids-beyond-2^53', 'status-default-available', 'limit-clamp', 'charset-utf8', 'shuffled-order', 'non-numeric-id-404', 'extra-fields-rejected', 'routing-before-auth', 'json-parser-first', 'media-type-415', 'deprecation-date-form', 'sunset-end-of-day', 'affinity-cookie', 'cache-control-keyed', 'pet-extra-members', 'chunked-bodies', 'early-hints-103'],
     suites: 'functional',
     preload: 500,
   },

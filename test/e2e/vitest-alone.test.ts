@@ -38,11 +38,11 @@ function vitestAlone(suite: string, env: Record<string, string>): Promise<CliRun
 const dir = tempDir('vitest-alone');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function againstFault(fault: string | undefined, env: Record<string, string> = {}): Promise<CliRun> {
+async function againstFault(fault: string | undefined, env: Record<string, string> = {}, suite = 'auth'): Promise<CliRun> {
   const server = await startReferenceServer({ keys: KEYS, windows: WINDOWS, faults: fault ? [fault as never] : [] });
   try {
     const file = writeTarget(dir, { name: fault ?? 'conforming', baseUrl: server.baseUrl, keys: KEYS, windows: WINDOWS, allow: { writes: true, load: false } }, `${fault ?? 'conforming'}.yaml`);
-    return await vitestAlone('auth', { ANIMAL_STORE_TARGET: file, ...env });
+    return await vitestAlone(suite, { ANIMAL_STORE_TARGET: file, ...env });
   } finally {
     await server.close();
   }
@@ -54,8 +54,8 @@ describe('a suite run by vitest alone', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/Target started \(pid \d+\)/);
     // auth.cookie-not-credential skips: the reference sets no cookie.
-    expect(run.stdout).toMatch(/suites\/auth\.suite\.ts \(41 tests \| 1 skipped\)/);
-    expect(run.stdout).toMatch(/Tests\s+40 passed \| 1 skipped/);
+    expect(run.stdout).toMatch(/suites\/auth\.suite\.ts \(42 tests \| 1 skipped\)/);
+    expect(run.stdout).toMatch(/Tests\s+41 passed \| 1 skipped/);
     expect(run.stdout + run.stderr).not.toContain('local-free-key-1');
     // Near misses are made from the key with the most headroom: nothing of it, in any case.
     expect(run.stdout + run.stderr).not.toMatch(/local-business-key/i);
@@ -76,6 +76,13 @@ describe('a suite run by vitest alone', () => {
     const strict = await againstFault('auth-scheme-case-sensitive', { ANIMAL_STORE_STRICT: '1' });
     expect(strict.code).toBe(1);
     expect(strict.stdout + strict.stderr).toMatch(/should check failed: "bearer <key>"/);
+  });
+
+  it('reads listPets of each status before the suite writes, and fails list-pets.empty-page on a null page', async () => {
+    const run = await againstFault('list-null-when-empty', {}, 'list-pets');
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toMatch(/list-pets\.empty-page \[GET \/pets\?status=… before any write\]/);
+    expect(run.stdout + run.stderr).toMatch(/must check failed: GET \/pets\?status=available → 200 with null: body is not a JSON array/);
   });
 
   it('names an unknown target without a stack trace, and exits non-zero', async () => {

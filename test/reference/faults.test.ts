@@ -73,6 +73,17 @@ const checks = {
     expect((await call(s, 'GET', '/v1/pets', { authorization: `bearer ${key}` })).status).toBe(401);
     expect((await call(s, 'GET', '/v1/pets', { authorization: `Bearer ${key}` })).status).toBe(200);
   },
+  'auth-after-store': async (s) => {
+    const before = s.stats().pets;
+    const refused = await call(s, 'POST', '/v1/pets', { json: { name: 'refused', categoryId: 1 } });
+    expect(refused.status).toBe(401);
+    expect(s.stats().pets).toBe(before + 1);
+    expect(Pets.parse((await get(s, '/v1/pets?limit=100')).json).some((p) => p.name === 'refused')).toBe(true);
+    // Refused all the same: an invalid NewPet without a key gets 401 and stores nothing; reads are refused as before.
+    expect((await call(s, 'POST', '/v1/pets', { json: { name: 'x' } })).status).toBe(401);
+    expect(s.stats().pets).toBe(before + 1);
+    expect((await call(s, 'GET', '/v1/pets')).status).toBe(401);
+  },
   'auth-query-key-accepted': async (s) => {
     for (const param of ['api_key', 'access_token', 'key']) {
       const res = await call(s, 'GET', `/v1/pets?${param}=${KEYS.pro}`);
@@ -716,6 +727,26 @@ const checks = {
   'headers-missing': async (s) => {
     expect(rateHeaders(await get(s, '/v1/pets'))).toBeUndefined();
     expect(rateHeaders(await get(s, '/v1/nowhere'))).toBeUndefined();
+  },
+  'list-null-when-empty': async (s) => {
+    const none = await get(s, '/v1/pets?status=pending&limit=1');
+    expect(Pets.parse((await get(s, '/v1/pets?limit=3')).json)).toHaveLength(3);
+    expect(none.status).toBe(200);
+    expect(Pets.parse(none.json)).toHaveLength(1);
+    // An empty store: the page of a status no animal has.
+    const empty = await startTestServer({ faults: ['list-null-when-empty'], preload: 0 });
+    try {
+      const res = await get(empty, '/v1/pets?status=sold');
+      expect(res.status).toBe(200);
+      expect(res.text).toBe('null');
+      expect(res.headers['content-type']).toBe('application/json');
+    } finally {
+      await empty.close();
+    }
+  },
+  'cache-public-keyed': async (s) => {
+    for (const path of ['/v1/pets', '/v1/pets/7']) expect((await get(s, path)).headers['cache-control'], path).toBe('public, max-age=60');
+    for (const res of [await post(s, { name: 'x', categoryId: 1 }), await get(s, '/v1/pets/0'), await call(s, 'GET', '/v1/pets')]) expect(res.headers['cache-control']).toBeUndefined();
   },
   'content-type-text': async (s) => {
     const res = await get(s, '/v1/pets');

@@ -295,6 +295,27 @@ describe('each variation does what it says', () => {
     expect((await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1, status: 'sold' } })).json).toMatchObject({ status: 'sold' });
   });
 
+  it('pet-extra-members: every Pet answered carries createdAt and _links.self, its id written exactly, in every operation', async () => {
+    const s = await start(['pet-extra-members', 'ids-beyond-2^53'], { preload: 3 });
+    const res = await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1 } });
+    expect(res.status).toBe(201);
+    const { id } = Pet.parse(res.json);
+    expect(id).toBeGreaterThan(2n ** 53n);
+    expect(res.text).toContain(`"_links":{"self":{"href":"/v1/pets/${id}"}}`);
+    const { createdAt } = res.json as { createdAt: string };
+    expect(new Date(createdAt).toISOString()).toBe(createdAt);
+    const read = await get(s, `/v1/pets/${id}`);
+    expect(read.text).toBe(res.text);
+    const page = (await get(s, '/v1/pets?limit=100')).json as { id: unknown; createdAt?: unknown; _links?: { self?: { href?: unknown } } }[];
+    expect(page).toHaveLength(4);
+    for (const pet of page) {
+      expect(typeof pet.createdAt).toBe('string');
+      expect(pet._links?.self?.href).toBe(`/v1/pets/${Pet.parse(pet).id}`);
+    }
+    // The members the interface names are as without the variation.
+    expect(Pet.parse(read.json)).toEqual({ id, name: 'n', categoryId: 1n });
+  });
+
   it('status-default-available: an omitted status is stored and returned as available', async () => {
     const s = await start(['status-default-available'], { preload: 40 });
     const res = await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1 } });
@@ -661,6 +682,16 @@ describe('each variation does what it says', () => {
     expect(Pet.parse((await postRaw(s, '{"name":"x","categoryId":1,"categoryId":9223372036854775807}')).json).categoryId).toBe(INT64_MAX);
     expectError(await postRaw(s, '{"name":"x","categoryId":1,"categoryId":"one"}'), 400);
     expectError(await postRaw(await start([]), '{"name":"decoy","name":"Rex","categoryId":1}'), 400);
+  });
+
+  it('cache-control-keyed: a 200 private, max-age=60, a 404 public, max-age=0, every other answer no-store', async () => {
+    const s = await start(['cache-control-keyed'], { preload: 3 });
+    const cacheControl = async (res: Promise<Exchange>) => (await res).headers['cache-control'];
+    expect(await cacheControl(get(s, '/v1/pets'))).toBe('private, max-age=60');
+    expect(await cacheControl(get(s, '/v1/pets/1'))).toBe('private, max-age=60');
+    expect(await cacheControl(get(s, '/v1/pets/0'))).toBe('public, max-age=0');
+    expect(await cacheControl(call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1 } }))).toBe('no-store');
+    expect(await cacheControl(call(s, 'GET', '/v1/pets'))).toBe('no-store');
   });
 
   it('deprecation-date-form: Deprecation is @1735689600 on every getPet response', async () => {

@@ -69,6 +69,7 @@ const SHOWN = {
   'auth-scheme-case-sensitive': { group: 'auth-a', by: ['auth'] },
   'auth-after-validation': { group: 'auth-d', by: ['auth'] },
   'auth-query-key-accepted': { group: 'auth-a', by: ['auth'] },
+  'auth-after-store': { group: 'auth-a', by: ['auth'] },
   'auth-empty-bearer-accepted': { group: 'auth-a', by: ['auth'] },
   'auth-key-prefix-accepted': { group: 'auth-a', by: ['auth'] },
   'auth-key-case-insensitive': { group: 'list-b', by: ['auth'] },
@@ -87,6 +88,8 @@ const SHOWN = {
   'list-filter-wrong-status': { group: 'list-b', by: ['list-pets'], preload: 60 },
   'list-pet-missing-id': { group: 'list-c', by: ['list-pets'], preload: 5 },
   'list-one-invalid-pet': { group: 'list-one-invalid-pet', by: ['list-pets'], preload: 30 },
+  // An empty store: every status's page before the run writes is empty.
+  'list-null-when-empty': { group: 'list-null-when-empty', by: ['list-pets'] },
   'list-limit-off-by-one': { group: 'list-c', by: ['list-pets'], preload: 120 },
   'list-duplicates': { group: 'list-a', by: ['list-pets'], preload: 30 },
   'list-rejects-limit-100': { group: 'list-d', by: ['list-pets'] },
@@ -140,6 +143,7 @@ const SHOWN = {
   'headers-missing-on-errors': { group: 'auth-a', by: ['auth'] },
   'headers-missing': { group: 'list-a', by: ['list-pets'] },
   'content-type-text': { group: 'list-a', by: ['list-pets'] },
+  'cache-public-keyed': { group: 'list-d', by: ['list-pets'] },
   // The relations suite: four groups. A relations failure is a code in a family (failureSignatures:
   // "relations.same-meaning:server-error@query"), so faults of one code but of different families
   // share a group; faults whose layers would hide each other's (two routers, a cache before auth

@@ -7,6 +7,7 @@
 // which runs every such fault alone (`--only a,b`: those faults, the others' lines kept); run it
 // again after changing a fault or a check.
 export const FAULT_SIGNATURES: Readonly<Record<string, readonly string[]>> = {
+  'auth-after-store': ['auth.refused-no-effect:refused-create-stored'],
   'auth-after-validation': ['auth.before-lookup:not-401', 'auth.before-validation:not-401', 'auth.credential-syntax:not-401', 'auth.empty-token:not-401', 'auth.invalid-key:not-401', 'auth.key-in-query:not-401', 'auth.key-without-scheme:not-401', 'auth.missing-key:not-401', 'auth.near-miss-key:not-401', 'auth.other-carrier:not-401', 'auth.wrong-scheme:not-401'],
   'auth-api-key-header-accepted': ['auth.other-carrier:header-key-accepted'],
   'auth-basic-key-accepted': ['auth.other-carrier:scheme-key-accepted'],
@@ -28,6 +29,7 @@ export const FAULT_SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   'body-duplicate-first-wins-echo': ['relations.header-facts:location-elsewhere', 'relations.header-facts:location-elsewhere@body', 'relations.listed-body:not-a-pet', 'relations.listed-body:not-a-pet@body'],
   'body-nesting-500': ['relations.same-meaning:server-error', 'relations.same-meaning:server-error@body', 'responses.no-5xx:server-error'],
   'body-proto-pollutes-defaults': ['relations.store-integrity:schema-not-enforced', 'relations.store-integrity:schema-not-enforced@body'],
+  'cache-public-keyed': ['responses.keyed-not-shared-cacheable:marked-public'],
   'content-type-text': ['responses.json-media-type:not-json-media-type'],
   'create-201-without-id': ['create-pet.body-id-ignored:invalid-pet', 'create-pet.boundaries:invalid-pet', 'create-pet.created:invalid-pet', 'create-pet.echo:invalid-pet', 'create-pet.new-id:invalid-pet', 'create-pet.persisted:invalid-pet', 'create-pet.status-default:not-created'],
   'create-500-on-bad-input': ['create-pet.invalid-rejected:server-error', 'create-pet.one-new-pet:server-error', 'responses.no-5xx:server-error'],
@@ -89,6 +91,7 @@ export const FAULT_SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   'list-ignores-limit': ['list-pets.default-limit:too-many-animals', 'list-pets.limit:too-many-animals', 'list-pets.smoke:too-many-animals', 'list-pets.status-filter:too-many-animals'],
   'list-limit-ignored-with-status': ['stateful.store-model:too-many-animals'],
   'list-limit-off-by-one': ['list-pets.default-limit:too-many-animals', 'list-pets.limit:too-many-animals', 'list-pets.smoke:too-many-animals', 'list-pets.status-filter:too-many-animals'],
+  'list-null-when-empty': ['list-pets.default-limit:not-json-array', 'list-pets.empty-page:not-an-array', 'list-pets.limit:not-json-array', 'list-pets.no-duplicates:not-json-array', 'list-pets.smoke:not-json-array', 'list-pets.status-filter:not-json-array'],
   'list-one-invalid-pet': ['list-pets.pet-shape:invalid-pet'],
   'list-pet-missing-id': ['list-pets.created-visible:created-not-listed', 'list-pets.pet-shape:invalid-pet'],
   'list-rejects-limit-100': ['list-pets.created-visible:not-200', 'list-pets.default-limit:not-200', 'list-pets.limit:not-200', 'list-pets.no-duplicates:not-200', 'list-pets.status-filter:not-200'],

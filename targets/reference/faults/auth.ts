@@ -39,6 +39,13 @@ export const AUTH_FAULTS = [
     caught: { check: 'auth.before-validation', code: 'not-401' },
   },
   {
+    id: 'auth-after-store',
+    breaks:
+      'Authentication ("the response is 401"): createPet checks the key in a hook that runs after the handler (an after-filter ' +
+      'or onSend hook that replaces the answer with 401), so a refused createPet has stored its animal all the same.',
+    caught: { check: 'auth.refused-no-effect', code: 'refused-create-stored' },
+  },
+  {
     id: 'auth-query-key-accepted',
     breaks: 'Authentication is the Authorization header: a key in the query (api_key, access_token, key) is accepted without one.',
     caught: { check: 'auth.key-in-query', code: 'not-401' },

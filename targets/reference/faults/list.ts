@@ -91,6 +91,15 @@ export const LIST_FAULTS = [
     caught: { check: 'list-pets.status-filter', code: 'wrong-status-listed' },
   },
   {
+    id: 'list-null-when-empty',
+    breaks:
+      'Pets is "A JSON array of Pet": a page with no animal is written `null` (Go\'s encoding/json writes a nil slice, ' +
+      '`var pets []Pet` never appended to, as null); pages with animals are arrays.',
+    caught: { check: 'list-pets.empty-page', code: 'not-an-array' },
+    rewrite: (reply, { operation }) =>
+      operation === 'listPets' && reply.status === 200 && Array.isArray(reply.json) && reply.json.length === 0 ? { ...reply, json: null } : reply,
+  },
+  {
     id: 'list-one-invalid-pet',
     breaks: 'Pet categoryId is an integer: the first animal of every non-empty page has it as a string ("7").',
     caught: { check: 'list-pets.pet-shape', code: 'invalid-pet' },

@@ -37,6 +37,9 @@ export const ERROR_FAULTS = [
   },
 ] as const satisfies readonly FaultDefinition[];
 
+/** Fault cache-public-keyed: the Cache-Control of every successful GET. */
+export const CACHE_PUBLIC = 'public, max-age=60';
+
 export const HEADER_FAULTS = [
   {
     id: 'headers-missing-on-errors',
@@ -50,6 +53,16 @@ export const HEADER_FAULTS = [
     breaks: 'Rate limit headers: X-RateLimit-* are never sent.',
     caught: { check: 'headers.rate-limit-present', code: 'rate-limit-header-missing' },
     rewrite: (reply) => ({ ...reply, headers: withoutHeaders(reply.headers, RATE_LIMIT_HEADER_NAMES) }),
+  },
+  {
+    id: 'cache-public-keyed',
+    breaks:
+      'Every operation requires bearer authentication (RFC 9111 §3.5): successful GET answers carry `Cache-Control: public, ' +
+      'max-age=60` (a CDN-friendly default set for the whole app, as fastify-caching\'s `privacy: \'public\'`), so a shared ' +
+      'cache may store a keyed answer and serve it for a minute to requests without a key.',
+    caught: { check: 'responses.keyed-not-shared-cacheable', code: 'marked-public' },
+    rewrite: (reply, { operation }) =>
+      reply.status === 200 && (operation === 'listPets' || operation === 'getPet') ? { ...reply, headers: { ...reply.headers, 'Cache-Control': CACHE_PUBLIC } } : reply,
   },
   {
     id: 'content-type-text',

@@ -1,9 +1,9 @@
 // lib/checks/auth.ts: "When the key is missing or invalid, the response is 401 with an Error body."
 import { describe, expect, it } from 'vitest';
-import { AUTH_CHECKS, beforeLookup, beforeValidation, credentialSyntax, expectAccepted, expectUnauthorized, keyWithoutScheme, missingKey, nearMissKey, schemeCaseInsensitive, UNAUTHORIZED_CHECKS } from '../../../lib/checks/auth.ts';
+import { AUTH_CHECKS, beforeLookup, beforeValidation, credentialSyntax, expectAccepted, expectUnauthorized, idsBetween, keyWithoutScheme, MAX_IDS_BETWEEN, missingKey, nearMissKey, type ReadBack, type RefusedCreate, refusedNoEffect, schemeCaseInsensitive, UNAUTHORIZED_CHECKS } from '../../../lib/checks/auth.ts';
 import { errorBodyProblems } from '../../../lib/checks/bodies.ts';
 import type { Finding, Seen } from '../../../lib/checks/types.ts';
-import { errorBody, expectFinding, type Outcome, seen } from './_seen.ts';
+import { errorBody, expectFinding, type Outcome, pet, pets, seen } from './_seen.ts';
 
 type Case = { title: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string };
 
@@ -139,5 +139,80 @@ describe('auth.credential-syntax', () => {
     expectFinding(credentialSyntax.judge([spelling(401), spelling(401)]), 'pass', ['each with 401']);
     expectJudged(credentialSyntax.judge([spelling(401), spelling(200, []), spelling(403)]), { outcome: 'fail', code: 'credential-accepted' });
     expectFinding(credentialSyntax.judge([]), 'skip');
+  });
+});
+
+describe('auth.refused-no-effect', () => {
+  const NO_KEY = 'conformance-harness refused without a key 1';
+  const WRONG_KEY = 'conformance-harness refused with a wrong key 1';
+  const created = (id: bigint, name = `pet ${id}`) => seen(201, pet(id, undefined, name));
+  const refused = (status = 401): RefusedCreate[] => [
+    { how: 'without a key', name: NO_KEY, seen: status === 401 ? seen(401, errorBody(401)) : seen(status, pet(99n, undefined, NO_KEY)) },
+    { how: 'with a wrong key', name: WRONG_KEY, seen: seen(401, errorBody(401)) },
+  ];
+  const missing = (id: bigint) => ({ id, seen: seen(404, errorBody(404)) });
+  const found = (id: bigint, name: string) => ({ id, seen: seen(200, pet(id, undefined, name)) });
+
+  it('reads back the ids between the animals created before and after, when few, in order and whichever came first', () => {
+    expect(idsBetween(created(12n), created(15n))).toEqual({ ids: [13n, 14n] });
+    expect(idsBetween(created(15n), created(12n))).toEqual({ ids: [13n, 14n] });
+    expect(idsBetween(created(12n), created(13n))).toEqual({ ids: [] });
+    expect(idsBetween(created(1n), created(1n + BigInt(MAX_IDS_BETWEEN) + 1n))).toEqual({ ids: Array.from({ length: MAX_IDS_BETWEEN }, (_, i) => 2n + BigInt(i)) });
+    expect(idsBetween(created(1n), created(2n ** 62n))).toEqual({ none: expect.stringContaining('too many to read one by one') });
+    expect(idsBetween(seen(400, errorBody(400)), created(3n))).toEqual({ none: expect.stringContaining('not both created (400, 201)') });
+  });
+
+  it.each<{ title: string; back: () => ReadBack; outcome: Outcome; mentions?: string[]; code?: string }>([
+    {
+      title: 'passes when neither name is at the ids between nor on the page, saying how it looked',
+      back: () => ({ refused: refused(), before: created(12n), after: created(15n), between: [missing(13n), missing(14n)], page: seen(200, pets(3)) }),
+      outcome: 'pass',
+      mentions: ['without a key got 401', 'neither NewPet was stored', 'getPet of the 2 ids between 12 and 15', '13: 404, 14: 404', 'listPets?limit=100 (3 animals) lists neither name'],
+    },
+    {
+      title: 'passes with ids too far apart to read, by the page alone',
+      back: () => ({ refused: refused(), before: created(9007199254740993n), after: created(2n ** 62n), between: [], page: seen(200, pets(100)) }),
+      outcome: 'pass',
+      mentions: ['too many to read one by one', '(100 animals)'],
+    },
+    {
+      title: 'passes other animals (another client\'s) between the two, by their names',
+      back: () => ({ refused: refused(), before: created(12n), after: created(14n), between: [found(13n, 'Rex')], page: seen(200, []) }),
+      outcome: 'pass',
+    },
+    {
+      title: 'fails a refused NewPet found between the two created, naming the id and how it was sent',
+      back: () => ({ refused: refused(), before: created(12n), after: created(15n), between: [found(13n, NO_KEY), missing(14n)], page: seen(200, []) }),
+      outcome: 'fail',
+      code: 'refused-create-stored',
+      mentions: ['POST /pets without a key got 401', 'yet a refused NewPet was stored', `GET /pets/13 → 200 with "${NO_KEY}", the NewPet sent without a key`],
+    },
+    {
+      title: 'fails a refused NewPet listed on the page, its id anywhere',
+      back: () => ({ refused: refused(), before: created(1n), after: created(2n ** 62n), between: [], page: seen(200, [pet(5n), pet(2n ** 61n, 'sold', WRONG_KEY)]) }),
+      outcome: 'fail',
+      code: 'refused-create-stored',
+      mentions: [`GET /pets?limit=100 lists "${WRONG_KEY}", the NewPet sent with a wrong key`],
+    },
+    {
+      title: 'judges only refused createPets: one let in (201) is auth.missing-key\'s, and said',
+      back: () => ({ refused: refused(201), before: created(12n), after: created(15n), between: [found(13n, NO_KEY), missing(14n)], page: seen(200, [pet(13n, undefined, NO_KEY)]) }),
+      outcome: 'pass',
+      mentions: ['without a key: 201, not refused with 401 (auth.missing-key and auth.invalid-key judge it)'],
+    },
+    {
+      title: 'skips when nothing was refused',
+      back: () => ({ refused: refused(201).slice(0, 1), before: created(12n), after: created(14n), between: [], page: seen(200, []) }),
+      outcome: 'skip',
+      mentions: ['no createPet was refused with 401'],
+    },
+    {
+      title: 'skips when it could not be read back at all',
+      back: () => ({ refused: refused(), before: seen(429, errorBody(429)), between: [] }),
+      outcome: 'skip',
+      mentions: ['could not be read back'],
+    },
+  ])('$title', ({ back, ...c }) => {
+    expectJudged(refusedNoEffect.judge(back()), c);
   });
 });

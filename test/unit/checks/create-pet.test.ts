@@ -82,6 +82,12 @@ describe('judgeEcho', () => {
     expectFinding(judgeEcho(sent, s), 'pass');
   });
 
+  it('members the interface does not name (createdAt, _links) are not compared, and the pass names them', () => {
+    const s = created({ name: 'Rex', categoryId: 3n, createdAt: '2030-01-01T00:00:00.000Z', _links: { self: { href: '/v1/pets/10' } } });
+    expectFinding(judgeEcho({ name: 'Rex', categoryId: 3n }, s), 'pass', ['members the interface does not name, not compared: createdAt, _links']);
+    expectFinding(judgePersisted(pet(10n, undefined, 'Rex', 3n), seen(200, { id: 10n, name: 'Rex', categoryId: 3n, createdAt: 'now' })), 'pass', ['not compared: createdAt']);
+  });
+
   it.each<{ title: string; sent: NewPet; seen: Seen; mentions: string[]; code: string }>([
     { title: 'a trimmed name fails naming name', sent: { name: '  Rex ', categoryId: 3n }, seen: created({ name: 'Rex', categoryId: 3n }), code: 'name-not-echoed', mentions: ['name "Rex"', '"  Rex "'] },
     { title: 'a name normalised to NFC fails naming name', sent: { name: 'Ame\u0301lie', categoryId: 3n }, seen: created({ name: 'Amélie', categoryId: 3n }), code: 'name-not-echoed', mentions: ['name "Amélie"'] },

@@ -5,6 +5,8 @@ import {
   expectDefaultPage,
   judgeCreatedVisible,
   judgeDefaultLimit,
+  judgeEmptyPage,
+  type StatusPageRead,
   judgeLimit,
   judgeNoDuplicates,
   judgeOutOfRange,
@@ -25,6 +27,24 @@ function expectJudged(finding: Finding, { outcome, mentions, code }: { outcome: 
 
 /** A 200 listing these animals. */
 const page = (list: readonly Pet[]): Seen => seen(200, list);
+
+describe('judgeEmptyPage', () => {
+  const read = (status: StatusPageRead['status'], s: Seen): StatusPageRead => ({ status, seen: s });
+  const some = page(pets(2, 'available'));
+
+  it.each<{ title: string; reads: StatusPageRead[]; outcome: Outcome; mentions?: string[]; code?: string }>([
+    { title: 'passes where a status with no animal answers [], naming it and every page', reads: [read('available', some), read('pending', seen(200, '[]')), read('sold', seen(200, ' [ ] '))], outcome: 'pass', mentions: ['status=pending, status=sold listed no animal', 'available: 2 animals'] },
+    { title: 'fails null for an empty page, naming the request and the body', reads: [read('available', some), read('pending', seen(200, 'null'))], outcome: 'fail', code: 'not-an-array', mentions: ['GET /pets?status=pending → 200 with null', 'not a JSON array', '[]'] },
+    { title: 'fails {} and an empty body alike, naming the others', reads: [read('available', seen(200, '{}')), read('pending', seen(200, '')), read('sold', seen(200, '[]'))], outcome: 'fail', code: 'not-an-array', mentions: ['status=available → 200 with {}', 'status=pending alike'] },
+    { title: 'fails a page wrapped in an object, whatever it holds', reads: [read('sold', seen(200, { items: [] }))], outcome: 'fail', code: 'not-an-array', mentions: ['{"items":[]}'] },
+    { title: 'skips a store holding every status, saying so', reads: [read('available', some), read('pending', page([pet(9, 'pending')])), read('sold', page([pet(8, 'sold')]))], outcome: 'skip', mentions: ['no status had an empty page', 'every status'] },
+    { title: 'does not judge a page that is not a 200, and says so', reads: [read('available', seen(429, errorBody(429))), read('pending', some)], outcome: 'skip', mentions: ['available: 429, not judged'] },
+    { title: 'skips where the reads could not be sent, saying why', reads: [{ status: 'available', error: 'the request budget of 3 is spent' }], outcome: 'skip', mentions: ['not read (the request budget of 3 is spent)'] },
+    { title: 'skips when nothing was read', reads: [], outcome: 'skip', mentions: ['not read before the run wrote'] },
+  ])('$title', ({ reads, ...c }) => {
+    expectJudged(judgeEmptyPage(reads), c);
+  });
+});
 
 describe('expectDefaultPage', () => {
   it.each<{ title: string; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([

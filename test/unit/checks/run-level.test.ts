@@ -2,7 +2,9 @@
 // responses, the JSON media type, and the X-RateLimit-* headers.
 import { describe, expect, it } from 'vitest';
 import {
+  cacheDirectives,
   errorBody as errorBodyCheck,
+  keyedNotSharedCacheable,
   jsonMediaType,
   rateLimitedBody,
   rateLimitHeaders,
@@ -73,8 +75,40 @@ function expectRun(finding: RunFinding, outcome: RunFinding['outcome'], mentions
 
 describe('RUN_CHECKS', () => {
   it('are the run-level checks, judged over every response of the run', () => {
-    expect(RUN_CHECKS.map((c) => c.id)).toEqual(['errors.error-body', 'errors.429-error-body', 'responses.json-media-type', 'headers.rate-limit-present', 'rate-limit.retry-after-present', 'rate-limit.retry-after-format', 'list-pets.pet-shape', 'responses.no-5xx', 'rate-limit.retry-after-obeyed', 'versioning.only-get-pet-deprecated']);
+    expect(RUN_CHECKS.map((c) => c.id)).toEqual(['errors.error-body', 'errors.429-error-body', 'responses.json-media-type', 'headers.rate-limit-present', 'rate-limit.retry-after-present', 'rate-limit.retry-after-format', 'list-pets.pet-shape', 'responses.no-5xx', 'rate-limit.retry-after-obeyed', 'versioning.only-get-pet-deprecated', 'responses.keyed-not-shared-cacheable']);
     for (const c of RUN_CHECKS) expect(c.suite).toBe('run');
+  });
+});
+
+describe('responses.keyed-not-shared-cacheable', () => {
+  const KEY = { kind: 'key' as const, label: 'free#1', env: 'FREE_KEY', header: 'Bearer $FREE_KEY' };
+  /** A 200 to a request with a key, with this Cache-Control (and other headers). */
+  const keyed = (cacheControl?: string, more: Record<string, string> = {}) => exchange(200, [], { ...GOOD_HEADERS, ...(cacheControl === undefined ? {} : { 'cache-control': cacheControl }), ...more }, { auth: KEY });
+  const DATE = 'Thu, 01 Jan 2026 00:00:00 GMT';
+
+  it.each<{ title: string; exchanges: () => Exchange[]; outcome: RunFinding['outcome']; mentions?: string[]; code?: string; others?: Record<string, string> }>([
+    { title: 'passes without Cache-Control, saying so', exchanges: () => [keyed(), keyed()], outcome: 'pass', mentions: ['2 responses checked', 'no Cache-Control ×2'] },
+    { title: 'passes private, max-age=60, naming the values seen', exchanges: () => [keyed('private, max-age=60'), keyed('no-store')], outcome: 'pass', mentions: ['"private, max-age=60" ×1', '"no-store" ×1'] },
+    { title: 'passes public, max-age=0: no freshness, every use goes to the origin', exchanges: () => [keyed('public, max-age=0')], outcome: 'pass' },
+    { title: 'passes public with s-maxage=0, whatever max-age says (a shared cache reads s-maxage)', exchanges: () => [keyed('public, max-age=600, s-maxage=0')], outcome: 'pass' },
+    { title: 'passes must-revalidate alone (it revalidates at the origin)', exchanges: () => [keyed('must-revalidate')], outcome: 'pass' },
+    { title: 'passes public with private, no-store or no-cache beside it, in any case', exchanges: () => [keyed('public, max-age=60, private'), keyed('PUBLIC, Max-Age=60, No-Store'), keyed('public, s-maxage=60, no-cache')], outcome: 'pass' },
+    { title: 'passes public with an Expires no later than Date, or one that is no date', exchanges: () => [keyed('public', { date: DATE, expires: DATE }), keyed('public', { date: DATE, expires: '0' })], outcome: 'pass' },
+    { title: 'ignores answers to requests without a key, or with a key elsewhere than Authorization', exchanges: () => [exchange(200, [], { ...GOOD_HEADERS, 'cache-control': 'public, max-age=60' }), exchange(200, [], { ...GOOD_HEADERS, 'cache-control': 'public, max-age=60' }, { auth: { kind: 'key-in-query', label: 'free#1', env: 'FREE_KEY', param: 'api_key' } }), keyed('private')], outcome: 'pass', mentions: ['1 responses checked'] },
+    { title: 'skips when no request carried a key', exchanges: () => [ok(), err(401)], outcome: 'skip', mentions: ['no request of the run carried a key'] },
+    { title: 'fails public, max-age=60, naming the request, the header and RFC 9111', exchanges: () => [keyed('private'), keyed('public, max-age=60')], outcome: 'fail', code: 'marked-public', mentions: ['1 of 2 responses', 'GET /v1/pets/', '→ 200', 'Cache-Control "public, max-age=60"', '60 s', 'RFC 9111 §3.5'] },
+    { title: 'fails public without freshness (heuristic freshness)', exchanges: () => [keyed('public')], outcome: 'fail', code: 'marked-public', mentions: ['heuristic', '§4.2.2'] },
+    { title: 'fails public with an Expires after Date', exchanges: () => [keyed('public', { date: DATE, expires: 'Thu, 01 Jan 2026 01:00:00 GMT' })], outcome: 'fail', code: 'marked-public', mentions: ['Expires "Thu, 01 Jan 2026 01:00:00 GMT"'] },
+    { title: 'fails s-maxage above zero without public', exchanges: () => [keyed('s-maxage=300')], outcome: 'fail', code: 'marked-s-maxage', mentions: ['s-maxage=300', '300 s'] },
+    { title: 'fails public when private or no-cache name fields only (the rest stays shareable)', exchanges: () => [keyed('public, max-age=60, private="Set-Cookie"'), keyed('public, max-age=60, no-cache="Set-Cookie, X-A"')], outcome: 'fail', code: 'marked-public', mentions: ['2 of 2 responses'] },
+    { title: 'names each kind with its own count', exchanges: () => [keyed('public, max-age=60'), keyed('s-maxage=10')], outcome: 'fail', code: 'marked-public', others: { 'marked-s-maxage': '1 of 2 responses' } },
+  ])('$title', ({ exchanges, outcome, mentions, code, others }) => {
+    expectRun(findingOf(keyedNotSharedCacheable, exchanges()), outcome, mentions, code, others);
+  });
+
+  it('reads directives as RFC 9111 §5.2 writes them: names in any case, quoted values with commas', () => {
+    expect(cacheDirectives(' Public ,MAX-AGE=60, private="Set-Cookie, X-A",no-cache')).toEqual([{ name: 'public' }, { name: 'max-age', value: '60' }, { name: 'private', value: 'Set-Cookie, X-A' }, { name: 'no-cache' }]);
+    expect(cacheDirectives(undefined)).toEqual([]);
   });
 });
 

@@ -19,7 +19,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config/load-target.ts';
 import { startReferenceServer } from '../../targets/reference/server.ts';
-import { readReport, tempDir, writeTarget } from './cli-helpers.ts';
+import { readReport, runCli, tempDir, writeTarget } from './cli-helpers.ts';
 
 interface Step {
   name?: string;
@@ -472,14 +472,23 @@ describe('the GitHub Action (action.yml)', () => {
     expect(run.summary).toContain(readFileSync(out, 'utf8'));
   });
 
-  it('a load split over a job matrix: two segment jobs (no job summary of their own) and a merge job over their downloaded reports', { timeout: 120_000 }, async () => {
-    const keys = [{ key: 'sk-action-segment-free-1-5e4d3c', plan: 'free' }];
-    // As test/e2e/segments.test.ts: windows long enough that a busy machine starts each key's slot in time.
+  // The load split end to end (issue 15) is shown here once, through the action: two harness
+  // processes (--load-segment 1/2 and 2/2, one --start-at) against one reference server, then the
+  // merge job: the merged report counts what the server counted and passes. (A limiter kept per
+  // connection, caught over merged runs, is shown on the virtual clock: test/clock/segments.test.ts.)
+  it('a load split over a job matrix: two segment jobs (no job summary of their own) and a merge job over their downloaded reports; the merged report counts what the server counted', { timeout: 120_000 }, async () => {
+    // Two plans, no day to spend: the flow of segments and merge, not the day test, is what is shown here.
+    const keys = [
+      { key: 'sk-action-segment-free-1-5e4d3c', plan: 'free' },
+      { key: 'sk-action-segment-pro-1-9a8b7c', plan: 'pro' },
+    ];
+    // Windows long enough that a busy machine starts each key's slot in time.
     const windows = { minute: 5, day: 60 };
     const server = await startReferenceServer({ keys, windows });
     // As the workflow's plan job does: one start time a little ahead, the same for every segment.
     const startAt = new Date(Date.now() + 10_000).toISOString();
     let segments: ActionRun[];
+    let serverCount: number;
     try {
       segments = await Promise.all(
         [1, 2].map((i) => {
@@ -491,6 +500,7 @@ describe('the GitHub Action (action.yml)', () => {
           );
         }),
       );
+      serverCount = server.stats().requests;
     } finally {
       await server.close();
     }
@@ -510,8 +520,19 @@ describe('the GitHub Action (action.yml)', () => {
     const report = readReport(path.join(ws, 'merged'));
     expect(report.merged?.segments.map((s) => s.index)).toEqual([1, 2]);
     expect(report.requests.total).toBe(segments.map((s) => readReport(s.outputs['report-dir']!).requests.total).reduce((a, b) => a + b, 0));
+    expect(report.requests.total).toBe(serverCount);
     expect(merged.summary).toMatch(/^## ✅ Conformant: segmented /m);
     expect(merged.failed).toBe(false);
+    // Each runner's politeness, by its own clock, kept apart by segment: nothing unexplained.
+    expect(report.politeness?.length).toBeGreaterThan(0);
+    for (const k of report.politeness ?? []) expect({ label: k.label, segment: k.segment, unexplained: k.inside.unexplained }).toEqual({ label: k.label, segment: expect.toBeOneOf([1, 2]), unexplained: 0 });
+    // Judged again over both segments: the quota of every key passes (none is left to the segments).
+    expect(report.checks.filter((c) => c.id === 'rate-limit.quota').map((c) => c.outcome)).toEqual(keys.map(() => 'pass'));
+    // Merging the same segment twice is refused, naming it (exit 2).
+    const one = path.join(ws, 'segments', 'segment-1');
+    const twice = await runCli(['merge', one, one, '--report-dir', path.join(ws, 'twice')]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('segment 1 of 2 is given twice');
   });
 
   it('refuses inputs it cannot use as a usage error (exit 2, verdict error) without running the harness', async () => {

@@ -61,10 +61,15 @@ function groupRun(group: string): Promise<{ run: CliRun; report: Report }> {
   return done;
 }
 
-/** The spellings a run sent, in order ("family: name, credential"), from its exchanges.jsonl. */
+/**
+ * The spellings a run sent, in order ("family: name, credential"), from its exchanges.jsonl; a
+ * spelling sent again at once (one quota's confirmation, when the window turned between two
+ * answers: a matter of timing, not of the seed) counted once.
+ */
 function spellingsSent(reports: string): string[] {
   const lines = readFileSync(path.join(reports, 'exchanges.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
-  return lines.map((l) => JSON.parse(l) as { spelling?: { family: string; name: string }; auth: { kind: string } }).flatMap((e) => (e.spelling ? [`${e.spelling.family}: ${e.spelling.name}, ${e.auth.kind}`] : []));
+  const all = lines.map((l) => JSON.parse(l) as { spelling?: { family: string; name: string }; auth: { kind: string } }).flatMap((e) => (e.spelling ? [`${e.spelling.family}: ${e.spelling.name}, ${e.auth.kind}`] : []));
+  return all.filter((s, i) => s !== all[i - 1]);
 }
 
 const groupOf = (fault: FaultId) => BY_COMMAND.find((c) => c.fault === fault)!.group;

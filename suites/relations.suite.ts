@@ -8,7 +8,7 @@
 // check here, judged on every answer, its pass naming the legal answers it saw and what was not sent.
 import { describe } from 'vitest';
 import { type Invariant, INVARIANTS, type Observation, RELATIONS_CHECKS } from '../lib/checks/invariants.ts';
-import { planRelations, type RelationsPlan } from '../lib/checks/relations.ts';
+import { planRelations, relationsBudget, type RelationsPlan } from '../lib/checks/relations.ts';
 import { type Finding, skip } from '../lib/checks/types.ts';
 import { FAMILIES } from '../lib/generators/transformations.ts';
 import { PET_STATUSES, type PetStatus } from '../lib/models.ts';
@@ -106,9 +106,11 @@ describe('Relations: every spelling of a request, judged as the request it stand
       plan = { spellings: [], covered: [], uncovered: [], unsent: [], cost: 0, total: 0 };
       return;
     }
-    // What is left of the run's budget and of the key's day, but what the suites after this one need.
-    const dayLeft = key.quota.perDay - ctx.sentWith(key.label);
-    budget = Math.max(0, Math.min(ctx.client.budget.remaining, dayLeft) - RESERVED_AFTER_RELATIONS);
+    // What is left of the run's budget and of the key's day, but what the suites after this one need:
+    // none in a run, which runs this suite last; run alone by vitest, routes and stateful may follow.
+    const suites = ctx.run.suites;
+    const later = suites ? suites.slice(suites.indexOf('relations') + 1) : ['routes', 'stateful'];
+    budget = relationsBudget({ remaining: ctx.client.budget.remaining, key: { quota: key.quota, sent: ctx.sentWith(key.label) }, later });
     plan = planRelations(canonicalRequests(basePath, petId, ctx.run.allowWrites, status), FAMILIES, INVARIANTS, { budget, readOnly: !ctx.run.allowWrites });
     if (!ctx.run.allowWrites) plan.uncovered.push('every family / createPet / key: writes are not allowed', 'every family / createPet / none: writes are not allowed');
     if (petId === undefined) plan.uncovered.push('every family / getPet / key: no animal to read (the list is empty and writes are not allowed)', 'every family / getPet / none: no animal to read');

@@ -8,6 +8,7 @@
 // out is listed. Production targets get no spelling that writes. Pure: the plan and what it
 // covers, no requests.
 import { type Credential, type Family, type Operation, type Spelled, spellingsOf, type Transformed } from '../generators/transformations.ts';
+import type { PlanQuota } from '../plans.ts';
 import type { Invariant } from './invariants.ts';
 
 export interface PlannedSpelling {
@@ -96,4 +97,28 @@ export function planRelations(canonicals: readonly Spelled[], families: readonly
     met.has(g.key) ? invariants.filter((i) => i.needs.includes(g.credential)).map((i) => `${g.family.id} / ${i.id} / ${g.canonical.operation}`) : [],
   );
   return { spellings, covered: [...new Set(covered)].sort(), uncovered, unsent, cost, total: ordered.length };
+}
+
+/** Requests a suite that runs after the relations suite needs, measured on the reference (routes 27, stateful about 35), with room. */
+const LATER_NEEDS: Readonly<Record<string, number>> = { routes: 40, stateful: 60 };
+/** What any other suite after it is given (the runner runs the relations suite last: none is). */
+const OTHER_NEED = 60;
+
+export interface BudgetInput {
+  /** Requests left of the run's budget. */
+  remaining: number;
+  /** The key the relations suite sends with: its plan's quota, and the requests that carried it so far in the run. */
+  key: { quota: PlanQuota; sent: number };
+  /** The suites that run after this one: none in a run (the runner runs it last); routes and stateful where vitest runs the files alone. */
+  later: readonly string[];
+}
+
+/**
+ * What the relations plan may cost: what is left of the run's budget and of the key's day (a
+ * lone Free key's), less what any suite after it needs. The runner runs the relations suite after
+ * every other (lib/runner/vitest-settings.ts), so it takes what they left.
+ */
+export function relationsBudget(input: BudgetInput): number {
+  const later = input.later.reduce((n, suite) => n + (LATER_NEEDS[suite] ?? OTHER_NEED), 0);
+  return Math.max(0, Math.min(input.remaining, input.key.quota.perDay - input.key.sent) - later);
 }

@@ -13,6 +13,8 @@ export interface RunContext {
   maxRequests: number;
   /** Requests the runner sent before the suites (reachability probe). */
   requestsBefore: number;
+  /** The suites of this run, in the order they run (absent when vitest runs suite files alone): a suite can tell which come after it. */
+  suites?: readonly string[];
   /** Epoch ms: the whole-run time limit. Nothing is sent, and no wait runs, past it. */
   deadline: number;
   /** That limit in seconds from the run's start (budget.maxSeconds, or --soak's). */

@@ -80,7 +80,7 @@ export async function runConformance(options: RunOptions, io: RunIO): Promise<Ru
     const probe = await probeTarget(target, context.maxRequests, (exchange) => collector.add({ kind: 'exchange', exchange }));
     collector.add({ kind: 'check', check: probe.check });
     if (probe.reachable) {
-      await runSuites({ ...context, requestsBefore: probe.sent, echoProgress: false }, suites, {
+      await runSuites({ ...context, requestsBefore: probe.sent, echoProgress: false, suites }, suites, {
         ...(options.onlyCheck ? { onlyCheck: options.onlyCheck } : {}),
         onEvent: collector.add,
         onSuiteStart: (s) => progress.start(s),

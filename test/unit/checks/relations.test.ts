@@ -4,7 +4,7 @@
 // in front of every server counts each keyed request in X-RateLimit-*. No sockets.
 import { describe, expect, it } from 'vitest';
 import { AUTH_INVARIANT, INVARIANTS, type Invariant, judgeInvariant, LISTED_BODY_INVARIANT, type Observation, SAME_MEANING_INVARIANT, sameMeaning, unnamedMembers } from '../../../lib/checks/invariants.ts';
-import { planRelations } from '../../../lib/checks/relations.ts';
+import { planRelations, relationsBudget } from '../../../lib/checks/relations.ts';
 import type { Finding, Seen } from '../../../lib/checks/types.ts';
 import type { ApiRequest, ApiResponse } from '../../../lib/client/client.ts';
 import type { TargetKey } from '../../../lib/config/schema.ts';
@@ -297,5 +297,23 @@ describe('the plan', () => {
     expect(plan.spellings.length).toBeGreaterThan(0);
     expect(plan.spellings.every((s) => ['GET', 'HEAD'].includes(s.transformed.request.method))).toBe(true);
     expect(plan.covered.some((c) => c.endsWith('createPet'))).toBe(false);
+  });
+});
+
+describe('the budget the relations plan may cost', () => {
+  const free = { perMinute: 60, perDay: 1_000 };
+  const pro = { perMinute: 300, perDay: 10_000 };
+
+  it("what is left of the run's budget and of the key's day, the tighter", () => {
+    expect(relationsBudget({ remaining: 4_000, key: { quota: pro, sent: 500 }, later: [] })).toBe(4_000);
+    // A lone Free key: 720 of its 1,000 sent by the suites before.
+    expect(relationsBudget({ remaining: 4_000, key: { quota: free, sent: 720 }, later: [] })).toBe(280);
+    expect(relationsBudget({ remaining: 100, key: { quota: free, sent: 720 }, later: [] })).toBe(100);
+    expect(relationsBudget({ remaining: 4_000, key: { quota: free, sent: 1_200 }, later: [] })).toBe(0);
+  });
+
+  it('less what the suites after it need where it does not run last (vitest running the files alone)', () => {
+    expect(relationsBudget({ remaining: 4_000, key: { quota: pro, sent: 0 }, later: ['routes', 'stateful'] })).toBe(4_000 - 100);
+    expect(relationsBudget({ remaining: 4_000, key: { quota: pro, sent: 0 }, later: ['some-new-suite'] })).toBe(4_000 - 60);
   });
 });

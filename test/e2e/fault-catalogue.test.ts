@@ -256,7 +256,10 @@ const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' |
     preload: 500,
   },
   {
-    title: 'delivery, clocks, 429s, sharded ids, a null status, interim answers, close-delimited and coded bodies, every suite with the paced load',
+    // Every suite but the relations suite, whose 517 requests over answers each on a connection of
+    // its own (close-delimited) and held by the instances would cost 11 s more here: its spellings
+    // meet chunked bodies and interim answers in the first group.
+    title: 'delivery, clocks, 429s, sharded ids, a null status, interim answers, close-delimited and coded bodies, every suite but relations, with the paced load',
     variations: ['status-null', 'keep-alive-1s', 'several-instances', '429-empty-body', 'retry-after-http-date', 'clock-ahead', 'ids-sharded', 'interim-100-102', 'close-delimited', 'gzip-always', 'deflate-always', 'br-always'],
     suites: 'every',
   },
@@ -287,8 +290,8 @@ const LENIENT = {
   shouldFail: ['auth.credential-syntax', 'auth.key-without-scheme', 'create-pet.lenient-input', 'create-pet.media-type', 'list-pets.status-case', 'list-pets.unknown-status'],
 };
 
-/** Every suite, the paced load (named, as it runs only then) among them. */
-const EVERY_SUITE = ['--suite', listSuites().join(',')];
+/** Every suite, the paced load (named, as it runs only then) among them; the relations suite aside (see its group). */
+const EVERY_SUITE = ['--suite', listSuites().filter((s) => s !== 'relations').join(',')];
 /** The suites that judge what responses look like: neither the rate-limit suite nor the paced load. */
 const FUNCTIONAL = ['--suite', listSuites().filter((s) => s !== 'rate-limit' && s !== 'load').join(',')];
 

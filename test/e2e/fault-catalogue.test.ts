@@ -75,7 +75,112 @@ function spellingsSent(reports: string): string[] {
 const groupOf = (fault: FaultId) => BY_COMMAND.find((c) => c.fault === fault)!.group;
 
 
-describe('fault catalogue', () => {
+// Every describe here is concurrent: the runs of all of them share the file's two slots (maxConcurrency),
+// the longest (the legal group with the paced load, which mostly waits on its windows) first.
+/**
+ * Legal variations, several to a server (each is legal alone, so together they are too): every
+ * suite must pass, with --strict. The rate-limit suite meets each variation alone on the virtual
+ * clock (test/clock/catalogue.test.ts); here they meet the functional suites and the
+ * paced load over real sockets.
+ */
+const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' | 'every'; preload?: number }[] = [
+  {
+    // Every suite but the relations suite, whose 517 requests over answers each on a connection of
+    // its own (close-delimited) and held by the instances would cost 11 s more here: its spellings
+    // meet chunked bodies and interim answers in the first group.
+    title: 'delivery, clocks, 429s, sharded ids, a null status, interim answers, close-delimited and coded bodies, every suite but relations, with the paced load',
+    variations: ['status-null', 'keep-alive-1s', 'several-instances', '429-empty-body', 'retry-after-http-date', 'clock-ahead', 'ids-sharded', 'interim-100-102', 'close-delimited', 'gzip-always', 'deflate-always', 'br-always'],
+    suites: 'every',
+  },
+  {
+    // chunked-bodies apart from close-delimited, which would frame every body instead; the
+    // rate-limit suite meets early-hints-103 alone, against the plain reference (test/e2e/rate-limit.test.ts).
+    title: 'shapes of responses, every Pet with createdAt and _links, chunked after 103 Early Hints, over a store of 500 animals',
+    variations: ['ids-beyond-2^53', 'status-default-available', 'limit-clamp', 'charset-utf8', 'shuffled-order', 'non-numeric-id-404', 'extra-fields-rejected', 'routing-before-auth', 'json-parser-first', 'media-type-415', 'deprecation-date-form', 'sunset-end-of-day', 'affinity-cookie', 'cache-control-keyed', 'pet-extra-members', 'chunked-bodies', 'early-hints-103'],
+    suites: 'functional',
+    preload: 500,
+  },
+  // Other spellings of a request as real stacks read them (the relations suite's families), in two
+  // groups since the strict readings would hide the lenient ones: the firewall refuses the paths
+  // merged-slashes and path-parameters-ignored serve, the redirect answers the trailing slash first.
+  {
+    title: 'spellings read leniently: paths in any case, with a trailing slash, doubled slashes, path parameters or encodings served; a CORS layer; an absolute Location; the last of duplicate members',
+    variations: ['case-insensitive-routing', 'trailing-slash-served', 'merged-slashes', 'path-parameters-ignored', 'percent-decoded-path', 'options-cors', 'location-absolute', 'duplicate-member-last-wins'],
+    suites: 'functional',
+    preload: 20,
+  },
+  {
+    title: 'spellings read strictly: a path firewall, redirects to the clean path, a query schema, 406 for an Accept without JSON, HEAD not routed',
+    variations: ['strict-path-400', 'trailing-slash-redirect', 'strict-query', 'accept-406', 'head-405'],
+    suites: 'functional',
+  },
+];
+
+/**
+ * Legal variations that read input the interface does not describe (another media type, another
+ * spelling of a value or of the credential, a filter it does not know): the run passes WITHOUT
+ * --strict, no must fails, and exactly the should checks that say so fail, each on its own reading.
+ */
+const LENIENT = {
+  variations: ['any-body-as-json', 'lenient-values', 'lenient-bearer', 'unknown-filter-ignored'] as VariationId[],
+  suites: ['create-pet', 'list-pets', 'auth'],
+  shouldFail: ['auth.credential-syntax', 'auth.key-without-scheme', 'create-pet.lenient-input', 'create-pet.media-type', 'list-pets.status-case', 'list-pets.unknown-status'],
+};
+
+/** Every suite, the paced load (named, as it runs only then) among them; the relations suite aside (see its group). */
+const EVERY_SUITE = ['--suite', listSuites().filter((s) => s !== 'relations').join(',')];
+/** The suites that judge what responses look like: neither the rate-limit suite nor the paced load. */
+const FUNCTIONAL = ['--suite', listSuites().filter((s) => s !== 'rate-limit' && s !== 'load').join(',')];
+
+describe.concurrent('legal variations pass every check', () => {
+  it('every variation is in a group here, or changes only what the virtual clock meets', () => {
+    const grouped = [...GROUPS.flatMap((g) => g.variations), ...LENIENT.variations];
+    expect(new Set(grouped).size).toBe(grouped.length);
+    // The rest change only the limiter: the virtual clock's catalogue meets each of them alone.
+    // slow-responses, far-away and answers-reordered only hold replies: on the virtual clock they cost no time.
+    const limiterOnly: VariationId[] = ['rejected-count-against-quota', 'sliding-window', 'ban-after-ignoring-429', 'ban-after-3-early', 'first-key-banned', 'window-per-key', 'retry-after-fractional-wait', 'sliding-log', 'headers-day-window', 'headers-minute-window', 'reset-jitter', 'clock-behind', 'instances-clock-skew', 'slow-day', 'slow-responses', 'far-away', 'answers-reordered'];
+    expect([...grouped, ...limiterOnly].sort()).toEqual([...VARIATION_IDS].sort());
+  });
+
+
+  it.concurrent.each(GROUPS)('$title', async ({ variations, suites, preload }) => {
+    const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations, preload: preload ?? 0 });
+    try {
+      const name = variations.join('+').replace(/\^/g, '');
+      const { run, report } = await runAgainst(name.slice(0, 60), server, ['--strict', ...(suites === 'every' ? EVERY_SUITE : FUNCTIONAL)], { load: { thresholds: LOAD_THRESHOLDS } });
+      if (suites === 'every') expect(report.checks.filter((c) => c.id === 'load.paced-no-429' && c.outcome === 'pass').length).toBeGreaterThan(0);
+      expect(report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+      expect(run.code).toBe(0);
+      // No key here is disposable, so none may be banned, whatever the server bans for.
+      expect(server.stats().bans).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe.concurrent('legal variations that read leniently pass without --strict', () => {
+  it.concurrent(LENIENT.variations.join(', '), async () => {
+    const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations: LENIENT.variations });
+    try {
+      const { run, report } = await runAgainst('lenient-readings', server, LENIENT.suites.flatMap((s) => ['--suite', s]));
+      const notPassed = report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
+      expect(notPassed.filter((c) => c.severity !== 'should').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+      expect([...new Set(notPassed.map((c) => c.id))].sort()).toEqual(LENIENT.shouldFail);
+      // Each says what it read: the media types and animals, the spellings, the filters.
+      const message = (id: string, subject?: string) => notPassed.find((c) => c.id === id && (subject === undefined || c.subject === subject))!.message;
+      expect(message('create-pet.media-type')).toMatch(/^a NewPet under another media type than application\/json was accepted: text\/plain \(pet \d+\)$/);
+      expect(message('create-pet.lenient-input')).toContain('categoryId is a numeric string');
+      expect(message('auth.credential-syntax', 'listPets GET /pets')).toBe('"Bearer <key> <key>" got 200: the key was read out of another spelling of the credential');
+      expect(message('list-pets.unknown-status')).toMatch(/status="adopted" listed \d+ animals of/);
+      expect(run.code).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe.concurrent('fault catalogue', () => {
   it('lists every fault of the reference server exactly once, caught here or on the virtual clock', () => {
     expect(CAUGHT.map((c) => c.fault).sort()).toEqual([...FAULT_IDS].sort());
   });
@@ -99,7 +204,7 @@ describe('fault catalogue', () => {
 });
 
 /** What a fault's report says beyond the failing check: no empty pass, every kind of failure, one cause once. */
-describe('what the report says about a fault', () => {
+describe.concurrent('what the report says about a fault', () => {
   const reportOf = async (fault: FaultId) => (await groupRun(groupOf(fault))).report;
   const outcomes = (report: Report, id: string) => report.checks.filter((c) => c.id === id);
 
@@ -237,108 +342,5 @@ describe('what the report says about a fault', () => {
     expect(failed.map((c) => [c.id, c.code])).toEqual([['errors.error-body', 'no-error-body']]);
     expect(failed[0]!.message).toMatch(/^\d+ of \d+ responses: .* → 401: body is empty/);
     expect(report.checks.filter((c) => c.suite === 'auth' && c.outcome !== 'pass' && c.outcome !== 'skip')).toEqual([]);
-  });
-});
-
-/**
- * Legal variations, several to a server (each is legal alone, so together they are too): every
- * suite must pass, with --strict. The rate-limit suite meets each variation alone on the virtual
- * clock (test/clock/catalogue.test.ts); here they meet the functional suites and the
- * paced load over real sockets.
- */
-const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' | 'every'; preload?: number }[] = [
-  {
-    // chunked-bodies apart from close-delimited, which would frame every body instead; the
-    // rate-limit suite meets early-hints-103 alone, against the plain reference (test/e2e/rate-limit.test.ts).
-    title: 'shapes of responses, every Pet with createdAt and _links, chunked after 103 Early Hints, over a store of 500 animals',
-    variations: ['ids-beyond-2^53', 'status-default-available', 'limit-clamp', 'charset-utf8', 'shuffled-order', 'non-numeric-id-404', 'extra-fields-rejected', 'routing-before-auth', 'json-parser-first', 'media-type-415', 'deprecation-date-form', 'sunset-end-of-day', 'affinity-cookie', 'cache-control-keyed', 'pet-extra-members', 'chunked-bodies', 'early-hints-103'],
-    suites: 'functional',
-    preload: 500,
-  },
-  {
-    // Every suite but the relations suite, whose 517 requests over answers each on a connection of
-    // its own (close-delimited) and held by the instances would cost 11 s more here: its spellings
-    // meet chunked bodies and interim answers in the first group.
-    title: 'delivery, clocks, 429s, sharded ids, a null status, interim answers, close-delimited and coded bodies, every suite but relations, with the paced load',
-    variations: ['status-null', 'keep-alive-1s', 'several-instances', '429-empty-body', 'retry-after-http-date', 'clock-ahead', 'ids-sharded', 'interim-100-102', 'close-delimited', 'gzip-always', 'deflate-always', 'br-always'],
-    suites: 'every',
-  },
-  // Other spellings of a request as real stacks read them (the relations suite's families), in two
-  // groups since the strict readings would hide the lenient ones: the firewall refuses the paths
-  // merged-slashes and path-parameters-ignored serve, the redirect answers the trailing slash first.
-  {
-    title: 'spellings read leniently: paths in any case, with a trailing slash, doubled slashes, path parameters or encodings served; a CORS layer; an absolute Location; the last of duplicate members',
-    variations: ['case-insensitive-routing', 'trailing-slash-served', 'merged-slashes', 'path-parameters-ignored', 'percent-decoded-path', 'options-cors', 'location-absolute', 'duplicate-member-last-wins'],
-    suites: 'functional',
-    preload: 20,
-  },
-  {
-    title: 'spellings read strictly: a path firewall, redirects to the clean path, a query schema, 406 for an Accept without JSON, HEAD not routed',
-    variations: ['strict-path-400', 'trailing-slash-redirect', 'strict-query', 'accept-406', 'head-405'],
-    suites: 'functional',
-  },
-];
-
-/**
- * Legal variations that read input the interface does not describe (another media type, another
- * spelling of a value or of the credential, a filter it does not know): the run passes WITHOUT
- * --strict, no must fails, and exactly the should checks that say so fail, each on its own reading.
- */
-const LENIENT = {
-  variations: ['any-body-as-json', 'lenient-values', 'lenient-bearer', 'unknown-filter-ignored'] as VariationId[],
-  suites: ['create-pet', 'list-pets', 'auth'],
-  shouldFail: ['auth.credential-syntax', 'auth.key-without-scheme', 'create-pet.lenient-input', 'create-pet.media-type', 'list-pets.status-case', 'list-pets.unknown-status'],
-};
-
-/** Every suite, the paced load (named, as it runs only then) among them; the relations suite aside (see its group). */
-const EVERY_SUITE = ['--suite', listSuites().filter((s) => s !== 'relations').join(',')];
-/** The suites that judge what responses look like: neither the rate-limit suite nor the paced load. */
-const FUNCTIONAL = ['--suite', listSuites().filter((s) => s !== 'rate-limit' && s !== 'load').join(',')];
-
-describe('legal variations pass every check', () => {
-  it('every variation is in a group here, or changes only what the virtual clock meets', () => {
-    const grouped = [...GROUPS.flatMap((g) => g.variations), ...LENIENT.variations];
-    expect(new Set(grouped).size).toBe(grouped.length);
-    // The rest change only the limiter: the virtual clock's catalogue meets each of them alone.
-    // slow-responses, far-away and answers-reordered only hold replies: on the virtual clock they cost no time.
-    const limiterOnly: VariationId[] = ['rejected-count-against-quota', 'sliding-window', 'ban-after-ignoring-429', 'ban-after-3-early', 'first-key-banned', 'window-per-key', 'retry-after-fractional-wait', 'sliding-log', 'headers-day-window', 'headers-minute-window', 'reset-jitter', 'clock-behind', 'instances-clock-skew', 'slow-day', 'slow-responses', 'far-away', 'answers-reordered'];
-    expect([...grouped, ...limiterOnly].sort()).toEqual([...VARIATION_IDS].sort());
-  });
-
-
-  it.concurrent.each(GROUPS)('$title', async ({ variations, suites, preload }) => {
-    const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations, preload: preload ?? 0 });
-    try {
-      const name = variations.join('+').replace(/\^/g, '');
-      const { run, report } = await runAgainst(name.slice(0, 60), server, ['--strict', ...(suites === 'every' ? EVERY_SUITE : FUNCTIONAL)], { load: { thresholds: LOAD_THRESHOLDS } });
-      if (suites === 'every') expect(report.checks.filter((c) => c.id === 'load.paced-no-429' && c.outcome === 'pass').length).toBeGreaterThan(0);
-      expect(report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
-      expect(run.code).toBe(0);
-      // No key here is disposable, so none may be banned, whatever the server bans for.
-      expect(server.stats().bans).toBe(0);
-    } finally {
-      await server.close();
-    }
-  });
-});
-
-describe('legal variations that read leniently pass without --strict', () => {
-  it.concurrent(LENIENT.variations.join(', '), async () => {
-    const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations: LENIENT.variations });
-    try {
-      const { run, report } = await runAgainst('lenient-readings', server, LENIENT.suites.flatMap((s) => ['--suite', s]));
-      const notPassed = report.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error');
-      expect(notPassed.filter((c) => c.severity !== 'should').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
-      expect([...new Set(notPassed.map((c) => c.id))].sort()).toEqual(LENIENT.shouldFail);
-      // Each says what it read: the media types and animals, the spellings, the filters.
-      const message = (id: string, subject?: string) => notPassed.find((c) => c.id === id && (subject === undefined || c.subject === subject))!.message;
-      expect(message('create-pet.media-type')).toMatch(/^a NewPet under another media type than application\/json was accepted: text\/plain \(pet \d+\)$/);
-      expect(message('create-pet.lenient-input')).toContain('categoryId is a numeric string');
-      expect(message('auth.credential-syntax', 'listPets GET /pets')).toBe('"Bearer <key> <key>" got 200: the key was read out of another spelling of the credential');
-      expect(message('list-pets.unknown-status')).toMatch(/status="adopted" listed \d+ animals of/);
-      expect(run.code).toBe(0);
-    } finally {
-      await server.close();
-    }
   });
 });

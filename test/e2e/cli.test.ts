@@ -28,7 +28,7 @@ function expectNoKeys(texts: readonly string[]): void {
   for (const text of texts) for (const { key } of KEYS) expect(text).not.toContain(key);
 }
 
-describe('a conforming server someone else started (five keys over four plans, plans overrides, short windows, no start:)', () => {
+describe.concurrent('a conforming server someone else started (five keys over four plans, plans overrides, short windows, no start:)', () => {
   let server: RunningServer;
   let dir: string;
   beforeAll(async () => {
@@ -69,7 +69,7 @@ describe('a conforming server someone else started (five keys over four plans, p
   });
 });
 
-describe('a server with a fault', () => {
+describe.concurrent('a server with a fault', () => {
   let server: RunningServer;
   let dir: string;
   beforeAll(async () => {
@@ -81,7 +81,8 @@ describe('a server with a fault', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('exits 1 and names the failing check ids, with redacted evidence and a reproduction command', async () => {
+  // One server, its keys' quotas shared: these two run one after the other.
+  it.sequential('exits 1 and names the failing check ids, with redacted evidence and a reproduction command', async () => {
     const reports = path.join(dir, 'out');
     // The authentication suite alone: every check the fault fails is in it.
     const run = await runCli(['--target', writeTarget(dir, targetFor(server)), '--report-dir', reports, '--suite', 'auth']);
@@ -106,7 +107,7 @@ describe('a server with a fault', () => {
     expectNoKeys([run.stdout, run.stderr, ...filesUnder(reports).map((f) => f.text)]);
   });
 
-  it('with --quiet prints only the verdict line', async () => {
+  it.sequential('with --quiet prints only the verdict line', async () => {
     const run = await runCli(['--target', writeTarget(dir, targetFor(server)), '--report-dir', path.join(dir, 'quiet'), '--quiet', '--suite', 'auth']);
     expect(run.code).toBe(1);
     expect(run.stdout.trim().split('\n')).toHaveLength(1);
@@ -114,7 +115,7 @@ describe('a server with a fault', () => {
   });
 });
 
-describe('usage and config errors exit 2 with a message naming the culprit, and no stack trace', () => {
+describe.concurrent('usage and config errors exit 2 with a message naming the culprit, and no stack trace', () => {
   const dir = tempDir('config');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const base = { name: 'bad', baseUrl: 'http://127.0.0.1:9/v1', keys: [{ key: KEYS[0]!.key, plan: 'free' }] };
@@ -154,7 +155,7 @@ describe('usage and config errors exit 2 with a message naming the culprit, and 
   });
 });
 
-describe('a closed port', () => {
+describe.concurrent('a closed port', () => {
   const dir = tempDir('closed');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -173,7 +174,7 @@ describe('a closed port', () => {
   });
 });
 
-describe('the default local target', () => {
+describe.concurrent('the default local target', () => {
   it('starts the bundled reference server, checks it, exits 0 and writes reports/local/<timestamp>/ with a latest link', async () => {
     const run = await runCli([]);
     expect(run.stdout.split('\n').filter((l) => /^\s+[✗!] /.test(l))).toEqual([]);
@@ -215,7 +216,7 @@ describe('the default local target', () => {
   });
 });
 
-describe('reproducibility', () => {
+describe.concurrent('reproducibility', () => {
   const dir = tempDir('seed');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -247,13 +248,12 @@ describe('reproducibility', () => {
   }
 
   it('two runs with the same seed against the same server state send the same requests, another seed does not', async () => {
-    const first = await requestsOf('12345', 'a');
-    const second = await requestsOf('12345', 'b');
+    // Each run against a server of its own: two at a time.
+    const [first, second] = await Promise.all([requestsOf('12345', 'a'), requestsOf('12345', 'b')]);
     expect(first.length).toBeGreaterThan(100);
     expect(second).toEqual(first);
     // Another seed, shown on one suite of generated cases: the same suite of the same seed, alone, sends the same requests.
-    const createPet = await requestsOf('12345', 'c', 'create-pet');
-    const other = await requestsOf('54321', 'd', 'create-pet');
+    const [createPet, other] = await Promise.all([requestsOf('12345', 'c', 'create-pet'), requestsOf('54321', 'd', 'create-pet')]);
     expect(createPet.length).toBeGreaterThan(50);
     expect(other).not.toEqual(createPet);
   });

@@ -347,7 +347,8 @@ describe('the GitHub Action (action.yml)', () => {
     expect({ failed: first.failed, exitCode: first.exitCode, last: first.steps.at(-1)!.code }).toEqual({ failed: true, exitCode: 2, last: 2 });
   });
 
-  it('the reference, as target `staging` with its variables in the step env: verdict pass, exit 0, the summary, the reports uploaded; a missing base report is a warning', async () => {
+  // The runs of the action below each have a workspace and a server of their own: side by side (two at a time).
+  it.concurrent('the reference, as target `staging` with its variables in the step env: verdict pass, exit 0, the summary, the reports uploaded; a missing base report is a warning', async () => {
     const keys = [
       { key: 'sk-action-free-1-9d8c7b', plan: 'free' },
       { key: 'sk-action-pro-1-6a5f4e', plan: 'pro' },
@@ -391,7 +392,7 @@ describe('the GitHub Action (action.yml)', () => {
     for (const k of keys) expect(run.steps.map((s) => s.stdout + s.stderr).join('') + run.summary).not.toContain(k.key);
   });
 
-  it('a faulty reference (list-ignores-limit), a target file of the workspace: exit 1, verdict fail, ::error annotations, the job fails; the base report compared when diff exists', async () => {
+  it.concurrent('a faulty reference (list-ignores-limit), a target file of the workspace: exit 1, verdict fail, ::error annotations, the job fails; the base report compared when diff exists', async () => {
     const keys = [
       { key: 'sk-action-faulty-free-1-0f9e8d', plan: 'free' },
       { key: 'sk-action-faulty-pro-1-7c6b5a', plan: 'pro' },
@@ -440,7 +441,7 @@ describe('the GitHub Action (action.yml)', () => {
     }
   });
 
-  it('with a diff subcommand (a stand-in harness): its Markdown goes to report-dir/diff.md and the job summary; a folder as base-report means its report.json', async () => {
+  it.concurrent('with a diff subcommand (a stand-in harness): its Markdown goes to report-dir/diff.md and the job summary; a folder as base-report means its report.json', async () => {
     const fake = path.join(dir, 'fake-action');
     mkdirSync(path.join(fake, 'dist/lib/cli'), { recursive: true });
     writeFileSync(
@@ -476,7 +477,7 @@ describe('the GitHub Action (action.yml)', () => {
   // processes (--load-segment 1/2 and 2/2, one --start-at) against one reference server, then the
   // merge job: the merged report counts what the server counted and passes. (A limiter kept per
   // connection, caught over merged runs, is shown on the virtual clock: test/clock/segments.test.ts.)
-  it('a load split over a job matrix: two segment jobs (no job summary of their own) and a merge job over their downloaded reports; the merged report counts what the server counted', { timeout: 120_000 }, async () => {
+  it.concurrent('a load split over a job matrix: two segment jobs (no job summary of their own) and a merge job over their downloaded reports; the merged report counts what the server counted', { timeout: 120_000 }, async () => {
     // Two plans, no day to spend: the flow of segments and merge, not the day test, is what is shown here.
     const keys = [
       { key: 'sk-action-segment-free-1-5e4d3c', plan: 'free' },

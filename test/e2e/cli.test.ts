@@ -125,8 +125,9 @@ describe.concurrent('usage and config errors exit 2 with a message naming the cu
     ['an unknown nested field', { ...base, windows: { minute: 2, dayy: 30 } }, {}, /windows\.dayy: unknown field/],
     ['an unset variable', { ...base, baseUrl: '${E2E_UNSET_URL}' }, {}, /E2E_UNSET_URL \(for baseUrl\)/],
     ['an invalid value', { ...base, allow: { writes: 'yes' } }, {}, /allow\.writes: .*expected boolean/],
-  ])('%s', async (_what, target, env, message) => {
-    const run = await runCli(['--target', writeTarget(dir, target), '--report-dir', path.join(dir, 'never')], env);
+  ])('%s', async (what, target, env, message) => {
+    // A target file each: the cases run side by side.
+    const run = await runCli(['--target', writeTarget(dir, target, `${what.replace(/\W+/g, '-')}.yaml`), '--report-dir', path.join(dir, 'never')], env);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
     expect(run.stderr).not.toMatch(/\n\s+at /);

@@ -157,7 +157,7 @@ const SHOWN = {
   'auth-field-name-exact': { group: 'relations-a', by: ['relations'] },
   'query-strict-400-text': { group: 'relations-d', by: ['relations'] },
   'body-chunked-read-as-empty': { group: 'relations-a', by: ['relations'] },
-  'body-nesting-500': { group: 'relations-d', by: ['relations'] },
+  'body-nesting-500': { group: 'relations-c', by: ['relations'] },
   'negotiation-exact-accept-only': { group: 'relations-a', by: ['relations'] },
   'forwarded-skips-limiter': { group: 'relations-a', by: ['relations'], target: RELATIONS_ONE_QUOTA_TARGET },
   'create-shared-defaults': { group: 'relations-a', by: ['relations'] },

@@ -4,7 +4,7 @@
 // invariant judges every family's spellings, and a family's spellings meet every invariant. Each is
 // a check of the relations suite (ids relations.*). Pure: observations in, a finding out.
 import { parseJson, stringifyJson, tryParseJson } from '../json.ts';
-import { ApiError, listedBody, OPERATIONS, Pet, Pets } from '../models.ts';
+import { ApiError, listedBody, OPERATIONS, Pet, Pets, type ResponseBody } from '../models.ts';
 import { readRateAnswer } from '../rate-limit/vocabulary.ts';
 import type { Exchange } from '../result/exchange.ts';
 import { isAccepted, isServerError } from '../status.ts';
@@ -228,6 +228,13 @@ export const SAME_MEANING_INVARIANT = defineInvariant({
  * (getPet), 201 a Pet, 400, 401 and 404 an Error. 429's body is not shown; HEAD has none; another
  * method is no operation's.
  */
+/** Each body a responses table lists: its model, how a message names it, the code of an answer without it. */
+const LISTED_BODIES: Readonly<Record<ResponseBody, { model: typeof Pet | typeof Pets | typeof ApiError; said: string; code: string }>> = {
+  Pet: { model: Pet, said: 'a Pet', code: 'not-a-pet' },
+  Pets: { model: Pets, said: 'Pets', code: 'not-pets' },
+  Error: { model: ApiError, said: 'an Error', code: 'not-an-error' },
+};
+
 export const LISTED_BODY_INVARIANT = defineInvariant({
   id: 'relations.listed-body',
   clause: 'Endpoints',
@@ -241,11 +248,10 @@ export const LISTED_BODY_INVARIANT = defineInvariant({
     if (o.transformed.request.method !== OPERATIONS[o.canonical.operation].method) return undefined;
     const body = listedBody(o.canonical.operation, seen.status);
     if (body === undefined) return undefined;
+    const { model, said, code } = LISTED_BODIES[body];
     const p = tryParseJson(seen.text);
-    const model = body === 'Pet' ? Pet : body === 'Pets' ? Pets : ApiError;
-    if (p.ok && model.safeParse(p.value).success) return holds(`${seen.status} with ${body === 'Error' ? 'an Error' : body === 'Pet' ? 'a Pet' : 'Pets'}`);
-    const code = body === 'Pet' ? 'not-a-pet' : body === 'Pets' ? 'not-pets' : 'not-an-error';
-    return broken(code, described(o, `whose body is not ${body === 'Error' ? 'an Error' : body === 'Pet' ? 'a Pet' : 'Pets'}: ${seen.text === '' ? '(empty)' : seen.text.slice(0, 200)}`));
+    if (p.ok && model.safeParse(p.value).success) return holds(`${seen.status} with ${said}`);
+    return broken(code, described(o, `whose body is not ${said}: ${seen.text === '' ? '(empty)' : seen.text.slice(0, 200)}`));
   },
 });
 

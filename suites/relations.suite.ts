@@ -17,14 +17,7 @@ import { type CheckContext, check, prepare } from '../lib/suite-kit/vitest-adapt
 import { readPagesBeforeWrites } from '../lib/suite-kit/pages-before-writes.ts';
 import type { TargetKey } from '../lib/config/schema.ts';
 import { BudgetExhaustedError } from '../lib/errors.ts';
-import { parseJson } from '../lib/json.ts';
-
-/**
- * Requests kept for the suites that run after this one (routes and stateful, about 120 on the
- * reference): the relations plan takes what is left of the run's budget and of the key's day
- * quota but these. Measured by `npm run bench` (a lone Free key's whole verdict within its 1,000 a day).
- */
-export const RESERVED_AFTER_RELATIONS = 150;
+import { readPage } from '../lib/checks/pets.ts';
 
 let plan: RelationsPlan | undefined;
 let budget = 0;
@@ -75,14 +68,8 @@ async function rarestStatus(ctx: CheckContext, basePath: string, key: TargetKey)
   for (const status of PET_STATUSES) {
     const [list] = canonicalRequests(basePath, undefined, false, status);
     const res = await ctx.client.send(requestOf({ ...list!, query: [['limit', '100'], ['status', status]] }, 'key', key));
-    let count = Number.POSITIVE_INFINITY;
-    try {
-      const value = parseJson(res.text);
-      if (res.status === 200 && Array.isArray(value)) count = value.length;
-    } catch {
-      // Not a page: this status is not a good filter to compare with.
-    }
-    counts.push(count);
+    // Not a page: this status is not a good filter to compare with.
+    counts.push((res.status === 200 ? readPage(res).page?.items.length : undefined) ?? Number.POSITIVE_INFINITY);
   }
   return PET_STATUSES[counts.indexOf(Math.min(...counts))]!;
 }

@@ -157,7 +157,6 @@ export const schemeCaseInsensitive = defineCheck({
   }),
 });
 
-/** The checks that each way of not presenting a valid key gets 401 with an Error body. */
 /** A createPet sent without a valid key, its NewPet named uniquely, and what it got. */
 export interface RefusedCreate {
   /** How it was sent, e.g. "without a key", "with a wrong key". */
@@ -263,6 +262,7 @@ export const refusedNoEffect = defineCheck({
   judge: judgeRefusedNoEffect,
 });
 
+/** The checks that each way of not presenting a valid key gets 401 with an Error body. */
 export const UNAUTHORIZED_CHECKS = [missingKey, invalidKey, wrongScheme, emptyToken, keyWithoutScheme, keyInQuery, nearMissKey] as const;
 
 export const AUTH_CHECKS = [...UNAUTHORIZED_CHECKS, credentialSyntax, beforeValidation, beforeLookup, schemeCaseInsensitive, refusedNoEffect] as const;

@@ -24,7 +24,7 @@
 // together is what Remaining says (countedOrder).
 //
 // Pure: a key's run in, a finding out.
-import { type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
+import { type KeyRun, pointsOf, sentAtOfPoint, type TimelinePoint } from '../result/rate-limits.ts';
 import { CLOCK_SLACK_S, classifyRefusal, serverSecond, type WindowName, readRateAnswer, quotaOf } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
@@ -52,15 +52,13 @@ export function answersOf(run: KeyRun): TimelinePoint[] {
 type Full = TimelinePoint & { limit: number; remaining: number; reset: number };
 const full = (p: TimelinePoint): p is Full => p.limit !== undefined && p.remaining !== undefined && p.reset !== undefined;
 
-/** When an answer's request was sent: a load's answers say; a look's, sent alone, is taken as its arrival. */
-const sentOf = (p: TimelinePoint) => p.sentAt ?? p.t;
 
 /**
  * Whether `earlier` (arrived no later than `later`) was answered before `later` was sent: only then
  * did the server count it first. Answers in flight together (a tie in milliseconds included) may
  * have been counted in either order.
  */
-export const answeredBefore = (earlier: TimelinePoint, later: TimelinePoint): boolean => earlier.t < sentOf(later);
+export const answeredBefore = (earlier: TimelinePoint, later: TimelinePoint): boolean => earlier.t < sentAtOfPoint(later);
 
 /**
  * Answers of one window as the server counted them: in arrival order, except that among answers in

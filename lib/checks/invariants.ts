@@ -10,7 +10,7 @@ import type { Exchange } from '../result/exchange.ts';
 import { isAccepted, isServerError } from '../status.ts';
 import { type Credential, type Operation, requestLine, type Spelled, type Transformed } from '../generators/transformations.ts';
 import { isJsonMediaType } from './bodies.ts';
-import { namedMembers } from './pets.ts';
+import { otherMembers } from './pets.ts';
 import { type CheckDef, defineCheck } from './define.ts';
 import { type Finding, type OtherFailure, pass, type Seen, skip } from './types.ts';
 
@@ -94,16 +94,14 @@ function normalised(value: unknown): string {
 }
 
 /**
- * What the interface names of a body: of a Pet (or each Pet of a list), its id, name, categoryId
- * and status as Pet reads them (ids exact, a null status as none); any other value as it is.
- * Members the interface does not name (`createdAt`, `_links`) are not part of it.
+ * What the interface names of a body: a Pet (or each Pet of a list) as Pet reads it, which keeps
+ * its id, name, categoryId and status only (ids exact, a null status as none); any other value as
+ * it is. Members the interface does not name (`createdAt`, `_links`) are not part of it.
  */
 function namedOf(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(namedOf);
   const pet = Pet.safeParse(value);
-  if (!pet.success) return value;
-  const { id, name, categoryId, status } = pet.data;
-  return { id, name, categoryId, ...(status !== undefined ? { status } : {}) };
+  return pet.success ? pet.data : value;
 }
 
 /** Members of the Pets in an answer's body that the interface does not name, sorted: recorded, never compared. */
@@ -111,7 +109,7 @@ export function unnamedMembers(text: string): string[] {
   const p = tryParseJson(text);
   if (!p.ok) return [];
   const pets = Array.isArray(p.value) ? p.value : [p.value];
-  const names = pets.flatMap((pet) => (Pet.safeParse(pet).success ? namedMembers(pet).others : []));
+  const names = pets.flatMap((pet) => (Pet.safeParse(pet).success ? otherMembers(pet) : []));
   return [...new Set(names)].sort();
 }
 

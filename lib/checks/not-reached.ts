@@ -4,13 +4,11 @@
 // allows over the time the requests took (a minute's quota for each minute window they may have
 // spanned, plus what a refilling limiter gives back); otherwise it says what it sent in one window
 // against the quota, and skips. Pure.
-import { type KeyRun, type TimelinePoint } from '../result/rate-limits.ts';
+import { type KeyRun, sentAtOfPoint, type TimelinePoint } from '../result/rate-limits.ts';
 import { CLOCK_SLACK_S, readRetryAfter, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { isAccepted } from '../status.ts';
 
 
-/** When a request was sent (answers of a load carry it), else when its answer came. */
-const sentOf = (p: TimelinePoint): number => p.sentAt ?? p.t;
 
 /** What a refilling limiter of the plan gives back over `durationMs`: its rate, and one for rounding. */
 export function refillOver(run: Pick<KeyRun, 'quota' | 'windows'>, durationMs: number): number {
@@ -19,7 +17,7 @@ export function refillOver(run: Pick<KeyRun, 'quota' | 'windows'>, durationMs: n
 
 /** The most requests sent within any stretch one minute window long, by our clock. */
 export function mostInOneWindow(points: readonly TimelinePoint[], windowSeconds: number): number {
-  const times = points.map(sentOf).sort((a, b) => a - b);
+  const times = points.map(sentAtOfPoint).sort((a, b) => a - b);
   let best = 0;
   let lo = 0;
   for (let hi = 0; hi < times.length; hi++) {
@@ -47,7 +45,7 @@ export function minuteTurns(run: Pick<KeyRun, 'quota' | 'windows'>, points: read
     const resets = minute.map((p) => p.reset!);
     if (Math.max(...resets) - Math.min(...resets) <= CLOCK_SLACK_S) return 0;
   }
-  const first = Math.min(fromMs, ...ok.map(sentOf));
+  const first = Math.min(fromMs, ...ok.map(sentAtOfPoint));
   const last = Math.max(...ok.map((p) => p.t));
   const named = refusal && readRetryAfter(refusal.retryAfter, refusal.t, refusal.date)?.untilMs;
   if (named !== undefined && named - refusal!.t <= (W + CLOCK_SLACK_S) * 1000) {

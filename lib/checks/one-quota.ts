@@ -1,7 +1,7 @@
 // One quota per key: every authenticated request of a key counts against its plan, whatever the
 // operation and whatever the answer (400 and 404 included). Judged from the window one key spent
 // on a mix of operations (lib/drive/drive-mix.ts). Pure: the key's run in, a finding out.
-import { type KeyRun, type MixData, type MixOperation, type MixPoint } from '../result/rate-limits.ts';
+import { type KeyRun, type MixData, type MixOperation, type MixPoint, sentAtOfPoint } from '../result/rate-limits.ts';
 import { CLOCK_SLACK_S, countedAgainstQuota, readRetryAfter, resetAtMs, resetShape, windowDescribed, readRateAnswer, windowMs } from '../rate-limit/vocabulary.ts';
 import { mostInOneWindow, notReached, refillOver } from './not-reached.ts';
 import { defineCheck } from './define.ts';
@@ -111,10 +111,10 @@ export function acceptedElsewhere(run: Pick<KeyRun, 'quota' | 'windows'>, refuse
  */
 function withinRefusal(run: Pick<KeyRun, 'quota' | 'windows'>, refused: MixPoint, other: MixPoint): boolean {
   const tokenMs = windowMs(run.windows) / run.quota.perMinute;
-  if (other.t - (refused.sentAt ?? refused.t) >= tokenMs) return false;
+  if (other.t - sentAtOfPoint(refused) >= tokenMs) return false;
   const until = readRetryAfter(refused.retryAfter, refused.t, refused.date)?.untilMs;
   if (until === undefined) return other.t - refused.t < SAME_MOMENT_MS;
-  return until > (other.sentAt ?? other.t) + 1000;
+  return until > sentAtOfPoint(other) + 1000;
 }
 
 /**

@@ -1,6 +1,6 @@
 // Reading animals out of responses, and comparing them. Ids are bigint: compared exactly. A Pet is
-// compared by the members the interface names (namedMembers) and nothing else: a server may add
-// others (createdAt, _links), which are recorded, never compared.
+// compared by the members the interface names (what Pet's model keeps) and nothing else: a server
+// may add others (createdAt, _links), which are recorded (otherMembers), never compared.
 import { type NewPet, Pet, Pets } from '../models.ts';
 import { tryParseJson } from '../json.ts';
 import { jsonProblems, modelProblems, type Problem, problem } from './bodies.ts';
@@ -16,19 +16,13 @@ export const PET_MEMBERS: readonly string[] = Object.keys(Pet.shape);
 const NAMED: ReadonlySet<string> = new Set(PET_MEMBERS);
 
 /**
- * A JSON value read as a Pet is compared: the members the interface names (PET_MEMBERS), as
- * written, in `named`; the names of every other member (createdAt, _links, …) in `others`, to be
- * recorded, never compared. A value that is not a JSON object has no members.
+ * The members of a JSON value read as a Pet that the interface does not name (createdAt, _links,
+ * …): recorded, never compared (Pet's model keeps only the named ones). A value that is not a
+ * JSON object has none.
  */
-export function namedMembers(value: unknown): { named: Record<string, unknown>; others: string[] } {
-  const named: Record<string, unknown> = {};
-  const others: string[] = [];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { named, others };
-  for (const [name, member] of Object.entries(value)) {
-    if (NAMED.has(name)) named[name] = member;
-    else others.push(name);
-  }
-  return { named, others };
+export function otherMembers(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  return Object.keys(value).filter((name) => !NAMED.has(name));
 }
 
 /**
@@ -47,7 +41,7 @@ export function notingOtherMembers(finding: Finding, others: readonly string[]):
  */
 export function readPet(seen: Seen): Parsed<Pet> & { others: string[] } {
   const { problems, value } = jsonProblems(seen);
-  const { others } = namedMembers(value);
+  const others = otherMembers(value);
   if (value === undefined) return { problems, others };
   const shape = modelProblems(Pet, value, 'Pet');
   if (shape.length > 0) return { problems: [...shape.map((text) => problem('invalid-pet', text)), ...problems], others };

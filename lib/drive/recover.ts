@@ -72,6 +72,15 @@ export async function recover(ctx: DriveContext, key: TargetKey, run: KeyRun): P
     return;
   }
   const resetWhat = `${key.label}: the X-RateLimit-Reset ${atReset?.reset ?? ''} its 429 named, and ${(atReset?.slackMs ?? 0) / 1000} s for its rounding`;
+  const sentAtReset = (plan: typeof atReset & object, next: { look: Look; sentAt: number }, sameAsRetry?: true): KeyRun['atReset'] => ({
+    refusal: p,
+    reset: plan.reset,
+    slackMs: plan.slackMs,
+    aimedAt: plan.aimAt,
+    sentAt: next.sentAt,
+    next: next.look,
+    ...(sameAsRetry ? { sameAsRetry } : {}),
+  });
   if (retryAfterWaitMs(p.retryAfter, p.t, p.date) !== undefined) {
     const merged = atReset?.merged === true;
     const next = await lookAt(ctx, key, merged ? atReset.aimAt : 0, resetWhat);
@@ -82,7 +91,7 @@ export async function recover(ctx: DriveContext, key: TargetKey, run: KeyRun): P
     }
     run.retry = { waitedMs: Math.round(next.sentAt - p.t), next: next.look };
     if (merged) {
-      run.atReset = { refusal: p, reset: atReset.reset, slackMs: atReset.slackMs, aimedAt: atReset.aimAt, sentAt: next.sentAt, next: next.look, sameAsRetry: true };
+      run.atReset = sentAtReset(atReset, next, true);
       return;
     }
   }
@@ -91,5 +100,5 @@ export async function recover(ctx: DriveContext, key: TargetKey, run: KeyRun): P
   // no usable Retry-After, the only one (Reset is then the client's word, and waited for).
   const next = await lookAt(ctx, key, atReset.aimAt, resetWhat);
   if ('tooLong' in next) run.atResetSkipped = next.tooLong;
-  else run.atReset = { refusal: p, reset: atReset.reset, slackMs: atReset.slackMs, aimedAt: atReset.aimAt, sentAt: next.sentAt, next: next.look };
+  else run.atReset = sentAtReset(atReset, next);
 }

@@ -29,6 +29,9 @@ export const TimelinePoint = z.object({
 });
 export type TimelinePoint = z.infer<typeof TimelinePoint>;
 
+/** When an answer's request was sent: a load's answers say; a look's, sent alone, is taken as its arrival. */
+export const sentAtOfPoint = (p: Pick<TimelinePoint, 'sentAt' | 't'>): number => p.sentAt ?? p.t;
+
 
 /** One burst of the daily quota's spending. */
 const DayBurst = z.object({

@@ -147,28 +147,22 @@ export function createApp(deps: AppDeps): RequestListener {
     const early = spellings.beforeAuth(req) ?? (spellingFaults.on ? spellingFaults.before({ req, method: x.method, url, route, authed: authError === undefined, allowed: rate.allowed, cached: x.cached }) : undefined);
     if (early) return early;
     if (authError !== undefined && authFirst && !(routedFirst && url !== undefined && route.kind !== 'operation')) {
-      // Fault auth-after-store: the key is checked by a hook on the answer, after the createPet handler stored its animal.
-      if (storesBeforeAuth && url !== undefined && route.kind === 'operation' && route.operation === 'createPet') {
-        const prepared = operations.createPet(req, url, route.params, x.client.label);
-        const refuse = async (p: Prepared) => {
+      // Fault auth-after-store: the key is checked by a hook on the answer, after the createPet
+      // handler stored its animal. Variation json-parser-first: a body parser mounted before
+      // authentication refuses what it cannot read.
+      if ((storesBeforeAuth || parserFirst) && url !== undefined && route.kind === 'operation' && route.operation === 'createPet') {
+        const stored = async (p: Prepared) => {
           if ('proceed' in p) await p.proceed();
           return unauthorized(authError);
         };
-        return prepared instanceof Promise ? prepared.then(refuse) : refuse(prepared);
-      }
-      // Variation json-parser-first: a body parser mounted before authentication refuses what it cannot read.
-      if (parserFirst && url !== undefined && route.kind === 'operation' && route.operation === 'createPet') {
-        const prepared = operations.createPet(req, url, route.params, x.client.label);
-        const refuse = (p: Prepared) => ('reject' in p && p.unreadable ? p.reject : unauthorized(authError));
-        return prepared instanceof Promise ? prepared.then(refuse) : refuse(prepared);
+        const parsed = (p: Prepared) => ('reject' in p && p.unreadable ? p.reject : unauthorized(authError));
+        return whenPrepared(operations.createPet(req, url, route.params, x.client.label), storesBeforeAuth ? stored : parsed);
       }
       return unauthorized(authError);
     }
     // Fault rate-validation-first: the operation's validation runs before the limiter's refusal.
     if (!rate.allowed && validatesFirst && url !== undefined && route.kind === 'operation') {
-      const prepared = operations[route.operation](req, url, route.params, x.client.label);
-      const refuse = (p: Prepared) => ('reject' in p ? p.reject : limited(rate));
-      return prepared instanceof Promise ? prepared.then(refuse) : refuse(prepared);
+      return whenPrepared(operations[route.operation](req, url, route.params, x.client.label), (p) => ('reject' in p ? p.reject : limited(rate)));
     }
     if (!rate.allowed) return limited(rate);
     if (url === undefined) return badRequest('request target is not a valid URL');
@@ -181,8 +175,7 @@ export function createApp(deps: AppDeps): RequestListener {
     // Variations accept-406 and strict-query: negotiation and a query schema, before the operation's own validation.
     const refused = spellings.refuse(req, url, route.operation);
     if (refused) return refused;
-    const prepared = operations[route.operation](req, url, route.params, x.client.label);
-    return prepared instanceof Promise ? prepared.then((p) => proceed(p, authError)) : proceed(prepared, authError);
+    return whenPrepared(operations[route.operation](req, url, route.params, x.client.label), (p) => proceed(p, authError));
   }
 
   function proceed(prepared: Prepared, authError: string | undefined): Reply | Promise<Reply> {
@@ -351,4 +344,9 @@ export function createApp(deps: AppDeps): RequestListener {
 
 function unauthorized(message: string): Reply {
   return errorReply(401, 'unauthorized', message, { [HEADER.wwwAuthenticate]: 'Bearer' });
+}
+
+/** What an operation's preparation leads to, once it is ready (it may read the body first). */
+function whenPrepared(prepared: Prepared | Promise<Prepared>, then: (p: Prepared) => Reply | Promise<Reply>): Reply | Promise<Reply> {
+  return prepared instanceof Promise ? prepared.then(then) : then(prepared);
 }

@@ -12,8 +12,7 @@ import { petJson, type AnimalStore, type StoredPet } from './store.ts';
 import type { Target } from './target.ts';
 import { bodyId, checkLimit, checkNewPet, checkPetId, checkStatusFilter, isNumericPetId } from './validation.ts';
 import { faultyPetId } from './faults/pet-id-spelling.ts';
-import { parse } from 'lossless-json';
-import { locationOf, parseBody, parseNumber } from './spelling-variations.ts';
+import { locationOf, parseBody } from './spelling-variations.ts';
 import type { Variations } from './variations.ts';
 
 /**
@@ -144,7 +143,7 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
       // Fault body-nesting-500: the parser's nesting limit, thrown past.
       if (nestingLimit !== undefined && nestingDepth(body.text) > nestingLimit) throw new RangeError(`JSON nesting exceeds ${nestingLimit} levels`);
       if (body.text.trim() === '') return reject(badRequest('request body is required (NewPet)'));
-      const parsed = read.format === 'form' ? parseForm(body.text) : parseBody(body.text, lastMemberWins || firstWinsEcho);
+      const parsed = read.format === 'form' ? parseForm(body.text) : parseBody(body.text, lastMemberWins || firstWinsEcho ? 'last' : 'refuse');
       if (!parsed.ok) return unreadable(badRequest(`malformed JSON: ${parsed.error}`));
       // Fault create-shared-defaults: every body merged into one defaults object the handler keeps (Object.assign(DEFAULTS, body)).
       if (sharedDefaults && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) parsed.value = Object.assign(sharedDefaults, parsed.value);
@@ -197,7 +196,7 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
             store.skipId();
             created = store.create(input, next);
           } else created = faults.has('create-not-persisted') ? store.draft(input, id, origin) : store.create(input, id, origin);
-          const answered = firstWinsEcho ? { ...asJson(created), ...firstOfDuplicates(body.text) } : asJson(created);
+          const answered = firstWinsEcho ? { ...asJson(created), ...firstWins(body.text, parsed.value) } : asJson(created);
           return jsonReply(201, answered, { Location: locationOf(req, created.id, absoluteLocation) });
         }),
       };
@@ -246,15 +245,15 @@ function nestingDepth(text: string): number {
   return deepest;
 }
 
-/** Fault body-duplicate-first-wins-echo: the NewPet members a body gives twice, as a first-wins reader takes them (the first one). */
-function firstOfDuplicates(text: string): Record<string, unknown> {
-  const twice = new Set<string>();
-  try {
-    const first = parse(text, null, { parseNumber, onDuplicateKey: ({ key, oldValue }) => (twice.add(key), oldValue) }) as Record<string, unknown>;
-    return Object.fromEntries([...twice].filter((k) => NEW_PET_MEMBERS.has(k)).map((k) => [k, first[k]]));
-  } catch {
-    return {};
-  }
+/**
+ * Fault body-duplicate-first-wins-echo: the NewPet members a first-wins reader takes otherwise than
+ * the last-wins one that validated the body (`validated`): a member given twice, its first value.
+ */
+function firstWins(text: string, validated: unknown): Record<string, unknown> {
+  const first = parseBody(text, 'first');
+  if (!first.ok || typeof first.value !== 'object' || first.value === null || typeof validated !== 'object' || validated === null) return {};
+  const [a, b] = [first.value as Record<string, unknown>, validated as Record<string, unknown>];
+  return Object.fromEntries([...NEW_PET_MEMBERS].filter((k) => a[k] !== b[k]).map((k) => [k, a[k]]));
 }
 
 /** Fault body-compiled-parser-500: the NewPet members the generated parser has slots for. */

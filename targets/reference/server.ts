@@ -101,6 +101,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
     idsBeyond2to53: variations.has('ids-beyond-2^53'),
     idsSharded: variations.has('ids-sharded'),
     defaultStatus: variations.has('status-default-available') ? 'available' : undefined,
+    now,
   });
   store.preload(config.preload);
   const faults = new Faults(config.faults);

@@ -192,16 +192,20 @@ export function locationOf(req: IncomingMessage, id: bigint, absolute: boolean):
 }
 
 /** Integer literals that fit a double exactly stay numbers; larger ones become bigint (as lib/json.ts reads them). */
-export function parseNumber(literal: string): number | bigint {
+function parseNumber(literal: string): number | bigint {
   if (isInteger(literal)) return isSafeNumber(literal) ? Number(literal) : BigInt(literal);
   return Number(literal);
 }
 
-/** A request body read as JSON: by default a member repeated with another value is refused; variation duplicate-member-last-wins takes the last. */
-export function parseBody(text: string, lastWins: boolean): { ok: true; value: unknown } | { ok: false; error: string } {
-  if (!lastWins) return tryParseJson(text);
+/**
+ * A request body read as JSON: by default a member repeated with another value is refused;
+ * variation duplicate-member-last-wins takes the last, fault body-duplicate-first-wins-echo's
+ * streaming reader the first.
+ */
+export function parseBody(text: string, duplicates: 'refuse' | 'last' | 'first'): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (duplicates === 'refuse') return tryParseJson(text);
   try {
-    return { ok: true, value: parse(text, null, { parseNumber, onDuplicateKey: ({ newValue }) => newValue }) };
+    return { ok: true, value: parse(text, null, { parseNumber, onDuplicateKey: ({ oldValue, newValue }) => (duplicates === 'last' ? newValue : oldValue) }) };
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
   }

@@ -48,6 +48,8 @@ export interface StoreOptions {
   idsSharded?: boolean;
   /** Variation status-default-available: stored when a new animal has no status. */
   defaultStatus?: PetStatus;
+  /** The server's clock, epoch ms: when an animal is stored (`createdAt`). Default Date.now. */
+  now?: () => number;
 }
 
 const BEYOND_2_TO_53 = 2n ** 53n + 1n;
@@ -86,7 +88,7 @@ export class AnimalStore {
       categoryId: input.categoryId,
       ...(status === undefined ? {} : { status }),
       ...(origin.creator === undefined ? {} : { creator: origin.creator }),
-      createdAt: Date.now(),
+      createdAt: (this.options.now ?? Date.now)(),
     };
   }
 

@@ -47,6 +47,7 @@ export const keyWithoutScheme = defineCheck({
   suite,
   title: 'A configured key without the Bearer scheme ("Authorization: <key>") gets 401 (400 also legal), not served',
   severity: 'should',
+  standard: 'RFC 6750 §2.1 and RFC 9110 §11.4: the credential is the scheme `Bearer`, one space, then the token',
   judge: eachCase((seen: Seen) => judgeCredentialSpelling({ shape: '<key>', seen })),
 });
 export const keyInQuery = unauthorized('auth.key-in-query', 'A configured key in the query string only (api_key, access_token, key) gets 401');
@@ -97,6 +98,7 @@ export const credentialSyntax = defineCheck({
   suite,
   title: 'A configured key spelled otherwise in the header (followed by ";x" or ",x", twice, followed by another word, glued to "Bearer") gets 401 (400 also legal), not served',
   severity: 'should',
+  standard: 'RFC 6750 §2.1: the credential is `Bearer`, one space, and one b64token, nothing before or after it',
   judge: credentialSyntaxJudge,
 });
 
@@ -151,6 +153,7 @@ export const schemeCaseInsensitive = defineCheck({
   suite,
   title: 'The scheme name is case-insensitive (RFC 9110 §11.1): "bearer KEY" is accepted',
   severity: 'should',
+  standard: 'RFC 9110 §11.1: the authentication scheme is a case-insensitive token',
   judge: eachCase(({ scheme, seen }: { scheme: string; seen: Seen }) => {
     const finding = expectAccepted(seen);
     return finding.outcome === 'fail' ? { ...finding, message: `"${scheme} <key>": ${finding.message}` } : finding;

@@ -357,6 +357,7 @@ export const mediaType = defineCheck({
   suite,
   title: 'A NewPet under another media type than application/json (form encoding, text/plain) is refused with 400 or 415, not read as a NewPet',
   severity: 'should',
+  standard: 'RFC 9110 §8.3: Content-Type names the body\'s media type, so a body labelled otherwise is not the NewPet `as application/json` (415, §15.5.16)',
   judge: judgeMediaType,
 });
 export const lenientInput = defineCheck({
@@ -365,6 +366,7 @@ export const lenientInput = defineCheck({
   suite,
   title: 'Other spellings of a NewPet\'s values or JSON ("12" for a categoryId, "Available" or " available" for a status, a null status, a number for a name, JSON5) are refused with 400, not read as the NewPet they spell',
   severity: 'should',
+  standard: 'RFC 8259 (JSON5 spellings are not JSON text) and PetStatus, which has no null value (read as none by many clients)',
   judge: judgeLenientInput,
 });
 export const statusDefault = defineCheck({ id: 'create-pet.status-default', explainedBy: ['create-pet.created'], clause: 'States and transitions', suite, title: 'The status of an animal created without one ("not shown"), recorded', severity: 'info', judge: describeStatusDefault });

@@ -20,6 +20,12 @@ export interface CheckDef<Id extends string = string, J extends Judge = Judge> {
   readonly clause: string;
   readonly title: string;
   readonly severity: Severity;
+  /**
+   * What a `should` rests on, since no sentence of the interface states it: the standard (an RFC
+   * and its section) or the interface's intent it follows from. Every `should` names one, and a
+   * run's should failure is told with it; musts and infos have none.
+   */
+  readonly standard?: string;
   readonly suite: SuiteName;
   /** Pure: what the target answered in, a finding out. */
   readonly judge: J;
@@ -42,5 +48,6 @@ const ID = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$/;
 export function defineCheck<const Id extends string, J extends Judge>(def: CheckDef<Id, J>): CheckDef<Id, J> {
   if (!ID.test(def.id)) throw new Error(`check id "${def.id}" is not a dotted lower-case id such as "auth.missing-key"`);
   if (def.clause.trim() === '' || def.title.trim() === '') throw new Error(`check ${def.id} needs a clause and a title`);
+  if ((def.severity === 'should') !== (def.standard !== undefined && def.standard.trim() !== '')) throw new Error(`check ${def.id}: a should names the standard it rests on, and only a should`);
   return Object.freeze({ ...def });
 }

@@ -191,8 +191,8 @@ export const found = defineCheck({ id: 'get-pet.found', clause, suite, title: 'g
   }) });
 export const notFound = defineCheck({ id: 'get-pet.not-found', clause, suite, title: 'An id that does not exist gets 404 with an Error body', severity: 'must', judge: judgeNotFound });
 export const nonNumeric = defineCheck({ id: 'get-pet.non-numeric', clause, suite, title: 'A petId that is no int64 never gets 2xx (400 and 404 both legal); another spelling of an id never gets another animal', severity: 'must', judge: judgeNonNumeric });
-export const canonicalId = defineCheck({ id: 'get-pet.canonical-id', clause, suite, title: 'A petId is written one way: other spellings of an existing id (7.0, 0x7, %207, +7, 7e0) get 400 or 404, not that animal (07 may be either)', severity: 'should', judge: judgeCanonicalId });
-export const nonNumericNo5xx = defineCheck({ id: 'get-pet.non-numeric-no-5xx', explainedBy: ['responses.no-5xx'], clause, suite, title: 'A non-numeric petId never gets a 5xx', severity: 'should', judge: judgeNo5xx });
+export const canonicalId = defineCheck({ id: 'get-pet.canonical-id', clause, suite, title: 'A petId is written one way: other spellings of an existing id (7.0, 0x7, %207, +7, 7e0) get 400 or 404, not that animal (07 may be either)', severity: 'should', standard: 'RFC 8259 §6: an integer is written as decimal digits without fraction, exponent, leading plus or zero padding', judge: judgeCanonicalId });
+export const nonNumericNo5xx = defineCheck({ id: 'get-pet.non-numeric-no-5xx', explainedBy: ['responses.no-5xx'], clause, suite, title: 'A non-numeric petId never gets a 5xx', severity: 'should', standard: 'RFC 9110 §15.5 and §15.6: a request the server cannot read is a client error (4xx), not a server error', judge: judgeNo5xx });
 export const deprecation = defineCheck({ id: 'get-pet.deprecation', clause: 'Versioning', suite, title: 'How the deprecation of getPet is announced (Deprecation, Sunset headers), recorded', severity: 'info', judge: describeDeprecation });
 
 /** A getPet answer, with the exchange that recorded it when there is one (the suite's answers carry theirs). */
@@ -222,6 +222,6 @@ const carriesSunset = (seen: Seen) => seen.headers.sunset !== undefined;
 const carriesEither = (seen: Seen) => seen.headers.sunset !== undefined || seen.headers.deprecation !== undefined;
 
 export const sunsetDate = defineCheck({ id: 'get-pet.sunset-date', clause: 'Versioning', suite, title: 'A Sunset header on getPet names 5 December 2030, the announced removal (any time zone from UTC−12 to UTC+14)', severity: 'must', judge: everyAnswer(judgeSunsetDate, carriesSunset) });
-export const deprecationForm = defineCheck({ id: 'get-pet.deprecation-form', clause: 'Versioning', suite, title: "Deprecation and Sunset on getPet are well formed: Deprecation as RFC 9745 (@<seconds>) or an earlier draft (true), Sunset an IMF-fixdate", severity: 'should', judge: everyAnswer(judgeDeprecationForm, carriesEither) });
+export const deprecationForm = defineCheck({ id: 'get-pet.deprecation-form', clause: 'Versioning', suite, title: "Deprecation and Sunset on getPet are well formed: Deprecation as RFC 9745 (@<seconds>) or an earlier draft (true), Sunset an IMF-fixdate", severity: 'should', standard: 'RFC 9745 §2 (Deprecation: an @-date, or `true` in its drafts) and RFC 8594 §3 (Sunset: an HTTP-date)', judge: everyAnswer(judgeDeprecationForm, carriesEither) });
 
 export const GET_PET_CHECKS = [found, notFound, nonNumeric, canonicalId, nonNumericNo5xx, deprecation, sunsetDate, deprecationForm] as const;

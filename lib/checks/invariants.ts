@@ -51,6 +51,8 @@ export interface Invariant<Id extends string = string> {
   id: Id;
   clause: string;
   severity: 'must' | 'should';
+  /** A should's standard (define.ts). */
+  standard?: string;
   title: string;
   /** The credentials it needs spellings sent with. */
   needs: readonly Credential[];
@@ -354,6 +356,7 @@ export const HEADER_FACTS_INVARIANT = defineInvariant({
   id: 'relations.header-facts',
   clause: 'Limits / Rate limit headers',
   severity: 'should',
+  standard: 'RFC 9110 §10.2.2 (a 201\'s Location names the created resource) and the X-RateLimit-* convention that Remaining counts down from Limit',
   title: 'Headers state facts: a Location leads to the created animal, Remaining is at most Limit',
   needs: ['key', 'none'],
   // Where the rate-limit suite ran, a Remaining above Limit is its must's (one window in every answer): shown under it.
@@ -442,6 +445,7 @@ function invariantCheck<const Id extends string>(invariant: Invariant<Id>): Chec
     clause: invariant.clause,
     title: invariant.title,
     severity: invariant.severity,
+    ...(invariant.standard ? { standard: invariant.standard } : {}),
     suite: 'relations',
     ...(invariant.explainedBy ? { explainedBy: invariant.explainedBy } : {}),
     judge: (observations: readonly Observation[]) => judgeInvariant(invariant, observations),

@@ -62,8 +62,10 @@ export interface CheckListing {
   severity: CheckDef['severity'];
   suite: CheckDef['suite'];
   title: string;
+  /** A should's standard (define.ts); absent for musts and infos. */
+  standard?: string;
 }
 
 export function listChecks(): CheckListing[] {
-  return CHECKS.map(({ id, clause, severity, suite, title }) => ({ id, clause, severity, suite, title }));
+  return CHECKS.map(({ id, clause, severity, suite, title, standard }) => ({ id, clause, severity, suite, title, ...(standard ? { standard } : {}) }));
 }

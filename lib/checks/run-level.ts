@@ -141,6 +141,7 @@ export const rateLimitedBody = defineCheck({
   suite,
   title: 'A 429 with a body has an Error body (the interface leaves its body open; none is fine)',
   severity: 'should',
+  standard: 'RFC 6585 §4 (a 429 may explain the condition in its body) with the interface\'s "Error responses use the Error body"',
   judge: judgeAll({
     applies: (s, e) => s.status === 429 && s.text.trim() !== '' && !leftOpen(e),
     problemsOf: errorBodyProblems,
@@ -212,6 +213,7 @@ export const retryAfterFormat = defineCheck({
   suite,
   title: 'Retry-After is delta-seconds or an HTTP-date (RFC 9110 §10.2.3)',
   severity: 'should',
+  standard: 'RFC 9110 §10.2.3: Retry-After is an HTTP-date or delta-seconds',
   judge: judgeAll({
     applies: (s, e) => is429(s) && retryAfterOf(s, e) !== undefined,
     problemsOf: (s, e) => {
@@ -335,6 +337,7 @@ export const onlyGetPetDeprecated = defineCheck({
   suite,
   title: 'Only getPet is announced as deprecated: listPets and createPet carry no Deprecation or Sunset header',
   severity: 'should',
+  standard: 'RFC 9745 §2: Deprecation says the resource is deprecated, and the interface deprecates getPet only',
   judge: judgeAll({
     applies: (_s, e) => isPetsCollection(e),
     problemsOf: (s) => {

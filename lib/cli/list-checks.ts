@@ -23,6 +23,7 @@ export function renderCheckList(json: boolean, checks: readonly CheckListing[]):
     for (const c of checks.filter((x) => x.suite === suite)) {
       lines.push(`  ${c.id.padEnd(width)}  ${c.severity.padEnd(6)}  ${c.title}`);
       lines.push(`  ${''.padEnd(width)}  ${''.padEnd(6)}  (${c.clause})`);
+      if (c.standard) lines.push(`  ${''.padEnd(width)}  ${''.padEnd(6)}  rests on: ${c.standard}`);
     }
     lines.push('');
   }

@@ -60,6 +60,15 @@ describe('the check registry', () => {
     expect(() => defineCheck({ ...base, id: 'errors.Body' })).toThrow(/dotted lower-case id/);
     expect(() => defineCheck({ ...base, id: 'errors.body', clause: ' ' })).toThrow(/needs a clause/);
   });
+
+  it('asks every should, and only a should, for the standard it rests on', () => {
+    const base = { id: 'errors.body', clause: 'Errors', title: 't', suite: 'run', judge: () => pass() } as const;
+    expect(() => defineCheck({ ...base, severity: 'should' })).toThrow(/a should names the standard it rests on/);
+    expect(() => defineCheck({ ...base, severity: 'should', standard: ' ' })).toThrow(/a should names the standard/);
+    expect(() => defineCheck({ ...base, severity: 'must', standard: 'RFC 9110' })).toThrow(/and only a should/);
+    expect(defineCheck({ ...base, severity: 'should', standard: 'RFC 9110 §15.5' }).standard).toBe('RFC 9110 §15.5');
+    expect(CHECKS.filter((c) => c.severity === 'should' && !/RFC \d+|interface/.test(c.standard ?? '')).map((c) => c.id)).toEqual([]);
+  });
 });
 
 describe('--list-checks', () => {
@@ -67,7 +76,7 @@ describe('--list-checks', () => {
     const listed = JSON.parse(renderCheckList(true, listChecks())) as Record<string, unknown>[];
     expect(listed).toEqual(listChecks());
     expect(listed.map((c) => c.id)).toEqual(CHECKS.map((c) => c.id));
-    for (const c of listed) expect(Object.keys(c).sort()).toEqual(['clause', 'id', 'severity', 'suite', 'title']);
+    for (const c of listed) expect(Object.keys(c).sort()).toEqual(['clause', 'id', 'severity', ...(c.severity === 'should' ? ['standard'] : []), 'suite', 'title']);
   });
 
   it('prints as text each id with its severity, title and clause, grouped by suite, and the count', () => {
@@ -78,6 +87,7 @@ describe('--list-checks', () => {
     }
     expect(text).toMatch(/^auth$/m);
     expect(text).toMatch(/auth\.missing-key\s+must\s+A request without Authorization gets 401/);
+    expect(text).toMatch(/auth\.scheme-case-insensitive\s+should[^\n]*\n[^\n]*\n\s+rests on: RFC 9110 §11\.1/);
     expect(text).toContain(`${CHECKS.length} checks.`);
   });
 });

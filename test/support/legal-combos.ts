@@ -1,0 +1,179 @@
+// Legal servers composed of the server families (targets/reference/families.ts), run against the
+// harness: the functional suites through the command over sockets (without --strict, as a gate
+// runs), and the rate-limit suite's checks on the virtual clock. The invariant: the command exits
+// 0, no must fails on either side, and every should that fails names the standard it rests on.
+// Shared by `npm run verify:legal` (bench/verify-legal.ts) and its tests.
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { checkById } from '../../lib/checks/registry.ts';
+import type { CheckDef } from '../../lib/checks/define.ts';
+import type { KeyRun } from '../../lib/result/rate-limits.ts';
+import { listSuites } from '../../lib/runner/vitest-run.ts';
+import { type Combination, combinationOf, onSockets, onTheClock, variationsOf } from '../../targets/reference/families.ts';
+import { startReferenceServer } from '../../targets/reference/server.ts';
+import { readReport, runCli, tempDir, writeTarget } from '../e2e/cli-helpers.ts';
+import { driveOnClock } from './drive-on-clock.ts';
+import { KEYS, PLANS, WINDOWS } from './fault-catalogue.ts';
+
+/** What one failing check said, and where. */
+export interface Failure {
+  check: string;
+  severity: 'must' | 'should' | 'info' | 'unknown';
+  outcome: 'fail' | 'error';
+  code?: string;
+  /** "sockets" (the command's run), or "clock <key>" (the rate-limit checks for one key). */
+  where: string;
+  message: string;
+  /** A should's standard, from its definition. */
+  standard?: string;
+}
+
+export interface ComboOutcome {
+  combination: Combination;
+  /** The command's exit code over sockets; undefined when that part was not run. */
+  exitCode?: number | null;
+  failures: Failure[];
+  /** Why the combination breaks the invariant: empty when it holds. */
+  violations: string[];
+  durationMs: number;
+  /** The command's stderr when it exited neither 0 nor 1 (a crash, a timeout). */
+  stderr?: string;
+}
+
+export interface RunOptions {
+  /** Which side to run (default both). */
+  parts?: readonly ('sockets' | 'clock')[];
+  /** Checks judged besides the registry's on every key's run on the clock (a test's, say). */
+  extraClockChecks?: readonly CheckDef<string, (run: KeyRun) => import('../../lib/checks/types.ts').Finding>[];
+  /** Where reports go (a temporary directory by default, removed after). */
+  dir?: string;
+  /** The command's --seed (default the combination's seed). */
+  runSeed?: number;
+}
+
+const CLOCK_LABELS = ['free#1', 'free#2', 'pro#1', 'daily#1'];
+
+/** The suites that judge what answers look like: neither the rate-limit suite nor the paced load (those meet the clock). */
+const FUNCTIONAL = listSuites().filter((s) => s !== 'rate-limit' && s !== 'load');
+
+function severityOf(id: string): Failure['severity'] {
+  return checkById(id)?.severity ?? 'unknown';
+}
+
+/** The invariant over a combination's failures and exit code. */
+export function violationsOf(failures: readonly Failure[], exitCode: number | null | undefined): string[] {
+  const out: string[] = [];
+  if (exitCode !== undefined && exitCode !== 0) out.push(`the command exited ${exitCode === null ? 'on a signal (timed out)' : exitCode}, not 0`);
+  for (const f of failures) {
+    if (f.outcome === 'error') out.push(`${f.check} errored (${f.where}): ${f.message}`);
+    else if (f.severity === 'must' || f.severity === 'unknown') out.push(`${f.check} [${f.severity}]${f.code ? ` ${f.code}` : ''} (${f.where}): ${f.message}`);
+    else if (f.severity === 'should' && !f.standard) out.push(`${f.check} [should] names no standard (${f.where}): ${f.message}`);
+  }
+  return out;
+}
+
+async function onSocketsRun(c: Combination, dir: string, seed: number): Promise<{ exitCode: number | null; failures: Failure[]; stderr: string }> {
+  const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations: onSockets(variationsOf(c)) });
+  const name = `combo-${c.seed}-${c.index}`;
+  const reports = path.join(dir, name);
+  try {
+    const target = { name, baseUrl: server.baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS, allow: { writes: true, load: true } };
+    const run = await runCli(['--target', writeTarget(dir, target, `${name}.yaml`), '--report-dir', reports, '--seed', String(seed), '--quiet', '--suite', FUNCTIONAL.join(',')], {}, 180_000);
+    let failures: Failure[] = [];
+    try {
+      failures = readReport(reports).checks.flatMap((r): Failure[] =>
+        r.outcome === 'fail' || r.outcome === 'error'
+          ? [{ check: r.id, severity: severityOf(r.id), outcome: r.outcome, ...(r.code ? { code: r.code } : {}), where: `sockets${r.subject ? ` ${r.subject}` : ''}`, message: r.message, ...(checkById(r.id)?.standard ? { standard: checkById(r.id)!.standard! } : {}) }]
+          : [],
+      );
+    } catch {
+      // No report: the exit code and stderr say why.
+    }
+    return { exitCode: run.code, failures, stderr: run.stderr };
+  } finally {
+    await server.close();
+  }
+}
+
+async function onClockRun(c: Combination, extra: RunOptions['extraClockChecks'] = []): Promise<Failure[]> {
+  const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations: onTheClock(variationsOf(c)) });
+  const failures: Failure[] = [];
+  for (const label of CLOCK_LABELS) {
+    const judged = [...r.findings(label)];
+    const run = r.runs.get(label);
+    if (run) for (const check of extra) judged.push([check.id, check.judge(run)]);
+    for (const [id, f] of judged) {
+      if (f.outcome !== 'fail') continue;
+      const def = checkById(id) ?? extra.find((x) => x.id === id);
+      failures.push({ check: id, severity: def?.severity ?? 'unknown', outcome: 'fail', ...(f.code ? { code: f.code } : {}), where: `clock ${label}`, message: f.message ?? '', ...(def?.standard ? { standard: def.standard } : {}) });
+    }
+  }
+  // Run-level checks judge the whole run: the same finding under every key, told once.
+  return failures.filter((f, i) => failures.findIndex((g) => g.check === f.check && g.message === f.message) === i);
+}
+
+/** One combination, both sides (or those asked for), judged by the invariant. */
+export async function runCombination(c: Combination, options: RunOptions = {}): Promise<ComboOutcome> {
+  const started = Date.now();
+  const parts = options.parts ?? ['sockets', 'clock'];
+  const dir = options.dir ?? tempDir('legal');
+  try {
+    const failures: Failure[] = [];
+    let exitCode: number | null | undefined;
+    let stderr: string | undefined;
+    if (parts.includes('clock')) failures.push(...(await onClockRun(c, options.extraClockChecks)));
+    if (parts.includes('sockets')) {
+      const s = await onSocketsRun(c, dir, options.runSeed ?? c.seed);
+      exitCode = s.exitCode;
+      failures.push(...s.failures);
+      if (s.exitCode !== 0 && s.exitCode !== 1) stderr = s.stderr;
+    }
+    return { combination: c, ...(exitCode === undefined ? {} : { exitCode }), failures, violations: violationsOf(failures, exitCode), durationMs: Date.now() - started, ...(stderr ? { stderr } : {}) };
+  } finally {
+    if (!options.dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Every combination, `concurrency` at a time, each outcome handed to `onOutcome` as it ends (for
+ * progress); the outcomes in the combinations' order.
+ */
+export async function runCombinations(combinations: readonly Combination[], options: RunOptions & { concurrency?: number; onOutcome?: (o: ComboOutcome, done: number) => void } = {}): Promise<ComboOutcome[]> {
+  const outcomes: ComboOutcome[] = new Array(combinations.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < combinations.length) {
+      const i = next++;
+      outcomes[i] = await runCombination(combinations[i]!, options);
+      done++;
+      options.onOutcome?.(outcomes[i]!, done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, combinations.length)) }, worker));
+  return outcomes;
+}
+
+/**
+ * The fewest variations of a combination that still break the invariant with a check it broke
+ * (one variation left out at a time, kept out while the break stays): what a reader debugs. Each
+ * try is a run of the parts asked for, so on sockets this costs a run per variation.
+ */
+export async function shrinkCombination(outcome: ComboOutcome, options: RunOptions = {}): Promise<ComboOutcome> {
+  const broken = (o: ComboOutcome) => new Set(o.violations.map((v) => v.split(' ')[0]!));
+  const wanted = broken(outcome);
+  let best = outcome;
+  let variations = variationsOf(outcome.combination);
+  for (const v of [...variations]) {
+    const fewer = variations.filter((x) => x !== v);
+    if (fewer.length === 0) continue;
+    const c = combinationOf(fewer, outcome.combination.seed);
+    if ('error' in c) continue;
+    const tried = await runCombination({ ...c, index: outcome.combination.index }, options);
+    if ([...broken(tried)].some((check) => wanted.has(check))) {
+      best = tried;
+      variations = fewer;
+    }
+  }
+  return best;
+}

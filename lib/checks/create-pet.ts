@@ -57,14 +57,24 @@ export function judgePersisted(createdPet: Pet, seen: Seen): Finding {
 /**
  * An invalid NewPet as the checks need it: the rule it breaks, and the NewPets a lenient reader
  * takes it for when it still describes one (see invalidNewPet: "12" for 12, "Available" for
- * available, a NewPet in single quotes).
+ * available, a NewPet in single quotes), with whether that reading coerces a value the interface
+ * calls invalid.
  */
 export interface InvalidCase {
   /** e.g. "categoryId is a numeric string". */
   reason: string;
   /** The Content-Type sent; absent: none was sent. */
   contentType?: string;
+  /** The body sent, for messages; absent: not known (or none was sent). */
+  body?: string | undefined;
   readings?: readonly NewPet[];
+  /**
+   * True when the readings coerce a value of another type or outside the enum ("12" for 12,
+   * "SOLD" for sold, 42 for "42", the NewPet JSON-encoded twice): values the interface calls
+   * invalid, so creating a reading fails create-pet.invalid-rejected. Otherwise the readings read
+   * what the interface does not describe (JSON5, a null status as none): create-pet.lenient-input's.
+   */
+  coerced?: boolean;
 }
 
 /** The reading of an invalid NewPet that the created Pet is (name, categoryId and any status as read), if any. */
@@ -72,24 +82,53 @@ export function readingCreated(c: InvalidCase, pet: Pet): NewPet | undefined {
   return c.readings?.find((reading) => echoProblems(reading, pet).length === 0);
 }
 
+/** A body quoted short, for a message. */
+const quoted = (body: string | undefined) => (body === undefined ? 'no body' : JSON.stringify(body.length > 70 ? `${body.slice(0, 70)}…` : body));
+
+/** The field an invalid case's reason is about ("categoryId is a numeric string": categoryId), if one. */
+const fieldOfReason = (reason: string): 'name' | 'categoryId' | 'status' | undefined => /^(name|categoryId|status) /.exec(reason)?.[1] as 'name' | 'categoryId' | 'status' | undefined;
+
+/** A field's value as written in a body (its JSON text, the generator writes `"field":value`), if found. */
+function writtenValue(body: string | undefined, field: string): string | undefined {
+  return body === undefined ? undefined : new RegExp(`"${field}"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*"|[^,}\\s]+)`).exec(body)?.[1];
+}
+
+/**
+ * What a coerced reading created: the value as written and as stored ("categoryId is a numeric
+ * string, written "12": got 201, created pet 7 with categoryId 12"), or the body and the Pet.
+ */
+function coercedMessage(c: InvalidCase, seen: Seen, pet: Pet): string {
+  const field = fieldOfReason(c.reason);
+  const written = field && writtenValue(c.body, field);
+  if (field === undefined) return `${c.reason} (${quoted(c.body)}): got ${seen.status}, created ${describePet(pet)}`;
+  const stored = pet[field];
+  const value = stored === undefined ? 'none' : typeof stored === 'bigint' ? String(stored) : JSON.stringify(stored);
+  return `${c.reason}${written === undefined ? '' : `, written ${written}`}: got ${seen.status}, created pet ${pet.id} with ${field} ${value}`;
+}
 
 /**
  * An invalid NewPet gets 400 with an Error body. A 2xx that created what the body describes to a
- * lenient reader (one of its readings) passes: accepting another spelling is no statement of the
- * interface broken, and create-pet.lenient-input (`should`) judges it. Any other 2xx created an
- * animal the body does not describe (or did not say what it created). A request sent without
- * Content-Type may also get 415, the usual HTTP answer to a body of no media type (Spring's and
- * ASP.NET Core's for a body they would bind), said in the pass. Codes: server-error (5xx), accepted
- * (2xx), not-400 (another status). A refusal's Error body is errors.error-body's (statusAsAsked).
+ * lenient reader (one of its readings) fails when that reading coerced a value of another type or
+ * outside the enum ("12" for a categoryId, "SOLD" or " available" for a status, 42 for a name, a
+ * NewPet JSON-encoded twice): the interface calls such values invalid and answers them 400. It
+ * passes when the reading is of what the interface does not describe (JSON5 syntax, a null status
+ * as none): create-pet.lenient-input (`should`) judges it. Any other 2xx created an animal the body
+ * does not describe (or did not say what it created). A request sent without Content-Type may also
+ * get 415, the usual HTTP answer to a body of no media type (Spring's and ASP.NET Core's for a body
+ * they would bind), said in the pass. Codes: server-error (5xx), coerced (2xx, created as a coerced
+ * reading), accepted (any other 2xx), not-400 (another status). A refusal's Error body is
+ * errors.error-body's (statusAsAsked).
  */
 export function judgeInvalidRejected(c: InvalidCase, seen: Seen): Finding {
   const { reason } = c;
   const legal = c.contentType === undefined ? [400, 415] : [400];
-  const expected = `${legal.join(' or ')} with an Error body (${reason})${c.readings ? `; a 2xx only for the NewPet a lenient reader takes it for (${c.readings.map(describeNewPet).join(' or ')})` : ''}`;
+  const lenient = c.readings && !c.coerced ? `; a 2xx only for the NewPet a lenient reader takes it for (${c.readings.map(describeNewPet).join(' or ')})` : '';
+  const expected = `${legal.join(' or ')} with an Error body (${reason})${lenient}`;
   if (isAccepted(seen)) {
     const pet = readPet(seen).value;
     const reading = pet && readingCreated(c, pet);
-    if (pet && reading) return pass(`${reason}: ${seen.status}, read leniently as ${describeNewPet(reading)} (pet ${pet.id}); create-pet.lenient-input's to judge`);
+    if (pet && reading && c.coerced) return fail('coerced', `${coercedMessage(c, seen, pet)}: a value the interface calls invalid was read as another`, expected, describeSeen(seen));
+    if (pet && reading) return pass(`${reason}: ${seen.status}, read leniently as ${describeNewPet(reading)} (pet ${pet.id}), which the interface does not describe; create-pet.lenient-input's to judge`);
     const what = pet ? `created ${describePet(pet)}${c.readings ? ', which is not what the body spells' : ''}` : 'no Pet came back to say what was created';
     return fail('accepted', `${reason}: got ${seen.status} (accepted), not ${legal.join(' or ')}: ${what}`, expected, describeSeen(seen));
   }
@@ -107,25 +146,26 @@ export interface LenientCase extends InvalidCase {
   seen: Seen;
 }
 
-/** A body quoted short, for a message. */
-const quoted = (body: string | undefined) => (body === undefined ? 'no body' : JSON.stringify(body.length > 70 ? `${body.slice(0, 70)}…` : body));
-
 /**
- * Spellings the interface does not describe that still describe a NewPet ("12" for a categoryId,
- * "Available", a null status, JSON5): refused is the interface's reading, created as the NewPet
- * they spell is a lenient one (type coercion in validators, JSON5 parsers), legal beside it but not
- * what the interface describes: a `should`. Code: read-leniently. Any other 2xx is
- * create-pet.invalid-rejected's (an animal the body does not describe).
+ * Spellings the interface does not describe that still describe a NewPet: JSON5 and forgiving
+ * parsers' syntax (a trailing comma, single quotes, unquoted keys, comments, data after the object,
+ * control characters in a string, integers written 01, +1, 1. or 0x10), and a null status, which is
+ * no PetStatus but which many clients and validators read as none. Refused is the interface's
+ * reading; created as the NewPet they spell is a lenient one (JSON5 parsers, nullable fields),
+ * legal beside it but not what the interface describes: a `should`. Code: read-leniently. Values
+ * of another type or outside the enum ("12", "SOLD", 42: `coerced` cases) are not judged here: the
+ * interface calls them invalid, and create-pet.invalid-rejected fails them. Any other 2xx is
+ * create-pet.invalid-rejected's too (an animal the body does not describe).
  */
 export function judgeLenientInput(cases: readonly LenientCase[]): Finding {
-  const judged = cases.filter((c) => c.readings && c.readings.length > 0);
-  if (judged.length === 0) return skip('no invalid NewPet that a lenient reader takes for one was sent');
+  const judged = cases.filter((c) => c.readings && c.readings.length > 0 && !c.coerced);
+  if (judged.length === 0) return skip('no invalid NewPet whose reading the interface does not describe (JSON5 syntax, a null status) was sent');
   const lenient = judged.flatMap((c) => {
     const pet = isAccepted(c.seen) ? readPet(c.seen).value : undefined;
     const reading = pet && readingCreated(c, pet);
     return pet && reading ? [{ c, pet, reading }] : [];
   });
-  const expected = '400 with an Error body for each: a NewPet is JSON with name a string, categoryId an integer and status one of the PetStatus values as written';
+  const expected = '400 with an Error body for each: a NewPet is JSON (RFC 8259, not JSON5) whose status, when given, is one of the PetStatus values, not null';
   if (lenient.length > 0) {
     const named = lenient.slice(0, 5).map(({ c, pet }) => `${c.reason} (${quoted(c.body)}) as pet ${pet.id}`);
     const more = lenient.length > named.length ? `, and ${lenient.length - named.length} more` : '';
@@ -140,7 +180,7 @@ export function judgeLenientInput(cases: readonly LenientCase[]): Finding {
   for (const c of judged) byStatus.set(c.seen.status, (byStatus.get(c.seen.status) ?? 0) + 1);
   const statuses = [...byStatus].map(([status, n]) => `${status} ×${n}`).join(', ');
   const other = judged.filter((c) => isAccepted(c.seen)).length;
-  return pass(`${judged.length} spellings that still describe a NewPet, none created as it: ${statuses}${other > 0 ? ` (${other} accepted as another animal: create-pet.invalid-rejected's)` : ''}`);
+  return pass(`${judged.length} spelling${judged.length === 1 ? '' : 's'} the interface does not describe that still describe${judged.length === 1 ? 's' : ''} a NewPet, none created as it: ${statuses}${other > 0 ? ` (${other} accepted as another animal: create-pet.invalid-rejected's)` : ''}`);
 }
 
 /** What a NewPet at an edge of its fields is, as the checks need it (see boundaryNewPet). */
@@ -331,7 +371,7 @@ export const created = defineCheck({ id: 'create-pet.created', clause, suite, ti
 export const echo = defineCheck({ id: 'create-pet.echo', explainedBy: ['create-pet.created'], clause, suite, title: 'The created Pet repeats name, categoryId and status exactly as sent', severity: 'must', judge: judgeEcho });
 export const newId = defineCheck({ id: 'create-pet.new-id', explainedBy: ['create-pet.created'], clause: petClause, suite, title: 'Each created animal gets an id no animal seen before has', severity: 'must', judge: judgeNewId });
 export const persisted = defineCheck({ id: 'create-pet.persisted', explainedBy: ['create-pet.created'], clause, suite, title: 'A created animal is returned unchanged by getPet', severity: 'must', judge: judgePersisted });
-export const invalidRejected = defineCheck({ id: 'create-pet.invalid-rejected', clause, suite, title: 'An invalid NewPet gets 400 with an Error body, never a 5xx, and never creates an animal the body does not describe (one it spells to a lenient reader is create-pet.lenient-input\'s)', severity: 'must', judge: judgeInvalidRejected });
+export const invalidRejected = defineCheck({ id: 'create-pet.invalid-rejected', clause, suite, title: 'An invalid NewPet gets 400 with an Error body, never a 5xx; never creates an animal the body does not describe, nor one read from a value of another type or outside the enum ("12" for a categoryId, "SOLD" or " available" for a status, 42 for a name); one read from JSON5 or a null status is create-pet.lenient-input\'s', severity: 'must', judge: judgeInvalidRejected });
 export const bodyIdIgnored = defineCheck({ id: 'create-pet.body-id-ignored', explainedBy: ['create-pet.created', 'create-pet.persisted'], clause: petClause, suite, title: 'An id in the NewPet neither chooses the id nor overwrites an existing animal', severity: 'must', judge: judgeBodyId });
 export const extraFields = defineCheck({ id: 'create-pet.extra-fields', clause, suite, title: 'Unknown extra fields in a NewPet: ignored or rejected (both legal), recorded', severity: 'info', judge: describeExtraFields });
 export const boundaries = defineCheck({
@@ -364,7 +404,7 @@ export const lenientInput = defineCheck({
   id: 'create-pet.lenient-input',
   clause: 'Resources and their fields / NewPet',
   suite,
-  title: 'Other spellings of a NewPet\'s values or JSON ("12" for a categoryId, "Available" or " available" for a status, a null status, a number for a name, JSON5) are refused with 400, not read as the NewPet they spell',
+  title: 'Spellings of a NewPet the interface does not describe (JSON5 or a forgiving parser\'s syntax: a trailing comma, single quotes, comments, data after the object; a null status, no PetStatus but read as none by many clients) are refused with 400, not read as the NewPet they spell',
   severity: 'should',
   standard: 'RFC 8259 (JSON5 spellings are not JSON text) and PetStatus, which has no null value (read as none by many clients)',
   judge: judgeLenientInput,

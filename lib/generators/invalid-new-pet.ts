@@ -1,6 +1,7 @@
 // createPet bodies that break the NewPet contract ("400: required fields missing or values
 // invalid"), each labelled with the rule it breaks and, where it still describes a NewPet to a
-// lenient reader, with the NewPets that reader takes it for.
+// lenient reader, with the NewPets that reader takes it for and whether that reading coerces a
+// value the interface calls invalid.
 import fc from 'fast-check';
 import { stringifyJson } from '../json.ts';
 import { INT64_MAX, INT64_MIN, type NewPet } from '../models.ts';
@@ -21,12 +22,23 @@ export type InvalidNewPetCase = {
   /** Short label of the rule broken, e.g. "name missing", "categoryId above int64". */
   reason: string;
   /**
-   * The NewPets a lenient reader takes the body for, when it still describes one: another spelling
-   * of a value ("12" for 12, "Available" for available, a null status for none) or of the JSON
-   * (single quotes, a comment, a trailing comma...). A 2xx that created one of these read the body
-   * leniently; any other 2xx created an animal the body does not describe. Absent: no reading.
+   * The NewPets a lenient reader takes the body for, when it still describes one: a value of another
+   * type or outside the enum coerced ("12" for 12, "Available" for available, 42 for "42"), or what
+   * the interface does not describe (a null status for none; the JSON in single quotes, with a
+   * comment, a trailing comma...). Any 2xx that created none of these created an animal the body
+   * does not describe. Absent: no reading.
    */
   readings?: NewPet[];
+  /**
+   * Present (true) when the readings coerce a value of another type or outside the enum: a string
+   * of digits for categoryId, a number for name, a PetStatus in another case or padded, a NewPet
+   * JSON-encoded twice as a string. The interface calls these values invalid ("400: ... values
+   * invalid"), so a 2xx that created a reading is create-pet.invalid-rejected's failure (a must).
+   * Absent with readings: they read what the interface does not describe (JSON5 and forgiving
+   * parsers' syntax, a null status as none), create-pet.lenient-input's (a should). Never present
+   * without readings.
+   */
+  coerced?: true;
 };
 
 const JSON_TYPE = 'application/json';
@@ -56,21 +68,31 @@ function membersOf(fields: Fields, reversed: boolean): Member[] {
   return reversed ? members.reverse() : members;
 }
 
-/** A body to send, with the NewPets a lenient reader takes it for (if any). */
-type Body = { text: string; readings?: NewPet[] };
+/** A body to send, with the NewPets a lenient reader takes it for (if any), and whether that reading coerces (see InvalidNewPetCase). */
+type Body = { text: string; readings?: NewPet[]; coerced?: true };
+
+/** The readings of a case, with `coerced` only where there are readings. */
+function readingsOf(readings: NewPet[] | undefined, coerced: boolean | undefined): Pick<InvalidNewPetCase, 'readings' | 'coerced'> {
+  if (!readings || readings.length === 0) return {};
+  return coerced ? { readings, coerced: true } : { readings };
+}
 
 function withBody(reason: string, body: fc.Arbitrary<string | Body>): fc.Arbitrary<InvalidNewPetCase> {
   return body.map((b) => {
-    const { text, readings } = typeof b === 'string' ? { text: b, readings: undefined } : b;
-    return { body: text, contentType: JSON_TYPE, reason, ...(readings && readings.length > 0 ? { readings } : {}) };
+    const { text, readings, coerced } = typeof b === 'string' ? { text: b, readings: undefined, coerced: undefined } : b;
+    return { body: text, contentType: JSON_TYPE, reason, ...readingsOf(readings, coerced) };
   });
 }
 
 /**
  * How a lenient reader reads one field's JSON text: the values it may take it for (undefined: the
- * field absent). None: the text describes no value of the field.
+ * field absent; none: the text describes no value of the field), and whether it coerces a value
+ * of another type or outside the enum (see InvalidNewPetCase's `coerced`).
  */
-type ReadField = (text: string) => (string | bigint | undefined)[];
+interface ReadField {
+  values: (text: string) => (string | bigint | undefined)[];
+  coerced: boolean;
+}
 
 const jsonString = (text: string): string | undefined => {
   try {
@@ -81,27 +103,40 @@ const jsonString = (text: string): string | undefined => {
   }
 };
 
-/** Lenient readings of a field, each named by what it reads. */
+/**
+ * Lenient readings of a field, each named by what it reads. All but `absent` coerce a value the
+ * interface calls invalid; a null status read as none is no value of PetStatus, but many clients
+ * and validators read it so, and the interface does not say what null is.
+ */
 const READ = {
-  /** A string of decimal digits within int64 as that integer ("12" as 12). */
-  numericString: (text) => {
-    const value = jsonString(text);
-    if (value === undefined || !/^-?[0-9]+$/.test(value)) return [];
-    const n = BigInt(value);
-    return n >= INT64_MIN && n <= INT64_MAX ? [n] : [];
+  /** A string of decimal digits within int64 as that integer ("12" as 12): another type. */
+  numericString: {
+    coerced: true,
+    values: (text) => {
+      const value = jsonString(text);
+      if (value === undefined || !/^-?[0-9]+$/.test(value)) return [];
+      const n = BigInt(value);
+      return n >= INT64_MIN && n <= INT64_MAX ? [n] : [];
+    },
   },
-  /** A PetStatus in another case or with whitespace at its ends as that status. */
-  status: (text) => {
-    const status = petStatusIgnoringCase(jsonString(text)?.trim() ?? '');
-    return status === undefined ? [] : [status];
+  /** A PetStatus in another case or with whitespace at its ends as that status: outside the enum. */
+  status: {
+    coerced: true,
+    values: (text) => {
+      const status = petStatusIgnoringCase(jsonString(text)?.trim() ?? '');
+      return status === undefined ? [] : [status];
+    },
   },
-  /** null as the field left out. */
-  absent: () => [undefined],
-  /** A number as its text: as written, as JavaScript writes it, as Python writes a float (1e3: "1e3", "1000", "1000.0"). */
-  numberText: (text) => {
-    const n = Number(text);
-    const float = Number.isInteger(n) && !/^-?[0-9]+$/.test(text) ? [`${n}.0`] : [];
-    return [...new Set([text, String(n), ...float])];
+  /** null as the field left out: not described. */
+  absent: { coerced: false, values: () => [undefined] },
+  /** A number as its text: as written, as JavaScript writes it, as Python writes a float (1e3: "1e3", "1000", "1000.0"): another type. */
+  numberText: {
+    coerced: true,
+    values: (text) => {
+      const n = Number(text);
+      const float = Number.isInteger(n) && !/^-?[0-9]+$/.test(text) ? [`${n}.0`] : [];
+      return [...new Set([text, String(n), ...float])];
+    },
   },
 } satisfies Record<string, ReadField>;
 
@@ -113,8 +148,8 @@ function withValue(pet: GeneratedNewPet, field: Field, value: string | bigint | 
 
 /** The valid `pet` with `field` written as `text`, and the readings `read` gives it. */
 function fieldCase(reason: string, pet: GeneratedNewPet, field: Field, text: string, reversed: boolean, read?: ReadField): InvalidNewPetCase {
-  const readings = (read?.(text) ?? []).map((value) => withValue(pet, field, value));
-  return { body: objectText(membersOf({ ...fieldsOf(pet), [field]: text }, reversed)), contentType: JSON_TYPE, reason, ...(readings.length > 0 ? { readings } : {}) };
+  const readings = (read?.values(text) ?? []).map((value) => withValue(pet, field, value));
+  return { body: objectText(membersOf({ ...fieldsOf(pet), [field]: text }, reversed)), contentType: JSON_TYPE, reason, ...readingsOf(readings, read?.coerced) };
 }
 
 /** Valid fields except `field`, which gets one of `bad` (JSON text), read leniently by `read`. */
@@ -260,14 +295,16 @@ const notAStatusAtAll = (s: string): boolean => {
  * - an empty or whitespace-only body, or no body at all;
  * - a JSON scalar or array instead of an object.
  *
- * Cases that still describe a NewPet to a lenient reader carry it as their `readings`: categoryId
- * as a string of digits within int64 ("12": 12), a PetStatus in another case or padded (that
- * status), a null status (none), a number for name (its text), and the JSON spellings of JSON5 and
- * of forgiving parsers (trailing comma, single quotes, unquoted keys, comments, data after the
- * object, control characters in a string, the NewPet JSON-encoded twice, an integer written 01,
- * +1, 1. or 0x10). A missing field, an empty, blank or unknown status, a fraction, a value beyond
- * int64, NaN, Infinity, a boolean, array or object for a scalar, truncated JSON, an invalid escape
- * and an empty body have none: nothing a reader makes of them is the NewPet.
+ * Cases that still describe a NewPet to a lenient reader carry it as their `readings`. Those that
+ * coerce a value of another type or outside the enum are marked `coerced` (the interface calls
+ * them invalid): categoryId as a string of digits within int64 ("12": 12), a PetStatus in another
+ * case or padded (that status), a number for name (its text), the NewPet JSON-encoded twice as a
+ * string. The others read what the interface does not describe: a null status (none), and the JSON
+ * spellings of JSON5 and of forgiving parsers (trailing comma, single quotes, unquoted keys,
+ * comments, data after the object, control characters in a string, an integer written 01, +1, 1.
+ * or 0x10). A missing field, an empty, blank or unknown status, a fraction, a value beyond int64,
+ * NaN, Infinity, a boolean, array or object for a scalar, truncated JSON, an invalid escape and an
+ * empty body have none: nothing a reader makes of them is the NewPet.
  *
  * Integral numbers written with a fraction or exponent (1.0, 1e3) are never used: JSON Schema
  * counts them as integers. Duplicate keys and a leading byte order mark are left out too: RFC 8259
@@ -334,7 +371,8 @@ export function invalidNewPet(options?: InvalidNewPetOptions): fc.Arbitrary<Inva
     // JSON, but not an object.
     withBody(
       'string instead of object',
-      fc.oneof(fc.constant('"x"'), name.map(stringText), pet.map((p) => ({ text: stringText(stringifyJson(p)), readings: [p] })) /* JSON encoded twice */),
+      // A NewPet JSON-encoded twice: a string where the object goes, which the interface calls invalid.
+      fc.oneof(fc.constant('"x"'), name.map(stringText), pet.map((p): Body => ({ text: stringText(stringifyJson(p)), readings: [p], coerced: true }))),
     ),
     withBody('number instead of object', fc.oneof(fc.constantFrom('1', '0', '-1'), idText)),
     withBody('boolean instead of object', fc.constantFrom('true', 'false')),
@@ -349,7 +387,7 @@ export function invalidNewPet(options?: InvalidNewPetOptions): fc.Arbitrary<Inva
  * and null; categoryId as the empty string, a blank, a string of digits, null and one beyond each
  * end of int64; name as null and as a number. The empty and the whitespace-only name are valid
  * (any string): create-pet.boundaries sends them. Each is labelled with the reason the generator
- * gives the same rule broken, and carries its readings.
+ * gives the same rule broken, and carries its readings (coerced but for the null status).
  */
 export function invalidNewPetBoundaries(options?: InvalidNewPetOptions): InvalidNewPetCase[] {
   const { namePrefix } = resolveNamePrefixOptions(options);

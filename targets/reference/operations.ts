@@ -160,7 +160,9 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
         numericStrings: faults.has('create-accepts-string-category'),
         coerceFields: faults.has('create-accepts-many-invalid'),
         emptyStatusAbsent: faults.has('create-accepts-empty-status'),
-        lenientValues: variations.has('lenient-values'),
+        statusAnyCase: faults.has('create-accepts-status-any-case'),
+        numberName: faults.has('create-accepts-number-name'),
+        nullStatusAbsent: variations.has('lenient-values'),
         rejectUnknownFields: variations.has('extra-fields-rejected'),
       });
       if (!pet.ok) {

@@ -100,12 +100,12 @@ export interface NewPetOptions {
   coerceFields?: boolean;
   /** Fault create-accepts-empty-status: a status of "" is taken for none. */
   emptyStatusAbsent?: boolean;
-  /**
-   * Variation lenient-values: a string of decimal digits for categoryId is that integer, a status is
-   * matched ignoring case and whitespace at its ends, a null status is none, a number for name is
-   * its text.
-   */
-  lenientValues?: boolean;
+  /** Fault create-accepts-status-any-case: a status is trimmed and lower-cased before it is matched ("SOLD", " available"). */
+  statusAnyCase?: boolean;
+  /** Fault create-accepts-number-name: a number for name is its text (42 as "42"). */
+  numberName?: boolean;
+  /** Variation lenient-values: a null status is none. */
+  nullStatusAbsent?: boolean;
   /** Variation extra-fields-rejected. */
   rejectUnknownFields?: boolean;
 }
@@ -130,7 +130,7 @@ export function checkNewPet(body: unknown, options: NewPetOptions = {}): Checked
   }
   if (options.coerceFields) return ok(coercedNewPet(body));
   const rawName = field(body, 'name');
-  const name = options.lenientValues && (typeof rawName === 'number' || typeof rawName === 'bigint') ? String(rawName) : rawName;
+  const name = options.numberName && (typeof rawName === 'number' || typeof rawName === 'bigint') ? String(rawName) : rawName;
   if (name === undefined && !options.nameOptional) return fail('name: required');
   if (name !== undefined && typeof name !== 'string') return fail('name: must be a string');
 
@@ -154,16 +154,15 @@ function lenientCategoryId(value: unknown, options: NewPetOptions): unknown {
   if (options.truncateFractions && typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < 2 ** 63) {
     return BigInt(Math.trunc(value));
   }
-  if ((options.numericStrings || options.lenientValues) && typeof value === 'string' && /^-?[0-9]+$/.test(value)) return BigInt(value);
+  if (options.numericStrings && typeof value === 'string' && /^-?[0-9]+$/.test(value)) return BigInt(value);
   return value;
 }
 
 /** The status as the options read it: undefined is none. */
 function lenientStatus(value: unknown, options: NewPetOptions): unknown {
   if (options.emptyStatusAbsent && value === '') return undefined;
-  if (!options.lenientValues) return value;
-  if (value === null) return undefined;
-  return typeof value === 'string' ? value.trim().toLowerCase() : value;
+  if (options.nullStatusAbsent && value === null) return undefined;
+  return options.statusAnyCase && typeof value === 'string' ? value.trim().toLowerCase() : value;
 }
 
 /**

@@ -125,9 +125,10 @@ export const VARIATION_CATALOGUE = [
   {
     id: 'lenient-values',
     allows:
-      'The interface says nothing of other spellings of a value: categoryId as a string of digits is that integer, a status ' +
-      'is matched ignoring case and whitespace at its ends, a null status is none, a number for name is its text; the ' +
-      'listPets status filter is matched ignoring case.',
+      'The interface says nothing of null for a NewPet\'s optional status nor of the case of a query value: a null status is ' +
+      'none (as many clients and validators read it), and the listPets status filter is matched ignoring case. A value ' +
+      'of another type or outside the enum in a NewPet is still 400 (faults create-accepts-string-category, ' +
+      'create-accepts-status-any-case, create-accepts-number-name).',
   },
   {
     id: 'lenient-bearer',

@@ -418,6 +418,25 @@ const checks = {
     expect((await postRaw(s, '{"name":"x","categoryId":"abc"}')).status).toBe(400);
     expect((await postRaw(s, '{"name":"x","categoryId":1.5}')).status).toBe(400);
   },
+  'create-accepts-status-any-case': async (s) => {
+    for (const [status, stored] of [['SOLD', 'sold'], ['Available', 'available'], [' available', 'available'], ['pending\n', 'pending']]) {
+      const res = await postRaw(s, JSON.stringify({ name: 'x', categoryId: 1, status }));
+      expect(res.status, status).toBe(201);
+      expect(Pet.parse(res.json).status, status).toBe(stored);
+      expect(Pet.parse((await get(s, res.headers.location!)).json).status, status).toBe(stored);
+    }
+    for (const status of ['', ' ', 'adopted', null, 1]) expect((await post(s, { name: 'x', categoryId: 1, status })).status, String(status)).toBe(400);
+    expect((await postRaw(s, '{"name":"x","categoryId":"12"}')).status).toBe(400);
+  },
+  'create-accepts-number-name': async (s) => {
+    for (const [name, stored] of [['42', '42'], ['1e3', '1000'], ['-1.5', '-1.5']]) {
+      const res = await postRaw(s, `{"name":${name},"categoryId":1}`);
+      expect(res.status, name).toBe(201);
+      expect(Pet.parse(res.json).name, name).toBe(stored);
+    }
+    for (const name of ['null', 'true', '["x"]', '{}']) expect((await postRaw(s, `{"name":${name},"categoryId":1}`)).status, name).toBe(400);
+    expect((await postRaw(s, '{"name":"x","categoryId":1,"status":"SOLD"}')).status).toBe(400);
+  },
   'create-accepts-many-invalid': async (s) => {
     // [body, name, categoryId, status] of the animal created from it.
     const accepted: [string, string, bigint, string?][] = [

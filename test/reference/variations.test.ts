@@ -149,10 +149,12 @@ async function expectConforming(s: RunningServer, clock: FakeClock): Promise<voi
 
   expectError(await postRaw(s, '{"name":"x"}'), 400);
   expectError(await postRaw(s, '{"categoryId":1}'), 400);
-  const numericString = await postRaw(s, '{"name":"x","categoryId":"12"}');
-  // Variation lenient-values: a string of digits is that integer, and the animal is the one it spells.
-  if (s.variations.includes('lenient-values')) expect(Pet.parse(numericString.json)).toMatchObject({ name: 'x', categoryId: 12n });
-  else expectError(numericString, 400);
+  // A value of another type is invalid under every variation.
+  expectError(await postRaw(s, '{"name":"x","categoryId":"12"}'), 400);
+  const nullStatus = await postRaw(s, '{"name":"x","categoryId":1,"status":null}');
+  // Variation lenient-values: a null status is none.
+  if (s.variations.includes('lenient-values')) expect(Pet.parse(nullStatus.json)).toMatchObject({ name: 'x', categoryId: 1n });
+  else expectError(nullStatus, 400);
   const withId = await postRaw(s, '{"id":424242,"name":"x","categoryId":1}');
   if (withId.status === 201) expect(Pet.parse(withId.json).id).not.toBe(424242n);
   else expectError(withId, 400);
@@ -487,26 +489,15 @@ describe('each variation does what it says', () => {
     expect(s.stats().pets).toBe(3);
   });
 
-  it('lenient-values: digits for categoryId, a status in any case or padded, a null status, a number name are read; nothing else', async () => {
+  it('lenient-values: a null status is none and the listPets status filter ignores case; every other spelling of a value is 400', async () => {
     const s = await start(['lenient-values'], { preload: 0 });
-    const created: [string, Record<string, unknown>][] = [
-      ['{"name":"x","categoryId":"12"}', { name: 'x', categoryId: 12n }],
-      ['{"name":"x","categoryId":"-9223372036854775808"}', { name: 'x', categoryId: -(2n ** 63n) }],
-      ['{"name":"x","categoryId":1,"status":"Available"}', { status: 'available' }],
-      ['{"name":"x","categoryId":1,"status":" sold\\n"}', { status: 'sold' }],
-      ['{"name":42,"categoryId":1}', { name: '42' }],
-      ['{"name":1e3,"categoryId":1}', { name: '1000' }],
-    ];
-    for (const [body, pet] of created) {
-      const res = await postRaw(s, body);
-      expect(res.status, body).toBe(201);
-      expect(Pet.parse(res.json), body).toMatchObject(pet);
-    }
     const noStatus = await postRaw(s, '{"name":"x","categoryId":1,"status":null}');
+    expect(noStatus.status).toBe(201);
     expect(Pet.parse(noStatus.json)).not.toHaveProperty('status');
-    for (const body of ['{"name":"x","categoryId":""}', '{"name":"x","categoryId":" 12"}', '{"name":"x","categoryId":"9223372036854775808"}', '{"name":"x","categoryId":1,"status":""}', '{"name":"x","categoryId":1,"status":" "}', '{"name":"x","categoryId":1,"status":"adopted"}', '{"name":null,"categoryId":1}', '{"name":"x","categoryId":1.5}']) {
-      expectError(await postRaw(s, body), 400);
-    }
+    const sold = await postRaw(s, '{"name":"x","categoryId":1,"status":"sold"}');
+    expect(sold.status).toBe(201);
+    const invalid = ['{"name":"x","categoryId":"12"}', '{"name":"x","categoryId":""}', '{"name":"x","categoryId":1,"status":"Available"}', '{"name":"x","categoryId":1,"status":"SOLD"}', '{"name":"x","categoryId":1,"status":" sold\\n"}', '{"name":"x","categoryId":1,"status":""}', '{"name":"x","categoryId":1,"status":"adopted"}', '{"name":42,"categoryId":1}', '{"name":null,"categoryId":1}', '{"name":"x","categoryId":1.5}', '{"name":"x","categoryId":12,}'];
+    for (const body of invalid) expectError(await postRaw(s, body), 400);
     expect((await list(s, '?status=SOLD')).map((p) => p.status)).toEqual(['sold']);
     expectError(await get(s, '/v1/pets?status=%20sold'), 400);
   });

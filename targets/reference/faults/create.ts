@@ -63,9 +63,19 @@ export const CREATE_FAULTS = [
   },
   {
     id: 'create-accepts-string-category',
-    breaks: 'NewPet categoryId is an integer: a numeric string ("12") is accepted (201) instead of answered 400.',
-    // Another spelling read as the NewPet it spells: a reading the interface does not describe (a should).
-    caught: { check: 'create-pet.lenient-input', code: 'read-leniently' },
+    breaks: 'NewPet categoryId is an integer: a numeric string ("12") is accepted (201) and stored as that integer instead of answered 400.',
+    // A value of another type read as the one it spells: a value the interface calls invalid (a must).
+    caught: { check: 'create-pet.invalid-rejected', code: 'coerced' },
+  },
+  {
+    id: 'create-accepts-status-any-case',
+    breaks: 'NewPet status is one of available, pending, sold: a status in another case or with whitespace at its ends ("SOLD", " available") is accepted (201) and stored lower-cased and trimmed instead of answered 400.',
+    caught: { check: 'create-pet.invalid-rejected', code: 'coerced' },
+  },
+  {
+    id: 'create-accepts-number-name',
+    breaks: 'NewPet name is a string: a number (42) is accepted (201) and stored as its text ("42") instead of answered 400.',
+    caught: { check: 'create-pet.invalid-rejected', code: 'coerced' },
   },
   {
     id: 'create-accepts-many-invalid',

@@ -176,22 +176,49 @@ describe('judgeInvalidRejected', () => {
     expectJudged(judgeInvalidRejected(fraction, s), c);
   });
 
-  // "12" for categoryId 12: created as 12 is a lenient reading (create-pet.lenient-input's); anything else created is not what the body spells.
+  // "12" for categoryId 12, "SOLD" or " sold" for sold: values of another type or outside the enum,
+  // which the interface calls invalid; created as their reading fails (coerced), anything else
+  // created is not what the body spells (accepted). A null status and JSON5 are readings of what the
+  // interface does not describe: created as the reading passes (create-pet.lenient-input's).
   const json = 'application/json';
-  const numeric = { reason: 'categoryId is a numeric string', contentType: json, readings: [{ name: 'Rex', categoryId: 12n }] };
-  const nullStatus = { reason: 'status is null', contentType: json, readings: [{ name: 'Rex', categoryId: 12n }] };
-  const padded = { reason: 'status is a PetStatus with whitespace at its ends', contentType: json, readings: [{ name: 'Rex', categoryId: 12n, status: 'sold' as const }] };
+  const numeric = { reason: 'categoryId is a numeric string', contentType: json, body: '{"name":"Rex","categoryId":"12"}', readings: [{ name: 'Rex', categoryId: 12n }], coerced: true };
+  const upper = { reason: 'status is a PetStatus in another case', contentType: json, body: '{"name":"Rex","categoryId":12,"status":"SOLD"}', readings: [{ name: 'Rex', categoryId: 12n, status: 'sold' as const }], coerced: true };
+  const padded = { reason: 'status is a PetStatus with whitespace at its ends', contentType: json, readings: [{ name: 'Rex', categoryId: 12n, status: 'sold' as const }], coerced: true };
+  const numberName = { reason: 'name is a number', contentType: json, body: '{"name":42,"categoryId":12}', readings: [{ name: '42', categoryId: 12n }], coerced: true };
+  const twice = { reason: 'string instead of object', contentType: json, body: JSON.stringify('{"name":"Rex","categoryId":12}'), readings: [{ name: 'Rex', categoryId: 12n }], coerced: true };
+  const nullStatus = { reason: 'status is null', contentType: json, body: '{"name":"Rex","categoryId":12,"status":null}', readings: [{ name: 'Rex', categoryId: 12n }] };
+  const trailingComma = { reason: 'malformed JSON: trailing comma', contentType: json, body: '{"name":"Rex","categoryId":12,}', readings: [{ name: 'Rex', categoryId: 12n }] };
   it.each<{ title: string; c: InvalidCase; seen: Seen; outcome: Outcome; mentions?: string[]; code?: string }>([
-    { title: 'created as its reading passes, naming the reading and the check that judges it', c: numeric, seen: seen(201, pet(3, undefined, 'Rex', 12)), outcome: 'pass', mentions: ['read leniently as { name: "Rex", categoryId: 12 } (pet 3)', "create-pet.lenient-input's to judge"] },
-    { title: 'created as another number fails, saying what was created', c: numeric, seen: seen(201, pet(3, undefined, 'Rex', 0)), outcome: 'fail', code: 'accepted', mentions: ['created { id: 3, name: "Rex", categoryId: 0 }', 'not what the body spells'] },
-    { title: 'created under another name fails', c: numeric, seen: seen(201, pet(3, undefined, 'Rex ', 12)), outcome: 'fail', code: 'accepted' },
-    { title: 'a 2xx without a Pet fails: nothing says what was created', c: numeric, seen: seen(201, ''), outcome: 'fail', code: 'accepted', mentions: ['no Pet came back'] },
-    { title: 'a null status read as none passes, whatever status the server gives by default', c: nullStatus, seen: seen(201, pet(4, 'available', 'Rex', 12)), outcome: 'pass', mentions: ['read leniently'] },
-    { title: 'a padded status read as that status passes', c: padded, seen: seen(201, pet(5, 'sold', 'Rex', 12)), outcome: 'pass' },
-    { title: 'a padded status stored as another fails', c: padded, seen: seen(201, pet(5, 'available', 'Rex', 12)), outcome: 'fail', code: 'accepted' },
-    { title: 'a padded status stored as none fails', c: padded, seen: seen(201, pet(5, undefined, 'Rex', 12)), outcome: 'fail', code: 'accepted' },
+    {
+      title: '"12" created as 12 fails as coerced, naming the value as written and as stored',
+      c: numeric,
+      seen: seen(201, pet(7, undefined, 'Rex', 12)),
+      outcome: 'fail',
+      code: 'coerced',
+      mentions: ['categoryId is a numeric string, written "12": got 201, created pet 7 with categoryId 12: a value the interface calls invalid was read as another'],
+    },
+    { title: 'without the body, the message names the field as stored', c: { ...numeric, body: undefined }, seen: seen(201, pet(7, undefined, 'Rex', 12)), outcome: 'fail', code: 'coerced', mentions: ['categoryId is a numeric string: got 201, created pet 7 with categoryId 12: a value the interface calls invalid'] },
+    { title: '"SOLD" created and stored as "sold" fails as coerced', c: upper, seen: seen(201, pet(8, 'sold', 'Rex', 12)), outcome: 'fail', code: 'coerced', mentions: ['status is a PetStatus in another case, written "SOLD": got 201, created pet 8 with status "sold"'] },
+    { title: 'a padded status read as that status fails as coerced', c: padded, seen: seen(201, pet(5, 'sold', 'Rex', 12)), outcome: 'fail', code: 'coerced' },
+    { title: '42 for a name stored as "42" fails as coerced', c: numberName, seen: seen(201, pet(9, undefined, '42', 12)), outcome: 'fail', code: 'coerced', mentions: ['name is a number, written 42: got 201, created pet 9 with name "42"'] },
+    { title: 'a NewPet JSON-encoded twice created as it fails as coerced, quoting the body', c: twice, seen: seen(201, pet(10, undefined, 'Rex', 12)), outcome: 'fail', code: 'coerced', mentions: ['string instead of object ("', 'created { id: 10, name: "Rex", categoryId: 12 }'] },
+    { title: 'created as another number fails as accepted, saying what was created', c: numeric, seen: seen(201, pet(3, undefined, 'Rex', 0)), outcome: 'fail', code: 'accepted', mentions: ['created { id: 3, name: "Rex", categoryId: 0 }', 'not what the body spells'] },
+    { title: 'created under another name fails as accepted', c: numeric, seen: seen(201, pet(3, undefined, 'Rex ', 12)), outcome: 'fail', code: 'accepted' },
+    { title: 'a 2xx without a Pet fails as accepted: nothing says what was created', c: numeric, seen: seen(201, ''), outcome: 'fail', code: 'accepted', mentions: ['no Pet came back'] },
+    { title: 'a padded status stored as another fails as accepted', c: padded, seen: seen(201, pet(5, 'available', 'Rex', 12)), outcome: 'fail', code: 'accepted' },
+    { title: 'a padded status stored as none fails as accepted', c: padded, seen: seen(201, pet(5, undefined, 'Rex', 12)), outcome: 'fail', code: 'accepted' },
+    {
+      title: 'a null status read as none passes, whatever status the server gives by default, naming the check that judges it',
+      c: nullStatus,
+      seen: seen(201, pet(4, 'available', 'Rex', 12)),
+      outcome: 'pass',
+      mentions: ['read leniently as { name: "Rex", categoryId: 12 } (pet 4), which the interface does not describe', "create-pet.lenient-input's to judge"],
+    },
+    { title: 'a trailing comma read as the NewPet passes', c: trailingComma, seen: seen(201, pet(11, undefined, 'Rex', 12)), outcome: 'pass', mentions: ['read leniently'] },
+    { title: 'a trailing comma read as another animal fails as accepted', c: trailingComma, seen: seen(201, pet(11, undefined, 'Rex', 1)), outcome: 'fail', code: 'accepted' },
     { title: 'the empty status (no reading) created without status fails, saying what was created', c: { reason: 'status is the empty string', contentType: json }, seen: seen(201, pet(6, undefined, 'Rex', 12)), outcome: 'fail', code: 'accepted', mentions: ['status is the empty string: got 201 (accepted), not 400: created { id: 6, name: "Rex", categoryId: 12 }'] },
     { title: 'refused with 400 passes', c: numeric, seen: seen(400, errorBody(400)), outcome: 'pass' },
+    { title: 'a null status refused with 400 passes', c: nullStatus, seen: seen(400, errorBody(400)), outcome: 'pass' },
   ])('readings: $title', ({ c, seen: s, ...expected }) => {
     expectJudged(judgeInvalidRejected(c, s), expected);
   });

@@ -1,16 +1,20 @@
-// create-pet.lenient-input and create-pet.media-type (should): other spellings of a NewPet, and a
-// NewPet under another media type, read as the NewPet they describe are legal beside a refusal but
-// not what the interface describes; create-pet.invalid-rejected and create-pet.one-new-pet (must)
-// pass them and still fail an animal the body does not describe.
+// create-pet.lenient-input and create-pet.media-type (should): spellings of a NewPet the interface
+// does not describe (JSON5, a null status), and a NewPet under another media type, read as the
+// NewPet they describe are legal beside a refusal but not what the interface describes;
+// create-pet.invalid-rejected and create-pet.one-new-pet (must) pass them and still fail an animal
+// the body does not describe. Values of another type or outside the enum ("12", "SOLD": coerced)
+// are invalid-rejected's alone.
 import { describe, expect, it } from 'vitest';
 import { invalidRejected, judgeMediaType, lenientInput, type LenientCase, mediaType, oneNewPet, type ShapeCase } from '../../../lib/checks/create-pet.ts';
 import type { Seen } from '../../../lib/checks/types.ts';
 import type { NewPet } from '../../../lib/models.ts';
 import { errorBody, expectFinding, type Outcome, pet, seen } from './_seen.ts';
 
-const spelled = (reason: string, body: string, readings: NewPet[], s: Seen): LenientCase => ({ reason, body, readings, seen: s });
-const numeric = (s: Seen) => spelled('categoryId is a numeric string', '{"name":"Rex","categoryId":"12"}', [{ name: 'Rex', categoryId: 12n }], s);
-const anotherCase = (s: Seen) => spelled('status is a PetStatus in another case', '{"name":"Rex","categoryId":12,"status":"Available"}', [{ name: 'Rex', categoryId: 12n, status: 'available' }], s);
+const spelled = (reason: string, body: string, readings: NewPet[], s: Seen, coerced?: true): LenientCase => ({ reason, body, readings, seen: s, ...(coerced ? { coerced } : {}) });
+const nullStatus = (s: Seen) => spelled('status is null', '{"name":"Rex","categoryId":12,"status":null}', [{ name: 'Rex', categoryId: 12n }], s);
+const trailingComma = (s: Seen) => spelled('malformed JSON: trailing comma', '{"name":"Rex","categoryId":12,}', [{ name: 'Rex', categoryId: 12n }], s);
+const numeric = (s: Seen) => spelled('categoryId is a numeric string', '{"name":"Rex","categoryId":"12"}', [{ name: 'Rex', categoryId: 12n }], s, true);
+const upper = (s: Seen) => spelled('status is a PetStatus in another case', '{"name":"Rex","categoryId":12,"status":"SOLD"}', [{ name: 'Rex', categoryId: 12n, status: 'sold' }], s, true);
 
 describe('create-pet.lenient-input', () => {
   it('is a should of NewPet; invalid-rejected stays a must', () => {
@@ -18,34 +22,52 @@ describe('create-pet.lenient-input', () => {
     expect(invalidRejected.severity).toBe('must');
   });
 
+  it('says in its title what it judges: JSON5 syntax and a null status, read as none by many clients', () => {
+    expect(lenientInput.title).toContain('JSON5');
+    expect(lenientInput.title).toContain('a null status, no PetStatus but read as none by many clients');
+    expect(lenientInput.title).not.toContain('"12"');
+  });
+
   it.each<{ title: string; cases: LenientCase[]; outcome: Outcome; code?: string; mentions?: string[] }>([
-    { title: 'every spelling refused passes, counting the statuses', cases: [numeric(seen(400, errorBody(400))), anotherCase(seen(400, errorBody(400)))], outcome: 'pass', mentions: ['2 spellings that still describe a NewPet, none created as it: 400 ×2'] },
-    { title: 'a 422 is a refusal too (its status is invalid-rejected\'s)', cases: [numeric(seen(422, errorBody(422)))], outcome: 'pass', mentions: ['422 ×1'] },
+    { title: 'every spelling refused passes, counting the statuses', cases: [nullStatus(seen(400, errorBody(400))), trailingComma(seen(400, errorBody(400)))], outcome: 'pass', mentions: ['2 spellings the interface does not describe that still describe a NewPet, none created as it: 400 ×2'] },
+    { title: 'a 422 is a refusal too (its status is invalid-rejected\'s)', cases: [trailingComma(seen(422, errorBody(422)))], outcome: 'pass', mentions: ['422 ×1'] },
     {
-      title: 'one created as its reading fails, naming the spelling and the animal',
-      cases: [numeric(seen(201, pet(152, undefined, 'Rex', 12))), anotherCase(seen(400, errorBody(400)))],
+      title: 'a null status created as none fails, naming the spelling and the animal',
+      cases: [nullStatus(seen(201, pet(152, undefined, 'Rex', 12))), trailingComma(seen(400, errorBody(400)))],
       outcome: 'fail',
       code: 'read-leniently',
-      mentions: ['1 of 2 spellings the interface does not describe were accepted as the NewPet they spell', 'categoryId is a numeric string ("{\\"name\\":\\"Rex\\",\\"categoryId\\":\\"12\\"}") as pet 152'],
+      mentions: ['1 of 2 spellings the interface does not describe were accepted as the NewPet they spell', 'status is null ("{\\"name\\":\\"Rex\\",\\"categoryId\\":12,\\"status\\":null}") as pet 152'],
     },
-    { title: 'a status in another case created as that status fails', cases: [anotherCase(seen(201, pet(9, 'available', 'Rex', 12)))], outcome: 'fail', code: 'read-leniently', mentions: ['as pet 9'] },
-    { title: 'created as another animal passes here: it is invalid-rejected\'s', cases: [numeric(seen(201, pet(3, undefined, 'Rex', 0)))], outcome: 'pass', mentions: ["1 accepted as another animal: create-pet.invalid-rejected's"] },
-    { title: 'a 2xx without a Pet passes here: invalid-rejected fails it', cases: [numeric(seen(201, ''))], outcome: 'pass' },
+    { title: 'a trailing comma created as the NewPet fails', cases: [trailingComma(seen(201, pet(9, undefined, 'Rex', 12)))], outcome: 'fail', code: 'read-leniently', mentions: ['as pet 9'] },
+    { title: 'created as another animal passes here: it is invalid-rejected\'s', cases: [trailingComma(seen(201, pet(3, undefined, 'Rex', 0)))], outcome: 'pass', mentions: ["1 accepted as another animal: create-pet.invalid-rejected's"] },
+    { title: 'a 2xx without a Pet passes here: invalid-rejected fails it', cases: [nullStatus(seen(201, ''))], outcome: 'pass' },
+    { title: 'coerced readings created are not judged here: invalid-rejected fails them', cases: [numeric(seen(201, pet(7, undefined, 'Rex', 12))), upper(seen(201, pet(8, 'sold', 'Rex', 12))), nullStatus(seen(400, errorBody(400)))], outcome: 'pass', mentions: ['1 spelling the interface does not describe that still describes a NewPet, none created as it: 400 ×1'] },
   ])('$title', ({ cases, outcome, code, mentions }) => {
     const finding = lenientInput.judge(cases);
     expectFinding(finding, outcome, mentions);
     if (outcome === 'fail') expect(finding).toMatchObject({ code });
   });
 
-  it('skips when no spelling with a reading was sent', () => {
-    expectFinding(lenientInput.judge([]), 'skip', ['no invalid NewPet that a lenient reader takes for one was sent']);
+  it('skips when no spelling the interface does not describe was sent, saying so', () => {
+    const reason = 'no invalid NewPet whose reading the interface does not describe (JSON5 syntax, a null status) was sent';
+    expectFinding(lenientInput.judge([]), 'skip', [reason]);
     expectFinding(lenientInput.judge([{ reason: 'name missing', body: '{}', seen: seen(201, pet(1)) }]), 'skip');
+    // Only coerced readings sent, accepted: invalid-rejected's failures, nothing to judge here.
+    expectFinding(lenientInput.judge([numeric(seen(201, pet(7, undefined, 'Rex', 12))), upper(seen(201, pet(8, 'sold', 'Rex', 12)))]), 'skip', [reason]);
   });
 
-  it('the same answer: a must pass and a should failure, one judge each', () => {
-    const c = numeric(seen(201, pet(152, undefined, 'Rex', 12)));
-    expect(invalidRejected.judge(c, c.seen).outcome).toBe('pass');
-    expect(lenientInput.judge([c]).outcome).toBe('fail');
+  it('the same answer to a null status or a trailing comma: a must pass and a should failure, one judge each', () => {
+    for (const c of [nullStatus(seen(201, pet(152, undefined, 'Rex', 12))), trailingComma(seen(201, pet(153, undefined, 'Rex', 12)))]) {
+      expect(invalidRejected.judge(c, c.seen).outcome).toBe('pass');
+      expect(lenientInput.judge([c]).outcome).toBe('fail');
+    }
+  });
+
+  it('the same answer to "12" or "SOLD": a must failure (coerced), and nothing for the should', () => {
+    for (const c of [numeric(seen(201, pet(7, undefined, 'Rex', 12))), upper(seen(201, pet(8, 'sold', 'Rex', 12)))]) {
+      expect(invalidRejected.judge(c, c.seen)).toMatchObject({ outcome: 'fail', code: 'coerced' });
+      expect(lenientInput.judge([c]).outcome).toBe('skip');
+    }
   });
 });
 

@@ -222,6 +222,16 @@ describe('readings: the NewPets a lenient reader takes an invalid body for', () 
     for (const reason of [...ALWAYS_READ, ...SOMETIMES_READ]) expect(samples.some((c) => c.reason === reason && c.readings), reason).toBe(true);
   });
 
+  it('are coerced where they read a value of another type or outside the enum (the interface calls it invalid), not where they read what it does not describe', () => {
+    const COERCED = ['categoryId is a numeric string', 'status is a PetStatus in another case', 'status is a PetStatus with whitespace at its ends', 'name is a number', 'string instead of object'];
+    for (const c of samples) {
+      const expected = c.readings === undefined ? undefined : COERCED.includes(c.reason) ? true : undefined;
+      expect({ reason: c.reason, body: c.body, coerced: c.coerced }).toEqual({ reason: c.reason, body: c.body, coerced: expected });
+    }
+    for (const reason of COERCED) expect(samples.some((c) => c.reason === reason && c.coerced), reason).toBe(true);
+    for (const reason of ['status is null', 'malformed JSON: trailing comma', 'malformed JSON: data after the object']) expect(samples.some((c) => c.reason === reason && c.readings && !c.coerced), reason).toBe(true);
+  });
+
   it('are each a valid NewPet, and differ from the body only in the field it spells (a field case)', () => {
     for (const c of samples.filter((s) => s.readings)) {
       for (const reading of c.readings!) expect(NewPet.safeParse(reading).success, `${c.reason}: ${c.body}`).toBe(true);
@@ -300,6 +310,8 @@ describe('invalidNewPetBoundaries: sent on every run', () => {
     if (reading === 'none') expect(c!.readings).toBeUndefined();
     else if (reading === 'no status') expect(c!.readings).toEqual([{ name: 'cf-invalid status', categoryId: 12n }]);
     else expect(c!.readings).toEqual([{ name: `cf-invalid ${field}`, categoryId: 12n, ...reading }]);
+    // Every reading but the null status coerces a value the interface calls invalid.
+    expect(c!.coerced).toBe(reading === 'none' || reading === 'no status' ? undefined : true);
   });
 
   it('are exactly those fifteen', () => {

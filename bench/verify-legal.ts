@@ -9,8 +9,8 @@
 // Exit 0 when every combination holds, 1 when one does not, 2 for a usage error. Loopback only.
 import { parseArgs } from 'node:util';
 import { SERVER_FAMILIES } from '../lib/checks/server-families.ts';
-import { type Combination, combinationOf, composeServers, describeCombination, FAMILY_AXES, reproduceCommand, variationsOf } from '../targets/reference/families.ts';
-import { type ComboOutcome, runCombinations, shrinkCombination } from '../test/support/legal-combos.ts';
+import { type Combination, combinationOf, composeServers, describeCombination } from '../targets/reference/families.ts';
+import { type ComboOutcome, runCombinations, shrinkCombination, summaryLines } from '../test/support/legal-combos.ts';
 
 const HELP = `Usage: npm run verify:legal -- [options]
 
@@ -89,42 +89,18 @@ const outcomes = await runCombinations(combinations, {
   onOutcome: (out: ComboOutcome, done: number) => {
     const mark = out.violations.length === 0 ? 'ok  ' : 'FAIL';
     process.stdout.write(`[${String(done).padStart(width)}/${combinations.length}] ${mark} #${out.combination.index} ${(out.durationMs / 1000).toFixed(1)} s  ${describeCombination(out.combination)}\n`);
-    for (const v of out.violations) process.stdout.write(`      ${v}\n`);
+    for (const v of out.violations) process.stdout.write(`      ${v.text}\n`);
     if (out.stderr) process.stdout.write(`      stderr: ${out.stderr.trim().split('\n').slice(-5).join('\n      ')}\n`);
   },
 });
 
-const failing = outcomes.filter((out) => out.violations.length > 0);
-const seconds = (Date.now() - started) / 1000;
-const lines: string[] = [''];
-lines.push(`${outcomes.length - failing.length} of ${outcomes.length} combinations hold: ${parts.includes('sockets') ? 'the command exited 0 without --strict, ' : ''}no must failed, every should that failed named its standard.`);
-lines.push(`Runtime: ${seconds.toFixed(0)} s (${(seconds / Math.max(1, outcomes.length)).toFixed(1)} s a combination, ${concurrency} at a time).`);
-const families = outcomes.map((out) => out.combination.members.length);
-lines.push(`Families a combination: ${Math.min(...families)} to ${Math.max(...families)} (mean ${(families.reduce((a, b) => a + b, 0) / families.length).toFixed(1)}).`);
-lines.push('Coverage (family: combinations it took part in; variations picked, of its own):');
-for (const family of SERVER_FAMILIES) {
-  const inIt = outcomes.filter((out) => out.combination.members.some((m) => m.family === family.id));
-  const own = FAMILY_AXES[family.id].flatMap((a) => a.alternatives);
-  const picked = new Set(inIt.flatMap((out) => out.combination.members.filter((m) => m.family === family.id).flatMap((m) => m.variations)));
-  const missed = own.filter((v) => !picked.has(v));
-  lines.push(`  ${family.id.padEnd(15)} ${String(inIt.length).padStart(4)}  ${picked.size}/${own.length}${missed.length > 0 ? ` (never: ${missed.join(', ')})` : ''}`);
+// One that broke the invariant is shrunk to its fewest variations: on the clock alone when only
+// the clock showed it (a fraction of a second a try), over sockets too only with --shrink.
+const smallest = new Map<number, ComboOutcome>();
+for (const out of outcomes.filter((x) => x.violations.length > 0)) {
+  const onClock = out.violations.every((v) => v.side === 'clock');
+  if (onClock || o.shrink) smallest.set(out.combination.index, await shrinkCombination(out, { parts: onClock ? ['clock'] : parts }));
 }
-const stillFailing = new Map<string, number>();
-for (const out of failing) for (const v of out.violations) stillFailing.set(v.split(' ')[0]!, (stillFailing.get(v.split(' ')[0]!) ?? 0) + 1);
-if (failing.length > 0) {
-  lines.push('', `${failing.length} combination(s) break the invariant; each runs again alone with:`);
-  for (const out of failing) {
-    lines.push(`  #${out.combination.index} (seed ${out.combination.seed}): ${reproduceCommand(out.combination)}`);
-    // The fewest variations that still break it: on the clock alone when only the clock showed it.
-    const onClock = out.violations.every((v) => v.includes('(clock '));
-    if (!onClock && !o.shrink) continue;
-    const smallest = await shrinkCombination(out, { parts: onClock ? ['clock'] : parts });
-    if (variationsOf(smallest.combination).length < variationsOf(out.combination).length) {
-      lines.push(`      smallest: ${reproduceCommand(smallest.combination)}${onClock ? ' --clock-only' : ''}`);
-      for (const v of smallest.violations) lines.push(`        ${v}`);
-    }
-  }
-  lines.push('Checks that broke it, by combinations: ' + [...stillFailing].map(([check, n]) => `${check} ×${n}`).join(', '));
-}
-process.stdout.write(`${lines.join('\n')}\n`);
-process.exit(failing.length > 0 ? 1 : 0);
+const lines = summaryLines(outcomes, { parts, concurrency, seconds: (Date.now() - started) / 1000, smallest });
+process.stdout.write(`\n${lines.join('\n')}\n`);
+process.exit(outcomes.some((x) => x.violations.length > 0) ? 1 : 0);

@@ -9,7 +9,8 @@ import { checkById } from '../../lib/checks/registry.ts';
 import type { CheckDef } from '../../lib/checks/define.ts';
 import type { KeyRun } from '../../lib/result/rate-limits.ts';
 import { listSuites } from '../../lib/runner/vitest-run.ts';
-import { type Combination, combinationOf, onSockets, onTheClock, variationsOf } from '../../targets/reference/families.ts';
+import { SERVER_FAMILIES } from '../../lib/checks/server-families.ts';
+import { type Combination, combinationOf, FAMILY_AXES, onSockets, onTheClock, reproduceCommand, variationsOf } from '../../targets/reference/families.ts';
 import { startReferenceServer } from '../../targets/reference/server.ts';
 import { readReport, runCli, tempDir, writeTarget } from '../e2e/cli-helpers.ts';
 import { driveOnClock } from './drive-on-clock.ts';
@@ -28,13 +29,23 @@ export interface Failure {
   standard?: string;
 }
 
+/** One way a combination breaks the invariant. */
+export interface Violation {
+  /** The check that broke it; absent for the command's exit code. */
+  check?: string;
+  /** Which side showed it. */
+  side: 'sockets' | 'clock';
+  /** One line: the check, its severity and code, where, and its message. */
+  text: string;
+}
+
 export interface ComboOutcome {
   combination: Combination;
   /** The command's exit code over sockets; undefined when that part was not run. */
   exitCode?: number | null;
   failures: Failure[];
   /** Why the combination breaks the invariant: empty when it holds. */
-  violations: string[];
+  violations: Violation[];
   durationMs: number;
   /** The command's stderr when it exited neither 0 nor 1 (a crash, a timeout). */
   stderr?: string;
@@ -61,13 +72,14 @@ function severityOf(id: string): Failure['severity'] {
 }
 
 /** The invariant over a combination's failures and exit code. */
-export function violationsOf(failures: readonly Failure[], exitCode: number | null | undefined): string[] {
-  const out: string[] = [];
-  if (exitCode !== undefined && exitCode !== 0) out.push(`the command exited ${exitCode === null ? 'on a signal (timed out)' : exitCode}, not 0`);
+export function violationsOf(failures: readonly Failure[], exitCode: number | null | undefined): Violation[] {
+  const out: Violation[] = [];
+  if (exitCode !== undefined && exitCode !== 0) out.push({ side: 'sockets', text: `the command exited ${exitCode === null ? 'on a signal (timed out)' : exitCode}, not 0` });
   for (const f of failures) {
-    if (f.outcome === 'error') out.push(`${f.check} errored (${f.where}): ${f.message}`);
-    else if (f.severity === 'must' || f.severity === 'unknown') out.push(`${f.check} [${f.severity}]${f.code ? ` ${f.code}` : ''} (${f.where}): ${f.message}`);
-    else if (f.severity === 'should' && !f.standard) out.push(`${f.check} [should] names no standard (${f.where}): ${f.message}`);
+    const side = f.where.startsWith('clock') ? 'clock' : 'sockets';
+    if (f.outcome === 'error') out.push({ check: f.check, side, text: `${f.check} errored (${f.where}): ${f.message}` });
+    else if (f.severity === 'must' || f.severity === 'unknown') out.push({ check: f.check, side, text: `${f.check} [${f.severity}]${f.code ? ` ${f.code}` : ''} (${f.where}): ${f.message}` });
+    else if (f.severity === 'should' && !f.standard) out.push({ check: f.check, side, text: `${f.check} [should] names no standard (${f.where}): ${f.message}` });
   }
   return out;
 }
@@ -160,7 +172,7 @@ export async function runCombinations(combinations: readonly Combination[], opti
  * try is a run of the parts asked for, so on sockets this costs a run per variation.
  */
 export async function shrinkCombination(outcome: ComboOutcome, options: RunOptions = {}): Promise<ComboOutcome> {
-  const broken = (o: ComboOutcome) => new Set(o.violations.map((v) => v.split(' ')[0]!));
+  const broken = (o: ComboOutcome) => new Set(o.violations.map((v) => v.check ?? 'exit code'));
   const wanted = broken(outcome);
   let best = outcome;
   let variations = variationsOf(outcome.combination);
@@ -176,4 +188,49 @@ export async function shrinkCombination(outcome: ComboOutcome, options: RunOptio
     }
   }
   return best;
+}
+
+export interface Summary {
+  parts: readonly ('sockets' | 'clock')[];
+  concurrency: number;
+  seconds: number;
+  /** The fewest variations found for a combination that broke the invariant, by its index. */
+  smallest?: ReadonlyMap<number, ComboOutcome>;
+}
+
+/**
+ * What the command prints after its runs: how many combinations held, the runtime, the families'
+ * coverage, and for each one that broke the invariant the line that runs it again (and its
+ * smallest, where shrunk), then the checks that broke it.
+ */
+export function summaryLines(outcomes: readonly ComboOutcome[], { parts, concurrency, seconds, smallest }: Summary): string[] {
+  const failing = outcomes.filter((out) => out.violations.length > 0);
+  const lines: string[] = [];
+  lines.push(`${outcomes.length - failing.length} of ${outcomes.length} combinations hold: ${parts.includes('sockets') ? 'the command exited 0 without --strict, ' : ''}no must failed, every should that failed named its standard.`);
+  lines.push(`Runtime: ${seconds.toFixed(0)} s (${(seconds / Math.max(1, outcomes.length)).toFixed(1)} s a combination, ${concurrency} at a time).`);
+  const families = outcomes.map((out) => out.combination.members.length);
+  if (families.length > 0) lines.push(`Families a combination: ${Math.min(...families)} to ${Math.max(...families)} (mean ${(families.reduce((a, b) => a + b, 0) / families.length).toFixed(1)}).`);
+  lines.push('Coverage (family: combinations it took part in; its variations picked):');
+  for (const family of SERVER_FAMILIES) {
+    const inIt = outcomes.filter((out) => out.combination.members.some((m) => m.family === family.id));
+    const own = FAMILY_AXES[family.id].flatMap((a) => a.alternatives);
+    const picked = new Set(inIt.flatMap((out) => out.combination.members.filter((m) => m.family === family.id).flatMap((m) => m.variations)));
+    const missed = own.filter((v) => !picked.has(v));
+    lines.push(`  ${family.id.padEnd(15)} ${String(inIt.length).padStart(4)}  ${picked.size}/${own.length}${missed.length > 0 ? ` (never: ${missed.join(', ')})` : ''}`);
+  }
+  if (failing.length === 0) return lines;
+  lines.push('', `${failing.length} combination(s) break the invariant; each runs again alone with:`);
+  const onlyClock = (o: ComboOutcome) => o.violations.every((v) => v.side === 'clock');
+  for (const out of failing) {
+    lines.push(`  #${out.combination.index} (seed ${out.combination.seed}): ${reproduceCommand(out.combination)}${onlyClock(out) && !parts.includes('sockets') ? ' --clock-only' : ''}`);
+    const least = smallest?.get(out.combination.index);
+    if (least && variationsOf(least.combination).length < variationsOf(out.combination).length) {
+      lines.push(`      smallest: ${reproduceCommand(least.combination)}${onlyClock(least) ? ' --clock-only' : ''}`);
+      for (const v of least.violations) lines.push(`        ${v.text}`);
+    }
+  }
+  const byCheck = new Map<string, number>();
+  for (const out of failing) for (const check of new Set(out.violations.map((v) => v.check ?? 'exit code'))) byCheck.set(check, (byCheck.get(check) ?? 0) + 1);
+  lines.push(`Checks that broke it, by combinations: ${[...byCheck].map(([check, n]) => `${check} ×${n}`).join(', ')}`);
+  return lines;
 }

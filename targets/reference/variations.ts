@@ -39,7 +39,7 @@ export function cacheControlOf(status: number): string {
  * Variation error-extra-members: an Error body with Spring Boot's members (`timestamp` when the
  * request was decided, on the server's clock, `path`, `error` the reason phrase) and RFC 9457's (`type`, `title`, `detail`).
  */
-export function withErrorExtras(body: ErrorBody, status: number, path: string | undefined, atMs: number | undefined): Record<string, unknown> {
+function withErrorExtras(body: ErrorBody, status: number, path: string | undefined, atMs: number | undefined): Record<string, unknown> {
   const reason = STATUS_CODES[status] ?? 'Error';
   return {
     timestamp: new Date(atMs ?? Date.now()).toISOString(),
@@ -64,7 +64,7 @@ function reversedMembers(value: unknown): unknown {
  * character beyond ASCII as \uXXXX (UTF-16 code units, so a surrogate pair for an astral one) and
  * every `/` as `\/`. Both occur only inside strings, so the escapes are applied to the whole text.
  */
-export function reformattedJson(value: unknown): string {
+function reformattedJson(value: unknown): string {
   const text = stringifyJson(reversedMembers(value), 2);
   return `${text.replace(/\//g, '\\/').replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 }

@@ -7,7 +7,7 @@ import { parseJson, stringifyJson, tryParseJson } from '../json.ts';
 import { ApiError, listedBody, OPERATIONS, Pet, Pets, type ResponseBody } from '../models.ts';
 import { readRateAnswer } from '../rate-limit/vocabulary.ts';
 import type { Exchange } from '../result/exchange.ts';
-import { isAccepted, isServerError } from '../status.ts';
+import { isAccepted, isServerErrorTo } from '../status.ts';
 import { type Credential, type Operation, requestLine, type Spelled, type Transformed } from '../generators/transformations.ts';
 import { isJsonMediaType } from './bodies.ts';
 import { otherMembers } from './pets.ts';
@@ -185,7 +185,8 @@ export const AUTH_INVARIANT = defineInvariant({
  * Same meaning: a spelling the server accepts is answered as the canonical request (the same
  * status and, but for HEAD, the same meaning: sameMeaning), or refused with a 4xx and an Error body; a spelling
  * the interface does not describe may also be redirected, and one whose answer it leaves open may
- * get any answer. Never a 5xx. Which legal answer came is recorded.
+ * get any answer. Never a 5xx (but a 501 to a method no operation has: HTTP's answer to a method
+ * the server does not implement). Which legal answer came is recorded.
  */
 export const SAME_MEANING_INVARIANT = defineInvariant({
   id: 'relations.same-meaning',
@@ -196,7 +197,8 @@ export const SAME_MEANING_INVARIANT = defineInvariant({
   judge(o) {
     if (o.credential !== 'key') return undefined;
     const { seen, canonicalSeen } = o;
-    if (isServerError(seen)) return broken('server-error', described(o));
+    // A 501 to a method no operation has (PROPFIND, OPTIONS) is HTTP's answer to a method not implemented (RFC 9110 §9.1).
+    if (isServerErrorTo(o.transformed.request.method, seen)) return broken('server-error', described(o));
     // A 429 is the key's quota speaking (its body is not shown): the one-quota invariant's to judge.
     if (seen.status === 429) return undefined;
     const keeps = o.transformed.keeps;

@@ -9,13 +9,13 @@
 import { serverError } from './bodies.ts';
 import { defineCheck } from './define.ts';
 import { describeSeen, type EachCase, fail, type Finding, pass, type Seen, skip } from './types.ts';
-import { isAccepted, isServerError } from '../status.ts';
+import { isAccepted, isNotImplementedMethod, isServerError } from '../status.ts';
 
 const suite = 'routes';
 
 /** One request outside the operations and its answer. */
 export interface OutsideCase {
-  /** The request as a reader names it: "DELETE /pets/9223372036853775804", "POST /pets (text/plain)". */
+  /** The request as a reader names it, its method first: "DELETE /pets/9223372036853775804", "POST /pets (text/plain)". */
   request: string;
   /** Sent with a configured key; else with no credential at all. */
   keyed: boolean;
@@ -38,6 +38,14 @@ interface Policy {
 
 const isRedirect = (status: number) => status >= 300 && status < 400;
 const who = (c: OutsideCase) => (c.keyed ? 'with a key' : 'without a key');
+/** The request's method: the first word of how it is named. */
+const methodOf = (c: OutsideCase) => c.request.split(' ', 1)[0]!;
+/**
+ * A 501 to a method no operation has: HTTP's answer to a method the server does not implement
+ * (RFC 9110 §9.1), legal with a key and, as a server answers it before looking at the key (Go,
+ * Jetty, nginx), without one; it serves nothing.
+ */
+const notImplemented = (c: OutsideCase) => isNotImplementedMethod(methodOf(c), c.seen);
 
 /**
  * One answer: no 5xx; without a key nothing served (no 2xx) and a status of the policy; with a key
@@ -49,6 +57,7 @@ function judgeOne(policy: Policy, c: OutsideCase): Finding {
   const legalWithoutKey = `${allowed.join(' or ')}${policy.redirectWithoutKey ? ' (or a redirect)' : ''}`;
   const expected = c.keyed ? `no 5xx${policy.refusedWithKey ? ' and no 2xx (the body is refused)' : ''}` : `${legalWithoutKey}, never a 2xx`;
   const actual = describeSeen(c.seen);
+  if (notImplemented(c)) return pass();
   if (isServerError(status)) return serverError(c.seen, fail('server-error', `${c.request} ${who(c)} got ${status}`, expected, actual));
   if (!c.keyed && isAccepted(status)) return fail('served-without-key', `${c.request} without a key was served: ${status}`, expected, actual);
   if (c.keyed && policy.refusedWithKey && isAccepted(status)) return fail('accepted', `${c.request} with a key was accepted: ${status}`, expected, actual);
@@ -78,7 +87,16 @@ function outsideJudge(policy: Policy): EachCase<OutsideCase> {
     }
     const withoutKey = cases.filter((c) => !c.keyed);
     const withKey = cases.filter((c) => c.keyed);
-    const reading = withoutKey.length === 0 ? '' : withoutKey.every((c) => c.seen.status === 401) ? ' (authentication first)' : policy.otherReading ? ` (${policy.otherReading})` : '';
+    const reading =
+      withoutKey.length === 0
+        ? ''
+        : withoutKey.every((c) => c.seen.status === 401)
+          ? ' (authentication first)'
+          : withoutKey.every((c) => c.seen.status === 401 || notImplemented(c))
+            ? ` (${NOT_IMPLEMENTED_FIRST})`
+            : policy.otherReading
+              ? ` (${policy.otherReading})`
+              : '';
     const parts = [
       ...(withoutKey.length > 0 ? [`without a key ${statusesOf(withoutKey)}${reading}`] : []),
       ...(withKey.length > 0 ? [`with a key ${statusesOf(withKey)}`] : []),
@@ -89,6 +107,7 @@ function outsideJudge(policy: Policy): EachCase<OutsideCase> {
 }
 
 const routedFirst = 'the router answered before authentication: legal, the interface describes no authentication for what is not an operation';
+const NOT_IMPLEMENTED_FIRST = 'a method no operation has got 501 before authentication: HTTP\'s answer to a method the server does not implement (RFC 9110 §9.1), serving nothing';
 
 export const unknownPath = defineCheck({
   id: 'routes.unknown-path',
@@ -103,7 +122,7 @@ export const otherMethod = defineCheck({
   id: 'routes.other-method',
   clause: 'Endpoints',
   suite,
-  title: "Other methods on the interface's paths (PUT, PATCH, DELETE on /pets/{id} of no animal; PUT, PATCH on /pets): never served without a key (401, 404 or 405 both legal), never a 5xx",
+  title: "Other methods on the interface's paths (PUT, PATCH, DELETE on /pets/{id} of no animal; PUT, PATCH on /pets): never served without a key (401, 404, 405 or 501 all legal), never a 5xx but 501 (RFC 9110 §9.1: a method not implemented)",
   severity: 'must',
   judge: outsideJudge({ withoutKey: [401, 404, 405], otherReading: routedFirst }),
 });

@@ -7,7 +7,7 @@ import { errorBodyProblems, isJsonMediaType, type Problem, problem } from './bod
 import { invalidPetProblems, readPage } from './pets.ts';
 import { defineCheck } from './define.ts';
 import { fail, type Finding, type OtherFailure, pass, type Seen, skip } from './types.ts';
-import { isServerError } from '../status.ts';
+import { isServerErrorTo } from '../status.ts';
 import { readHttpDate } from '../http-date.ts';
 
 const suite = 'run';
@@ -251,7 +251,9 @@ export const petShape = defineCheck({
 });
 
 // No operation lists a 5xx: a server error answers nothing the interface describes, whatever the
-// request (a malformed one included: that is a 4xx). Code: server-error.
+// request (a malformed one included: that is a 4xx). A 501 to a method no operation has is HTTP's
+// answer to a method the server does not implement (RFC 9110 §9.1), not a failure; to GET, HEAD or
+// POST it is one. Code: server-error.
 export const no5xx = defineCheck({
   id: 'responses.no-5xx',
   clause: 'Endpoints',
@@ -260,8 +262,8 @@ export const no5xx = defineCheck({
   severity: 'must',
   judge: judgeAll({
     applies: () => true,
-    problemsOf: (s) => (isServerError(s) ? [problem('server-error', `a server error (${s.status})`)] : []),
-    expected: 'a status the operation lists: 200 or 201, 400, 401, 404, 429',
+    problemsOf: (s, e) => (isServerErrorTo(e.method, s) ? [problem('server-error', `a server error (${s.status})`)] : []),
+    expected: 'a status the operation lists: 200 or 201, 400, 401, 404, 429 (to a method no operation has, 501 too)',
     readsBody: false,
   }),
 });

@@ -2,7 +2,8 @@
 //
 // Order of work for every request: the route is matched (pure, no lookup), the key is checked and
 // a request is taken from the key's rate bucket, then come 401, 429, 400 for an unreadable target,
-// 404 and 405, and only then the operation's own validation and lookup. Every reply then gets the
+// 501 for a method no route has (variation unknown-method-501, which skips the 401 too), 404 and
+// 405, and only then the operation's own validation and lookup. Every reply then gets the
 // rate-limit headers (and, on the deprecated getPet path, Deprecation and Sunset), passes through
 // the active variations' and then faults' rewrites (which see the rate decision in their context),
 // is counted, and is handed to the delivery (delivery.ts), which may hold it before writing; the
@@ -15,7 +16,7 @@ import type { Faults } from './faults.ts';
 import { DEPRECATION_HEADERS, HEADER, errorReply, headerValue, type Reply, type ReplyContext } from './http.ts';
 import { badRequest, createOperations, type Prepared } from './operations.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
-import type { RouteMatch } from './routes.ts';
+import { isRoutedMethod, type RouteMatch } from './routes.ts';
 import type { AnimalStore } from './store.ts';
 import { ANONYMOUS, type StatsRecorder } from './stats.ts';
 import { parseTarget, type Target } from './target.ts';
@@ -98,6 +99,8 @@ export function createApp(deps: AppDeps): RequestListener {
   const authFirst = !faults.has('auth-after-validation');
   // Variation routing-before-auth: the router's 404 and 405 come before the key check.
   const routedFirst = variations.has('routing-before-auth');
+  // Variation unknown-method-501: a method no route has is not implemented, before the key check.
+  const unknownMethod501 = variations.has('unknown-method-501');
   const parserFirst = variations.has('json-parser-first');
   const storesBeforeAuth = faults.has('auth-after-store');
   const deleteFails = faults.has('delete-500');
@@ -146,7 +149,8 @@ export function createApp(deps: AppDeps): RequestListener {
     // then the spelling faults' answers (a cache, a crashing parser...).
     const early = spellings.beforeAuth(req) ?? (spellingFaults.on ? spellingFaults.before({ req, method: x.method, url, route, authed: authError === undefined, allowed: rate.allowed, cached: x.cached }) : undefined);
     if (early) return early;
-    if (authError !== undefined && authFirst && !(routedFirst && url !== undefined && route.kind !== 'operation')) {
+    const notImplemented = unknownMethod501 && !isRoutedMethod(x.method);
+    if (authError !== undefined && authFirst && !notImplemented && !(routedFirst && url !== undefined && route.kind !== 'operation')) {
       // Fault auth-after-store: the key is checked by a hook on the answer, after the createPet
       // handler stored its animal. Variation json-parser-first: a body parser mounted before
       // authentication refuses what it cannot read.
@@ -166,6 +170,7 @@ export function createApp(deps: AppDeps): RequestListener {
     }
     if (!rate.allowed) return limited(rate);
     if (url === undefined) return badRequest('request target is not a valid URL');
+    if (notImplemented) return errorReply(501, 'not_implemented', `${x.method} is not implemented by this server`);
     if (route.kind === 'not-found') return errorReply(404, 'not_found', `no such resource: ${url.pathname}`);
     if (route.kind === 'method-not-allowed') {
       // Fault delete-500: DELETE /pets/{petId} reaches a handler that reads what is not there.
@@ -268,6 +273,7 @@ export function createApp(deps: AppDeps): RequestListener {
       const context: ReplyContext = {
         operation: route.kind === 'operation' ? route.operation : undefined,
         rate: { decision: rate, plan: client.plan, plans },
+        ...(x.url ? { path: x.url.pathname } : {}),
       };
       reply = faults.rewrite(variations.rewrite(reply, context), context);
     }

@@ -43,6 +43,8 @@ export interface ReplyContext {
   operation: OperationId | undefined;
   /** The rate-limit decision behind the reply's X-RateLimit-* headers; absent only for a failure of the pipeline itself. */
   rate?: RateContext;
+  /** The request's path, as the URL parser gives it (variation error-extra-members names it); absent when unreadable. */
+  path?: string;
 }
 
 export interface RateContext {

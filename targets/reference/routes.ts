@@ -34,3 +34,10 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
   }
   return { kind: 'not-found', deprecated: false };
 }
+
+/** The methods some route has (GET, HEAD, POST): any other is one this server does not implement (variation unknown-method-501). */
+const ROUTED_METHODS: ReadonlySet<string> = new Set(ROUTES.flatMap((route) => Object.keys(route.methods)));
+
+export function isRoutedMethod(method: string): boolean {
+  return ROUTED_METHODS.has(method);
+}

@@ -100,6 +100,8 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
   const store = new AnimalStore({
     idsBeyond2to53: variations.has('ids-beyond-2^53'),
     idsSharded: variations.has('ids-sharded'),
+    idsNegative: variations.has('ids-negative'),
+    idsNearMax: variations.has('ids-near-2^63'),
     defaultStatus: variations.has('status-default-available') ? 'available' : undefined,
     now,
   });

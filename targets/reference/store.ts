@@ -1,5 +1,5 @@
 // The in-memory animal store. Ids and categoryIds are bigint so every int64 survives exactly.
-import type { PetStatus } from '../../lib/models.ts';
+import { INT64_MAX, type PetStatus } from '../../lib/models.ts';
 import type { NewPetInput } from './pet-record.ts';
 import { preloadedPet } from './preload.ts';
 
@@ -46,6 +46,10 @@ export interface StoreOptions {
   idsBeyond2to53?: boolean;
   /** Variation ids-sharded: a sequence number times 2^32 plus a shard number. */
   idsSharded?: boolean;
+  /** Variation ids-negative: -1, -2, -3, …. */
+  idsNegative?: boolean;
+  /** Variation ids-near-2^63: 2^63 - 1, 2^63 - 2, …. */
+  idsNearMax?: boolean;
   /** Variation status-default-available: stored when a new animal has no status. */
   defaultStatus?: PetStatus;
   /** The server's clock, epoch ms: when an animal is stored (`createdAt`). Default Date.now. */
@@ -166,6 +170,8 @@ export class AnimalStore {
 
   private idAt(n: bigint): bigint {
     if (this.options.idsSharded) return ((n + 1n) << 32n) | SHARD;
+    if (this.options.idsNegative) return -(n + 1n);
+    if (this.options.idsNearMax) return INT64_MAX - n;
     return this.options.idsBeyond2to53 ? BEYOND_2_TO_53 + ((n * ID_STEP) % ID_SPREAD) : n + 1n;
   }
 

@@ -5,7 +5,9 @@
 // Same two forms as faults (faults.ts): a *rewrite* of the finished Reply, or a *flag* consulted
 // with `variations.has(id)` where the behaviour lives (the store, the limiter, validation).
 // Variation rewrites run before fault rewrites.
-import { HEADER, JSON_TYPE, withoutHeaders, type ReplyRewrite } from './http.ts';
+import { STATUS_CODES } from 'node:http';
+import { stringifyJson } from '../../lib/json.ts';
+import { HEADER, JSON_TYPE, isErrorBody, withoutHeaders, type ErrorBody, type ReplyRewrite } from './http.ts';
 import { Switches } from './switches.ts';
 
 interface VariationDefinition {
@@ -31,6 +33,40 @@ export const AFFINITY_COOKIE = 'lb=instance-1';
 /** Variation cache-control-keyed: the Cache-Control an answer of this status carries. */
 export function cacheControlOf(status: number): string {
   return status === 200 ? 'private, max-age=60' : status === 404 ? 'public, max-age=0' : 'no-store';
+}
+
+/**
+ * Variation error-extra-members: an Error body with Spring Boot's members (`timestamp` when the
+ * request was decided, on the server's clock, `path`, `error` the reason phrase) and RFC 9457's (`type`, `title`, `detail`).
+ */
+function withErrorExtras(body: ErrorBody, status: number, path: string | undefined, atMs: number | undefined): Record<string, unknown> {
+  const reason = STATUS_CODES[status] ?? 'Error';
+  return {
+    timestamp: new Date(atMs ?? Date.now()).toISOString(),
+    ...body,
+    path: path ?? '/',
+    error: reason,
+    type: 'about:blank',
+    title: reason,
+    detail: body.message,
+  };
+}
+
+/** A JSON value's members in reverse order, at every depth (arrays keep their order). */
+function reversedMembers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversedMembers);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).reverse().map(([name, v]) => [name, reversedMembers(v)]));
+}
+
+/**
+ * Variation json-reformatted: members reversed, two-space indentation, a trailing newline, every
+ * character beyond ASCII as \uXXXX (UTF-16 code units, so a surrogate pair for an astral one) and
+ * every `/` as `\/`. Both occur only inside strings, so the escapes are applied to the whole text.
+ */
+function reformattedJson(value: unknown): string {
+  const text = stringifyJson(reversedMembers(value), 2);
+  return `${text.replace(/\//g, '\\/').replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 }
 
 export const VARIATION_CATALOGUE = [
@@ -387,6 +423,40 @@ export const VARIATION_CATALOGUE = [
     allows:
       'RFC 8259 §4 leaves duplicate member names to the parser: the last one counts, as JSON.parse, Jackson, Go\'s ' +
       'encoding/json and Python\'s json read them (a NewPet whose "name" comes twice is created with the second).',
+  },
+  {
+    id: 'unknown-method-501',
+    allows:
+      'RFC 9110 §9.1: a method the origin server does not recognise or implement SHOULD get 501, and the interface ' +
+      'lists no operation for any method but GET and POST: every other method (PUT, PATCH, DELETE, OPTIONS, PROPFIND, a ' +
+      'made-up one) gets 501 with an Error body, on any path, before authentication (as Go, Jetty and nginx answer a ' +
+      'method they do not know), X-RateLimit-* as on any answer; a 429 still comes first for a key over its quota. ' +
+      'HEAD, which every general-purpose server MUST support (§9.1), is served as before.',
+  },
+  {
+    id: 'error-extra-members',
+    allows:
+      'Error names code, message and status and forbids no other member: every Error body also carries Spring Boot\'s ' +
+      '`timestamp`, `path` and `error` and RFC 9457\'s `type`, `title` and `detail`.',
+    rewrite: (reply, { path, rate }) => (isErrorBody(reply.json) ? { ...reply, json: withErrorExtras(reply.json, reply.status, path, rate?.decision.at) } : reply),
+  },
+  {
+    id: 'json-reformatted',
+    allows:
+      'JSON (RFC 8259) leaves member order and whitespace open and lets any character be escaped: every JSON answer is ' +
+      'written with its members in reverse order, indented by two spaces with a trailing newline, every non-ASCII ' +
+      'character as `\\uXXXX` and every `/` as `\\/`: the same values, integers beyond 2^53 written exactly.',
+    rewrite: (reply) => (reply.json === undefined || reply.text !== undefined ? reply : { ...reply, text: reformattedJson(reply.json) }),
+  },
+  {
+    id: 'ids-negative',
+    allows: 'Pet id is an int64 assigned by the service, nothing more: ids are negative, -1 for the first animal, then -2, -3, ….',
+  },
+  {
+    id: 'ids-near-2^63',
+    allows:
+      'Pet id is an int64 assigned by the service: ids count down from 2^63 - 1 (9223372036854775807, then ...806, ...), ' +
+      'so the largest id is the largest int64, and one more would overflow it.',
   },
   // How replies go on the wire (RFC 9110 §15.2, RFC 9112 §6, RFC 9110 §12.5.3): a server on sockets only.
   {

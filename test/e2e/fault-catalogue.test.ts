@@ -101,23 +101,25 @@ const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' |
   {
     // chunked-bodies apart from close-delimited, which would frame every body instead; the
     // rate-limit suite meets early-hints-103 alone, against the plain reference (test/e2e/rate-limit.test.ts).
-    title: 'shapes of responses, every Pet with createdAt and _links, chunked after 103 Early Hints, over a store of 500 animals',
-    variations: ['ids-beyond-2^53', 'status-default-available', 'limit-clamp', 'charset-utf8', 'shuffled-order', 'non-numeric-id-404', 'extra-fields-rejected', 'routing-before-auth', 'json-parser-first', 'media-type-415', 'deprecation-date-form', 'sunset-end-of-day', 'affinity-cookie', 'cache-control-keyed', 'pet-extra-members', 'chunked-bodies', 'early-hints-103'],
+    title: 'shapes of responses, every Pet with createdAt and _links, every Error with more members, JSON reversed and pretty-printed, 501 for unknown methods, chunked after 103 Early Hints, over a store of 500 animals',
+    variations: ['ids-beyond-2^53', 'status-default-available', 'limit-clamp', 'charset-utf8', 'shuffled-order', 'non-numeric-id-404', 'extra-fields-rejected', 'routing-before-auth', 'json-parser-first', 'media-type-415', 'deprecation-date-form', 'sunset-end-of-day', 'affinity-cookie', 'cache-control-keyed', 'pet-extra-members', 'chunked-bodies', 'early-hints-103', 'unknown-method-501', 'error-extra-members', 'json-reformatted'],
     suites: 'functional',
     preload: 500,
   },
   // Other spellings of a request as real stacks read them (the relations suite's families), in two
   // groups since the strict readings would hide the lenient ones: the firewall refuses the paths
   // merged-slashes and path-parameters-ignored serve, the redirect answers the trailing slash first.
+  // The store assigns ids one way: ids-negative and ids-near-2^63 go one to each of these groups (the
+  // spellings of a path parameter meet a negative id and the largest int64).
   {
-    title: 'spellings read leniently: paths in any case, with a trailing slash, doubled slashes, path parameters or encodings served; a CORS layer; an absolute Location; the last of duplicate members',
-    variations: ['case-insensitive-routing', 'trailing-slash-served', 'merged-slashes', 'path-parameters-ignored', 'percent-decoded-path', 'options-cors', 'location-absolute', 'duplicate-member-last-wins'],
+    title: 'spellings read leniently: paths in any case, with a trailing slash, doubled slashes, path parameters or encodings served; a CORS layer; an absolute Location; the last of duplicate members; negative ids',
+    variations: ['case-insensitive-routing', 'trailing-slash-served', 'merged-slashes', 'path-parameters-ignored', 'percent-decoded-path', 'options-cors', 'location-absolute', 'duplicate-member-last-wins', 'ids-negative'],
     suites: 'functional',
     preload: 20,
   },
   {
-    title: 'spellings read strictly: a path firewall, redirects to the clean path, a query schema, 406 for an Accept without JSON, HEAD not routed',
-    variations: ['strict-path-400', 'trailing-slash-redirect', 'strict-query', 'accept-406', 'head-405'],
+    title: 'spellings read strictly: a path firewall, redirects to the clean path, a query schema, 406 for an Accept without JSON, HEAD not routed; ids from 2^63 - 1 down',
+    variations: ['strict-path-400', 'trailing-slash-redirect', 'strict-query', 'accept-406', 'head-405', 'ids-near-2^63'],
     suites: 'functional',
   },
 ];

@@ -103,7 +103,8 @@ async function expectConforming(s: RunningServer, clock: FakeClock): Promise<voi
   expect(isJson(createdA)).toBe(true);
   const a = Pet.parse(createdA.json);
   expect(a).toEqual({ id: a.id, name, categoryId: INT64_MAX, status: 'sold' });
-  expect(createdA.text).toContain(`"id":${a.id}`);
+  // Written exactly (variation json-reformatted puts a space after the colon).
+  expect(createdA.text).toMatch(new RegExp(`"id":\\s*${a.id}[,\\s}]`));
   // Variation location-absolute: the same place, as an absolute URL.
   const location = createdA.headers.location!;
   expect(new URL(location, s.origin).href).toBe(`${s.origin}/v1/pets/${a.id}`);
@@ -162,9 +163,15 @@ async function expectConforming(s: RunningServer, clock: FakeClock): Promise<voi
   expectError(await postRaw(s, '{"name":'), 400);
   expectError(await get(s, '/v1/nowhere'), 404);
   const wrongMethod = await call(s, 'DELETE', '/v1/pets', { key });
-  expectError(wrongMethod, 405);
-  // Variation head-405: HEAD is not served, so Allow does not list it.
-  expect(wrongMethod.headers.allow).toBe(s.variations.includes('head-405') ? 'GET, POST' : 'GET, HEAD, POST');
+  if (s.variations.includes('unknown-method-501')) {
+    // No route has DELETE: the method is not implemented, on any path.
+    expectError(wrongMethod, 501);
+    expectError(await call(s, 'POST', '/v1/pets/1', { key, json: {} }), 405);
+  } else {
+    expectError(wrongMethod, 405);
+    // Variation head-405: HEAD is not served, so Allow does not list it.
+    expect(wrongMethod.headers.allow).toBe(s.variations.includes('head-405') ? 'GET, POST' : 'GET, HEAD, POST');
+  }
   const orders = await get(s, '/v1/store/orders');
   expect(orders.status).toBe(200);
   expect(orders.json).toEqual([]);
@@ -197,7 +204,8 @@ async function expectConforming(s: RunningServer, clock: FakeClock): Promise<voi
   }
   clock.advance(waitMs);
   expect((await call(s, 'GET', '/v1/pets', { key: TINY_KEY })).status).toBe(200);
-  expect(s.stats()).toMatchObject({ earlyRetries: 0, bans: 0, exceptions: 0, serverErrors: 0 });
+  // The one 5xx of the walk is unknown-method-501's answer to DELETE, a deliberate 501.
+  expect(s.stats()).toMatchObject({ earlyRetries: 0, bans: 0, exceptions: 0, serverErrors: s.variations.includes('unknown-method-501') ? 1 : 0 });
 }
 
 /** X-RateLimit-Reset is a Unix second after now and at most one window after the current whole second. */
@@ -868,5 +876,107 @@ describe('each variation does what it says', () => {
       clock.advance(retryAfterMs(refused.headers['retry-after'], clock.now()));
     }
     expect(s.stats().byKey['tiny#1']).toMatchObject({ bans: 0, earlyRetries: 16 });
+  });
+
+  it('unknown-method-501: a method no route has gets 501 with an Error body on any path, before authentication; GET, HEAD and POST as before', async () => {
+    const s = await start(['unknown-method-501'], { preload: 1 });
+    for (const [method, path] of [['PUT', '/v1/pets'], ['PATCH', '/v1/pets'], ['DELETE', '/v1/pets/1'], ['PROPFIND', '/v1/pets'], ['OPTIONS', '/v1/pets/1'], ['PUT', '/v1/nowhere']] as const) {
+      for (const res of [await call(s, method, path, { key }), await call(s, method, path)]) {
+        expectError(res, 501);
+        expect(errorBody(res)?.code).toBe('not_implemented');
+        expect(res.headers.allow).toBeUndefined();
+      }
+    }
+    expect(s.stats().pets).toBe(1);
+    // A made-up method, which node's parser refuses before any handler, gets the parser's 400.
+    expect(await rawHttp(s.port, `FROB /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
+    expect((await call(s, 'HEAD', '/v1/pets', { key })).status).toBe(200);
+    expectError(await call(s, 'POST', '/v1/pets/1', { key, json: {} }), 405);
+    expectError(await call(s, 'GET', '/v1/pets'), 401);
+    expectError(await get(s, '/v1/nowhere'), 404);
+    expect((await get(s, '/v1/pets/1')).status).toBe(200);
+  });
+
+  it('unknown-method-501: a key over its quota still gets 429 first', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['unknown-method-501'], withTinyPlan(1, 100), clock);
+    expectError(await call(s, 'PUT', '/v1/pets', { key: TINY_KEY }), 501);
+    expectError(await call(s, 'PUT', '/v1/pets', { key: TINY_KEY }), 429);
+  });
+
+  it('error-extra-members: every Error body also carries timestamp, path, error, type, title and detail', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['error-extra-members'], { ...withTinyPlan(1, 100), preload: 1 }, clock);
+    const asked: [string, Promise<Exchange>][] = [
+      ['/v1/pets/999', get(s, '/v1/pets/999')],
+      ['/v1/pets', call(s, 'GET', '/v1/pets')],
+      ['/v1/pets', postRaw(s, '{"name":"x"}')],
+      ['/v1/pets/1', call(s, 'DELETE', '/v1/pets/1', { key })],
+    ];
+    const answers: [string, Exchange][] = [];
+    for (const [path, res] of asked) answers.push([path, await res]);
+    expect((await call(s, 'GET', '/v1/pets', { key: TINY_KEY })).json).toEqual([expect.not.objectContaining({ timestamp: expect.anything() })]);
+    answers.push(['/v1/pets', await call(s, 'GET', '/v1/pets', { key: TINY_KEY })]);
+    expect(answers.map(([, r]) => r.status)).toEqual([404, 401, 400, 405, 429]);
+    for (const [path, res] of answers) {
+      expectError(res, res.status);
+      const body = res.json as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(['code', 'detail', 'error', 'message', 'path', 'status', 'timestamp', 'title', 'type']);
+      expect(body).toMatchObject({ timestamp: new Date(T0 + 10_250).toISOString(), path, type: 'about:blank', detail: body.message });
+      expect(body.error).toBe(body.title);
+    }
+    expect(answers[0]![1].json).toMatchObject({ title: 'Not Found', error: 'Not Found' });
+  });
+
+  it('json-reformatted: members reversed, two-space indentation, a trailing newline, non-ASCII and "/" escaped; the same values, big ids exact', async () => {
+    const s = await start(['json-reformatted', 'ids-beyond-2^53', 'pet-extra-members']);
+    const created = await postRaw(s, '{"name":"Été/🐈","categoryId":9223372036854775807,"status":"sold"}');
+    expect(created.status).toBe(201);
+    const { id } = Pet.parse(created.json);
+    expect(id).toBeGreaterThan(2n ** 53n);
+    expect(created.text).toBe(
+      `{\n  "_links": {\n    "self": {\n      "href": "\\/v1\\/pets\\/${id}"\n    }\n  },\n  "createdAt": ${JSON.stringify((created.json as { createdAt: string }).createdAt)},\n` +
+        `  "status": "sold",\n  "categoryId": 9223372036854775807,\n  "name": "\\u00c9t\\u00e9\\/\\ud83d\\udc08",\n  "id": ${id}\n}\n`,
+    );
+    expect(Pet.parse(created.json)).toEqual({ id, name: 'Été/🐈', categoryId: INT64_MAX, status: 'sold' });
+    const page = await get(s, '/v1/pets');
+    expect(page.text).toMatch(/^\[\n  \{\n    "_links"/);
+    expect(Pets.parse(page.json)).toEqual([Pet.parse(created.json)]);
+    const missing = await get(s, '/v1/pets/1');
+    expectError(missing, 404);
+    expect(missing.text).toBe(`{\n  "status": 404,\n  "message": "no animal with id 1",\n  "code": "not_found"\n}\n`);
+  });
+
+  it('ids-negative: ids are -1, -2, -3, …, found at their ids; 0 and the positive ids are no animal', async () => {
+    const s = await start(['ids-negative'], { preload: 3 });
+    const res = await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1 } });
+    const { id } = Pet.parse(res.json);
+    expect(id).toBe(-4n);
+    expect(res.headers.location).toBe('/v1/pets/-4');
+    expect(await listIds(s, '?limit=100')).toEqual([-1n, -2n, -3n, -4n]);
+    expect(Pet.parse((await get(s, '/v1/pets/-4')).json).id).toBe(-4n);
+    for (const missing of ['0', '1', '4', '-5']) expectError(await get(s, `/v1/pets/${missing}`), 404);
+  });
+
+  it('ids-near-2^63: ids count down from 2^63 - 1, found at their ids, within int64', async () => {
+    const s = await start(['ids-near-2^63'], { preload: 3 });
+    const res = await call(s, 'POST', '/v1/pets', { key, json: { name: 'n', categoryId: 1 } });
+    const { id } = Pet.parse(res.json);
+    expect(id).toBe(INT64_MAX - 3n);
+    expect(res.text).toContain(`"id":${INT64_MAX - 3n}`);
+    expect(await listIds(s, '?limit=100')).toEqual([INT64_MAX, INT64_MAX - 1n, INT64_MAX - 2n, INT64_MAX - 3n]);
+    expect(Pet.parse((await get(s, `/v1/pets/${INT64_MAX}`)).json).id).toBe(INT64_MAX);
+    expectError(await get(s, `/v1/pets/${INT64_MAX - 4n}`), 404);
+    expectError(await get(s, `/v1/pets/${INT64_MAX + 1n}`), 400);
+  });
+
+  it('ids-negative and ids-near-2^63: ids stay unique and within int64 over many animals', () => {
+    for (const options of [{ idsNegative: true }, { idsNearMax: true }]) {
+      const store = new AnimalStore(options);
+      store.preload(10_000);
+      const ids = store.list().map((p) => p.id);
+      expect(new Set(ids).size).toBe(10_000);
+      expect(ids.every((id) => id >= -(2n ** 63n) && id <= INT64_MAX && id !== 0n)).toBe(true);
+    }
   });
 });

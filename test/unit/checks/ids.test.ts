@@ -61,6 +61,21 @@ describe('get-pet.own-id-only', () => {
     expectFinding(judgeAliasLookup({ known: created, alias: aliasOf(4_294_967_303n), seen: seen(200, { ...seven, id: 4_294_967_303n }) }), 'pass');
   });
 
+  it('where ids are negative, takes a twin at a negative alias for an earlier run\'s animal, and still fails one across zero', () => {
+    // Ids -1, -2, … (a legal assignment): an earlier run's twin sits on the negative side, at X + 1 or at an edge such as -2^7.
+    const minus7 = pet(-7, 'pending', 'conformance-harness own id 1-abc', 17);
+    const mine: KnownAnimal = { pet: minus7, source: 'created', by: 'pro#1' };
+    const aliasOfMinus7 = (id: bigint) => idAliases(-7n).find((a) => a.id === id)!;
+    expectFinding(judgeAliasLookup({ known: mine, alias: aliasOfMinus7(-6n), seen: seen(200, { ...minus7, id: -6n }) }), 'pass');
+    expectFinding(judgeAliasLookup({ known: mine, alias: aliasOfMinus7(-128n), seen: seen(200, { ...minus7, id: -128n }) }), 'pass');
+    expectFinding(judgeAliasLookup({ known: mine, alias: aliasOfMinus7(-1n), seen: seen(200, { ...minus7, id: -1n }) }), 'pass');
+    // Across zero no earlier animal sits: its fields under 7 or 0 are the animal itself, the sign or the id dropped.
+    expect(judgeAliasLookup({ known: mine, alias: aliasOfMinus7(7n), seen: seen(200, { ...minus7, id: 7n }) })).toMatchObject({ outcome: 'fail', code: 'served-at-negated-id' });
+    expect(judgeAliasLookup({ known: mine, alias: aliasOfMinus7(0n), seen: seen(200, { ...minus7, id: 0n }) })).toMatchObject({ outcome: 'fail', code: 'served-at-edge-id' });
+    // And served by its own id at an alias, whatever the sign.
+    expect(judgeAliasLookup({ known: mine, alias: aliasOfMinus7(-6n), seen: seen(200, minus7) })).toMatchObject({ outcome: 'fail', code: 'served-at-adjacent-id' });
+  });
+
   it('fails when another animal than the one asked for comes back', () => {
     const finding = judgeAliasLookup({ known: listed, alias: aliasOf(2n ** 32n - 1n), seen: seen(200, pet(1, 'sold')) });
     expectFinding(finding, 'fail', ['getPet(4294967295) answered pet 1', 'high end of uint32']);

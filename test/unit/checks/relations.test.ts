@@ -160,6 +160,17 @@ describe('families × invariants', () => {
     const crashes: Server = (r, c) => (r.path.some((s) => s.includes(';')) ? error(500, 'internal') : conforming(r, c));
     expect(judgeInvariant(SAME_MEANING_INVARIANT, await observe(crashes, [PATH_FAMILY], INVARIANTS))).toMatchObject({ outcome: 'fail', code: 'server-error' });
   });
+
+  it('a 501 to a method no operation has (OPTIONS, PROPFIND) keeps every invariant; a 501 to HEAD or GET breaks same-meaning', async () => {
+    const notImplemented = (methods: readonly string[]): Server => (r, c) => (methods.includes(r.method) ? error(501, 'not_implemented') : conforming(r, c));
+    const legal = await observe(notImplemented(['OPTIONS', 'PROPFIND']), [METHOD_FAMILY], INVARIANTS);
+    expect(legal.some((o) => o.seen.status === 501 && o.credential === 'key')).toBe(true);
+    for (const invariant of INVARIANTS) expect({ id: invariant.id, outcome: judgeInvariant(invariant, legal).outcome }).not.toEqual({ id: invariant.id, outcome: 'fail' });
+    expect(judgeInvariant(SAME_MEANING_INVARIANT, legal)).toMatchObject({ outcome: 'pass', message: expect.stringContaining('501 where the interface leaves the answer open') });
+    expect(judgeInvariant(SAME_MEANING_INVARIANT, await observe(notImplemented(['HEAD']), [METHOD_FAMILY], INVARIANTS))).toMatchObject({ outcome: 'fail', code: 'server-error', message: expect.stringMatching(/^HEAD .*: 501/) });
+    const getFails: Server = (r, c) => (r.method === 'GET' && r.headers.some(([n]) => /override/i.test(n)) ? error(501, 'not_implemented') : conforming(r, c));
+    expect(judgeInvariant(SAME_MEANING_INVARIANT, await observe(getFails, [METHOD_FAMILY], INVARIANTS))).toMatchObject({ outcome: 'fail', code: 'server-error' });
+  });
 });
 
 describe('what a spelling keeps: the same message, the same meaning, nothing, anything', () => {

@@ -68,6 +68,11 @@ describe('routes.unknown-path', () => {
     expectJudged(unknownPath.judge(cases), outcome, code, mentions);
   });
 
+  it('fails on a 501 to GET of an unknown path, with a key or without: GET is a method of the interface', () => {
+    expectJudged(unknownPath.judge([outside('GET /petz', true, 501)]), 'fail', 'server-error', ['GET /petz with a key got 501']);
+    expectJudged(unknownPath.judge([outside('GET /petz', false, 501)]), 'fail', 'server-error');
+  });
+
   it('judges one case at a time for sendEach: the first that does not pass decides', () => {
     expect(unknownPath.judge.one(outside('GET /petz', true, 404)).outcome).toBe('pass');
     expect(unknownPath.judge([outside('GET /a', true, 500), outside('GET /b', false, 200)])).toMatchObject({ code: 'server-error' });
@@ -94,6 +99,17 @@ describe('routes.other-method', () => {
 
   it('fails on a redirect without a key (not legal here, unlike an unknown path)', () => {
     expectJudged(otherMethod.judge([outside('PUT /pets', false, 301)]), 'fail', 'not-401');
+  });
+
+  it('passes on 501 with and without a key: a method no operation has, not implemented (RFC 9110 §9.1), answered before authentication', () => {
+    const cases = ['PUT /pets/9', 'PATCH /pets/9', 'DELETE /pets/9', 'PUT /pets (empty body)'].flatMap((request) => [outside(request, false, 501), outside(request, true, 501)]);
+    expectJudged(otherMethod.judge(cases), 'pass', undefined, ['without a key 501 ×4 (a method no operation has got 501 before authentication', 'with a key 501 ×4']);
+    expectJudged(otherMethod.judge([outside('DELETE /pets/9', false, 401), outside('DELETE /pets/9', true, 501)]), 'pass', undefined, ['authentication first']);
+  });
+
+  it('fails on a 500 or 503 to those methods still: only 501 says "not implemented"', () => {
+    expectJudged(otherMethod.judge([outside('DELETE /pets/9', false, 503)]), 'fail', 'server-error', ['DELETE /pets/9 without a key got 503']);
+    expectJudged(otherMethod.judge([outside('PATCH /pets/9', true, 500)]), 'fail', 'server-error');
   });
 
   it('passes a 405 with a key, headers or not (headers.rate-limit-present judges them)', () => {
@@ -127,7 +143,7 @@ describe('routes.orders', () => {
     expectJudged(orders.judge([outside('GET /store/orders', true, 403)]), 'pass');
   });
 
-  it('fails on a 5xx', () => {
+  it('fails on a 5xx, a 501 included: GET is a method of the interface', () => {
     expectJudged(orders.judge([outside('GET /store/orders', true, 501)]), 'fail', 'server-error', ['GET /store/orders with a key got 501']);
   });
 });

@@ -179,6 +179,16 @@ describe('responses.no-5xx', () => {
     { title: 'fails on a 500, even with an Error body, naming the request', exchanges: () => [ok(), err(500)], outcome: 'fail', code: 'server-error', mentions: ['1 of 2', 'GET /v1/pets/', '→ 500', '(500)'] },
     { title: 'fails on a 503 (no operation lists one)', exchanges: () => [exchange(503, '', RATE_LIMIT)], outcome: 'fail', code: 'server-error', mentions: ['(503)'] },
     { title: 'ignores transport errors: no status, nothing to judge', exchanges: () => [exchange(undefined)], outcome: 'skip' },
+    // RFC 9110 §9.1: 501 is HTTP's answer to a method the server does not implement; the interface has no operation for these.
+    {
+      title: 'passes a 501 to a method no operation has (PUT, PATCH, DELETE, OPTIONS, PROPFIND, a made-up one)',
+      exchanges: () => ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'FROB', 'get'].map((method) => exchange(501, errorBody(501), GOOD_HEADERS, { method })),
+      outcome: 'pass',
+      mentions: ['7 responses checked'],
+    },
+    { title: 'fails on a 501 to GET /pets: an operation of the interface', exchanges: () => [ok(), exchange(501, errorBody(501), GOOD_HEADERS, { method: 'GET', url: 'http://127.0.0.1:8080/v1/pets' })], outcome: 'fail', code: 'server-error', mentions: ['GET /v1/pets → 501'] },
+    { title: 'fails on a 501 to POST and to HEAD (every general-purpose server MUST support HEAD)', exchanges: () => ['POST', 'HEAD'].map((method) => exchange(501, errorBody(501), GOOD_HEADERS, { method })), outcome: 'fail', code: 'server-error', mentions: ['2 of 2', 'POST /v1/pets/'] },
+    { title: 'fails on a 500 or a 503 to a method no operation has: only 501 says "not implemented"', exchanges: () => [exchange(500, errorBody(500), GOOD_HEADERS, { method: 'DELETE' }), exchange(503, errorBody(503), GOOD_HEADERS, { method: 'PROPFIND' })], outcome: 'fail', code: 'server-error', mentions: ['2 of 2', 'DELETE'] },
   ])('$title', ({ exchanges, outcome, mentions, code }) => {
     expect(no5xx.severity).toBe('must');
     expectRun(findingOf(no5xx, exchanges()), outcome, mentions, code);

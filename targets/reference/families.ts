@@ -19,8 +19,10 @@ export interface Axis {
 
 export const FAMILY_AXES: Readonly<Record<ServerFamilyId, readonly Axis[]>> = {
   representation: [
-    { name: 'members the interface does not name', alternatives: ['pet-extra-members'] },
-    { name: 'ids', alternatives: ['ids-beyond-2^53', 'ids-sharded'] },
+    { name: 'members of Pet the interface does not name', alternatives: ['pet-extra-members'] },
+    { name: 'members of Error the interface does not name', alternatives: ['error-extra-members'] },
+    { name: 'member order, whitespace, escapes', alternatives: ['json-reformatted'] },
+    { name: 'ids', alternatives: ['ids-beyond-2^53', 'ids-sharded', 'ids-negative', 'ids-near-2^63'] },
     { name: 'charset', alternatives: ['charset-utf8'] },
     { name: 'status stored when none is given', alternatives: ['status-default-available', 'status-null'] },
     { name: 'order of Pets', alternatives: ['shuffled-order'] },
@@ -48,6 +50,7 @@ export const FAMILY_AXES: Readonly<Record<ServerFamilyId, readonly Axis[]>> = {
   ],
   routing: [
     { name: 'what no route matches', alternatives: ['routing-before-auth'] },
+    { name: 'methods no operation has', alternatives: ['unknown-method-501'] },
     { name: 'case of the path', alternatives: ['case-insensitive-routing'] },
     { name: 'trailing slash and dot segments', alternatives: ['trailing-slash-served', 'trailing-slash-redirect'] },
     { name: 'empty segments', alternatives: ['merged-slashes'] },

@@ -2,6 +2,7 @@
 // severity, the suite that drives it, and the pure function that judges what the target answered.
 // Every check is listed in registry.ts; the suites call `check.judge(...)` and never build results.
 import type { Severity } from '../result/model.ts';
+import { FAMILIES_BY_SUITE, SERVER_FAMILY_IDS, type ServerFamilyId } from './server-families.ts';
 import type { Judgement } from './types.ts';
 
 /**
@@ -27,6 +28,12 @@ export interface CheckDef<Id extends string = string, J extends Judge = Judge> {
    */
   readonly standard?: string;
   readonly suite: SuiteName;
+  /**
+   * A `must`'s legal readings: the families of conforming servers (server-families.ts) it was
+   * judged against, none of whose members may make it fail. Unset in a definition: its suite's
+   * (FAMILIES_BY_SUITE); defineCheck fills it in. Only musts have it.
+   */
+  readonly judgedAgainst?: readonly ServerFamilyId[];
   /** Pure: what the target answered in, a finding out. */
   readonly judge: J;
   /**
@@ -49,5 +56,9 @@ export function defineCheck<const Id extends string, J extends Judge>(def: Check
   if (!ID.test(def.id)) throw new Error(`check id "${def.id}" is not a dotted lower-case id such as "auth.missing-key"`);
   if (def.clause.trim() === '' || def.title.trim() === '') throw new Error(`check ${def.id} needs a clause and a title`);
   if ((def.severity === 'should') !== (def.standard !== undefined && def.standard.trim() !== '')) throw new Error(`check ${def.id}: a should names the standard it rests on, and only a should`);
-  return Object.freeze({ ...def });
+  if (def.severity !== 'must' && def.judgedAgainst !== undefined) throw new Error(`check ${def.id}: only a must names the families of legal servers it was judged against`);
+  const judgedAgainst = def.severity === 'must' ? (def.judgedAgainst ?? FAMILIES_BY_SUITE[def.suite]) : undefined;
+  const unknown = (judgedAgainst ?? []).filter((f) => !SERVER_FAMILY_IDS.includes(f));
+  if (unknown.length > 0) throw new Error(`check ${def.id}: no family of legal servers is called ${unknown.join(', ')}`);
+  return Object.freeze({ ...def, ...(judgedAgainst ? { judgedAgainst } : {}) });
 }

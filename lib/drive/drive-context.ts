@@ -68,6 +68,8 @@ export interface RunLedger {
   dateSkew(): number;
   /** Our epoch ms of every request sent with the key: when its answer arrived, or when it was sent if none came (room.ts). */
   sent(label: string): number[];
+  /** Our epoch ms of each of the key's accepted requests: when its answer arrived (within-quota.ts: a day the run may have spent). */
+  acceptedAt(label: string): number[];
 }
 
 export interface DriveContext {

@@ -82,7 +82,7 @@ export interface DriveContext {
   /** Epoch ms from which every request with the keys is the run's (its start): what came before is not known. */
   knownSince: number;
   progress(line: string): void;
-  /** Per key label: epoch ms before which no request may be sent (the last Retry-After given). */
+  /** Per key label: epoch ms before which no request may be sent (the last Retry-After given; a 429 without a usable one, its X-RateLimit-Reset). */
   notBefore: Map<string, number>;
   /** Per key label: the first 429 it got in this run. */
   refusals: Map<string, Look>;

@@ -156,12 +156,23 @@ export function judgeDailyQuota(run: KeyRun): Finding {
     return skip(`${run.label}: ${dayNotReached(run, day)}, and no day window is shown to have let more than ${run.quota.perDay} through; the day test stopped before the day's 429 (${why}): not judged`);
   }
   if (day.ended === 'still-refused') {
-    const over = overDay(run, day, "the day test stopped: the key was refused again after waiting out each 429's Retry-After");
+    const block = day.block;
+    const unnamed = block !== undefined && retryAfterMoments(block) === undefined;
+    const over = overDay(run, day, `the day test stopped: the key was refused again after waiting out each 429's ${unnamed ? 'X-RateLimit-Reset (it carried no usable Retry-After)' : 'Retry-After'}`);
     if (over) return over;
-    const said = day.block?.retryAfter !== undefined ? ` (the last said Retry-After ${day.block.retryAfter})` : '';
+    // No Retry-After, and headers of the minute (a legal reading): the 429 names nothing of the
+    // day, its Reset being the minute's end. Whether it names the day's end is not judged: the
+    // missing Retry-After is rate-limit.retry-after-present's failure (issue 43: Retry-After-day).
+    if (block && unnamed && describes(run, block) !== 'day') {
+      const carried = block.retryAfter === undefined ? 'no Retry-After' : `a Retry-After ("${block.retryAfter}") that names no moment`;
+      return skip(
+        `${run.label}: after ${day.accepted} requests accepted, the key was refused again each time it waited out a 429's X-RateLimit-Reset; its 429s carry ${carried}, and their X-RateLimit-* describe the minute (Limit ${block.limit ?? 'absent'}, Reset ${block.reset ?? 'absent'}), so nothing they carry names a time in the day: whether the spent day's 429 names its end is not judged (rate-limit.retry-after-present judges a 429 without Retry-After), and no day window is shown to have let more than ${run.quota.perDay} through`,
+      );
+    }
+    const said = block?.retryAfter !== undefined ? ` (the last said Retry-After ${block.retryAfter})` : '';
     return fail(
       'still-refused',
-      `${run.label}: after ${day.accepted} requests accepted, the key was refused again each time it waited out a 429's Retry-After${said}: the day is spent, but its 429s name times inside it`,
+      `${run.label}: after ${day.accepted} requests accepted, the key was refused again each time it waited out a 429's ${unnamed ? 'X-RateLimit-Reset (it carried no usable Retry-After)' : 'Retry-After'}${said}: the day is spent, but its 429s name times inside it`,
       "a 429 of a spent day names the day's end",
       `refused again after waiting out the Retry-After of ${DAY_FOLLOW_UPS} 429s in a row`,
     );
@@ -226,7 +237,9 @@ export function judgeDailyQuota(run: KeyRun): Finding {
     );
   }
   const inWindow = counted;
-  const after = day.ended === 'reopened' ? `; let through again at ${Math.round((followUps.at(-1)!.t - block.t) / 1000)} s, when its Retry-After said` : followUps.length > 0 ? `; ${followUps.length} request(s) after its Retry-After, refused while the day lasted` : "; its Retry-After names the day's end";
+  const after = day.ended === 'reopened' ? `; let through again at ${Math.round((followUps.at(-1)!.t - block.t) / 1000)} s, when its Retry-After said` : followUps.length > 0 ? `; ${followUps.length} request(s) after its Retry-After, refused while the day lasted` : block.retryAfter === undefined
+        ? "; its X-RateLimit-Reset names the day's end (it carries no Retry-After: rate-limit.retry-after-present judges that)"
+        : "; its Retry-After names the day's end";
   return pass(`day quota enforced: ${inWindow.count} accepted in the day window ending at ${minuteHeaders ? endNamed : `Reset ${dayEnd}`} (every suite's requests counted)${notToldApart(run, day, inWindow)}${after}; Reset ${block.reset - now} s ahead`);
 }
 

@@ -5,6 +5,7 @@
 // key's run recorded.
 import { type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, refusalSeconds, resetShape, readRateAnswer, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { placedInMinute } from '../rate-limit/within-quota.ts';
 import { defineCheck } from './define.ts';
 import { answersOf } from './headers-one-window.ts';
 import { describes, firstRefusal, isBan, isDayRefusal, limiterKind, quotaWindow, refillAllowance, refillPerSecond, sentAt, stated } from './limiter.ts';
@@ -240,6 +241,14 @@ export function judgeServedAtReset(run: KeyRun): Finding {
   const now = classifyRefusal(run, next);
   const said = `429 (Retry-After ${next.retryAfter ?? 'none'}, X-RateLimit-Reset ${next.reset ?? 'none'}, Remaining ${next.remaining ?? 'none'})`;
   if (now !== before) return skip(`${run.label}: ${sent} got ${said}, a refusal of ${now === 'ban' ? 'a ban' : `the ${now}`}, not of the ${before} that refused before: not judged`);
+  // A minute's 429 by its Reset alone (no usable Retry-After, headers that do not show the day
+  // with room) may be the spent day's under headers of the minute: refused again at the minute's
+  // Reset, the day may still be spent (issue 43: the day's wait in Retry-After-day only).
+  const unplaced = before === 'minute' ? [at.refusal, next].find((p) => !placedInMinute(run, p)) : undefined;
+  if (unplaced) {
+    const which = unplaced === next ? 'it' : 'the 429 before it';
+    return skip(`${run.label}: ${sent} got ${said}, but ${which} carries no usable Retry-After under headers that do not show the day with requests left: it may be a refusal of the spent day, which the minute's Reset says nothing of, so whether the minute window reset then is not judged (rate-limit.retry-after-present judges a 429 without Retry-After)`);
+  }
   return fail(
     'refused-at-reset',
     `${run.label}: ${sent} got ${said}: the ${before} window had not reset at the moment Reset named`,

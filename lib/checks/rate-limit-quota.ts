@@ -4,8 +4,8 @@
 // the load's figures (recorded). (The day's quota is rate-limit-day.ts; one quota over every
 // operation, one-quota.ts.) Pure: each check judges what one key's run recorded.
 import { type KeyRun, type TimelinePoint } from '../result/rate-limits.ts';
-import { resetShape, readRateAnswer } from '../rate-limit/vocabulary.ts';
-import { describeWithinQuota } from '../rate-limit/within-quota.ts';
+import { classifyRefusal, resetShape, readRateAnswer } from '../rate-limit/vocabulary.ts';
+import { describeWithinQuota, placedInMinute } from '../rate-limit/within-quota.ts';
 import { defineCheck } from './define.ts';
 import { beforeStop, describes, firstRefusal, isDayRefusal, limiterKind, loadFigures, quotaAllowance, quotaWindow, refillAllowance, refillPerSecond, resetJitter, said, stated } from './limiter.ts';
 import { minuteTurns, mostInOneWindow, notReached } from './not-reached.ts';
@@ -49,6 +49,22 @@ export function judgeQuota(run: KeyRun): Finding {
     `${run.label}: ${describeWithinQuota(run.label, run.plan, early)} (${during}): no limiter of the plan refuses a key sent no more than its quota within one window's length${run.refusedWithinQuota!.length > 1 ? `; ${run.refusedWithinQuota!.length - 1} more such 429s` : ''}`,
     `no 429 while at most ${early.quota} requests of the key fall within ${early.seconds} s`,
     `429 with ${early.sent} within ${early.seconds} s`,
+  );
+}
+
+/**
+ * The burst's first 429, when it came before the stated Remaining was spent and names nothing of
+ * the day (placedInMinute): no usable Retry-After, under headers that do not show the day with
+ * requests left. It may be the day's, spent before the run or by its other requests (a limiter
+ * that names the day's wait only in a header of its own, Retry-After-day: issue 43), which
+ * headers of the minute do not count: the minute's quota is not judged by it. Why, in words.
+ */
+function notPlacedInMinute(run: KeyRun, refusal: TimelinePoint, accepted: number, start: number): Finding | undefined {
+  if (accepted >= start || classifyRefusal(run, refusal) !== 'minute' || placedInMinute(run, refusal)) return undefined;
+  const named = refusal.retryAfter === undefined ? 'carries no Retry-After' : `carries a Retry-After ("${refusal.retryAfter}") that names no moment`;
+  const headers = refusal.limit === undefined ? 'no X-RateLimit-Limit' : `X-RateLimit-Limit ${refusal.limit}, Remaining ${refusal.remaining ?? 'absent'}`;
+  return skip(
+    `${run.label}: the burst's first 429 came after ${accepted} accepted, before Remaining ${start} was spent, but it ${named} and its headers (${headers}) do not show the day with requests left: it may be a refusal of the spent day (spent before the run, or by the run's other requests), which headers of the minute do not count, so it tells nothing of the minute's quota: not judged (rate-limit.retry-after-present judges a 429 without Retry-After)`,
   );
 }
 
@@ -123,11 +139,15 @@ function judgeBurstQuota(run: KeyRun): Finding {
     const late = run.burst.points.filter((p) => isAccepted(p) && sameWindow(p) && !ok.includes(p)).length;
     const total = ok.length + late;
     if (total === start) return pass(`fixed window: exactly ${start} accepted before the first 429, from ${stated(window)}`);
+    const unplaced = first && notPlacedInMinute(run, first.refusal, total, start);
+    if (unplaced) return unplaced;
     const failed = fail('not-the-stated-quota', `${run.label}: ${total} requests accepted in the window before the first 429, but ${said(window)}`, `${start}`, `${total}`);
     // One too many is what two requests let through together at Remaining 1 make of a limiter that checks, then counts.
     return total === start + 1 ? explainedBy(failed, 'rate-limit.boundary-race') : failed;
   }
   const allowance = quotaAllowance(run, start);
+  const unplaced = first && notPlacedInMinute(run, first.refusal, ok.length, start);
+  if (unplaced) return unplaced;
   if (ok.length < start) return fail('refused-before-quota', `${run.label}: a 429 after ${ok.length} accepted requests, but ${said(window)}`, `at least ${start}`, `${ok.length}`);
   if (ok.length > start + allowance) {
     return fail(

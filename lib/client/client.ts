@@ -81,6 +81,12 @@ export interface ClientOptions {
    * plan's minute quota is told apart, this client adding its requests still in flight.
    */
   requestsOf?: (label: string) => readonly number[];
+  /**
+   * The run's record of each key's accepted requests, each by the moment its answer came
+   * (lib/suite-kit/ledger.ts `acceptedAt`): a 429 sent when they reach the day's quota within a day
+   * window's length may be the day's, and is not told a refusal within the minute's quota.
+   */
+  acceptedOf?: (label: string) => readonly number[];
   retry?: RetryOptions;
   /** Receives every exchange once complete (the run's log). */
   onExchange?: (exchange: Exchange) => void;
@@ -304,11 +310,11 @@ export class ApiClient {
    * the key's requests and those still in flight beside it (this one among them).
    */
   private earlyRefusal(auth: Auth, sentAt: number, answeredAt: number, status: number, headers: Record<string, string>) {
-    const { windows, requestsOf } = this.options;
+    const { windows, requestsOf, acceptedOf } = this.options;
     if (status !== 429 || !('key' in auth) || windows === undefined || requestsOf === undefined) return undefined;
     const { key } = auth;
     const counted = [...requestsOf(key.label), ...Array.from({ length: this.inFlight.get(key.label) ?? 0 }, () => Number.POSITIVE_INFINITY)];
-    return refusedWithinQuota(counted, { sentAt, answer: readRateAnswer(answeredAt, status, headers) }, { quota: key.quota, windows, knownSince: this.knownSince });
+    return refusedWithinQuota(counted, { sentAt, answer: readRateAnswer(answeredAt, status, headers) }, { quota: key.quota, windows, knownSince: this.knownSince, acceptedAt: acceptedOf?.(key.label) });
   }
 
   private url(req: ApiRequest): string {

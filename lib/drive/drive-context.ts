@@ -68,6 +68,8 @@ export interface RunLedger {
   dateSkew(): number;
   /** Our epoch ms of every request sent with the key: when its answer arrived, or when it was sent if none came (room.ts). */
   sent(label: string): number[];
+  /** Our epoch ms of each of the key's accepted requests: when its answer arrived (within-quota.ts: a day the run may have spent). */
+  acceptedAt(label: string): number[];
 }
 
 export interface DriveContext {
@@ -80,7 +82,7 @@ export interface DriveContext {
   /** Epoch ms from which every request with the keys is the run's (its start): what came before is not known. */
   knownSince: number;
   progress(line: string): void;
-  /** Per key label: epoch ms before which no request may be sent (the last Retry-After given). */
+  /** Per key label: epoch ms before which no request may be sent (the last Retry-After given; a 429 without a usable one, its X-RateLimit-Reset). */
   notBefore: Map<string, number>;
   /** Per key label: the first 429 it got in this run. */
   refusals: Map<string, Look>;

@@ -160,7 +160,7 @@ export async function driveKey(ctx: DriveContext, key: TargetKey): Promise<{ run
   run.burst = await runBurst(ctx, key, start, ctx.segment);
   // The burst's first 429, against every request the run sent with the key (the burst's own recorded by now).
   const refused = run.burst.points.find((p) => p.status === 429);
-  const early = refused && refusedWithinQuota(ctx.ledger.sent(key.label), { sentAt: refused.sentAt ?? refused.t, answer: refused }, { quota: key.quota, windows: ctx.target.windows, knownSince: ctx.knownSince });
+  const early = refused && refusedWithinQuota(ctx.ledger.sent(key.label), { sentAt: refused.sentAt ?? refused.t, answer: refused }, { quota: key.quota, windows: ctx.target.windows, knownSince: ctx.knownSince, acceptedAt: ctx.ledger.acceptedAt(key.label) });
   if (early) run.refusedWithinQuota = [...(run.refusedWithinQuota ?? []), { suite: 'rate-limit', at: refused!.t, ...early }];
   return { run, first };
 }

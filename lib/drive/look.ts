@@ -4,7 +4,7 @@
 // must wait, and which request will be that 429's evidence.
 import type { TargetKey } from '../config/schema.ts';
 import type { Look } from '../result/rate-limits.ts';
-import { retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
+import { readRateAnswer, resetAtMs, resetShape, retryAfterWaitMs } from '../rate-limit/vocabulary.ts';
 import type { DriveContext } from './drive-context.ts';
 import { waitCapMs, waitUntil } from './wait.ts';
 
@@ -32,10 +32,22 @@ export async function look(ctx: DriveContext, key: TargetKey, earlyOnPurpose?: s
   return { look: looked };
 }
 
-/** Remembers until when a 429 (answered to request `seq`) told the key to wait. */
+/**
+ * Remembers until when a 429 (answered to request `seq`) told the key to wait: its Retry-After;
+ * without a usable one, its X-RateLimit-Reset (a Unix time in seconds, read in the server's time),
+ * as a polite client waits and as the run's politeness counts the 429's period (a spent day's 429
+ * that names its wait only in Retry-After-day, issue 43). Only a Retry-After has its evidence
+ * (`obeying`): a Reset waited for is no Retry-After obeyed.
+ */
 export function noteRetryAfter(ctx: DriveContext, key: TargetKey, t: number, headers: Readonly<Record<string, string | undefined>>, seq: number | undefined): void {
   const delay = retryAfterWaitMs(headers['retry-after'], t, headers.date);
-  if (delay === undefined) return;
+  if (delay === undefined) {
+    const { reset } = readRateAnswer(t, 429, headers);
+    if (reset === undefined || resetShape(reset) !== undefined) return;
+    const until = resetAtMs(reset, t, headers.date);
+    if (until > Math.max(t, ctx.notBefore.get(key.label) ?? 0)) ctx.notBefore.set(key.label, until);
+    return;
+  }
   const until = t + delay;
   if (until < (ctx.notBefore.get(key.label) ?? 0)) return;
   ctx.notBefore.set(key.label, until);

@@ -13,9 +13,38 @@
 // Only the minute's 429s are judged (a day spent by earlier runs today, or a ban, is another
 // clause), and only where its headers leave no room in the window they describe: a 429 whose
 // headers still count the minute with requests left was refused by something they do not count
-// (a day near its end, headers of the minute only), which this cannot tell. Pure.
+// (a day near its end, headers of the minute only), which this cannot tell. Nor is a 429 the
+// minute cannot be told from the day by (placedInMinute): one with no Retry-After, under headers
+// that do not show the day with room, may be a day's spent before the run (a limiter that names
+// the day's wait only in a header of its own, Retry-After-day, issue 43); one sent when the run's
+// own accepted requests of the key within a day window's length reach the day's quota may be the
+// day's too. Pure.
 import type { PlanQuota } from '../plans.ts';
-import { classifyRefusal, type RateAnswer, windowDescribed, windowMs } from './vocabulary.ts';
+import { classifyRefusal, type RateAnswer, readRetryAfter, type RefusalContext, windowDescribed, windowMs } from './vocabulary.ts';
+
+/**
+ * Whether a 429 is the minute's for certain enough to judge the minute's quota by: classified the
+ * minute's (classifyRefusal), and either its Retry-After names a moment within the minute (a spent
+ * day names its end, beyond the minute) or its headers describe the day with requests left. A 429
+ * with no usable Retry-After under headers of the minute (or none) names nothing of the day: its
+ * Reset may be the minute's while the day is spent (headers of the minute are a legal reading),
+ * so it is never placed in the minute.
+ */
+export function placedInMinute(ctx: RefusalContext, answer: RateAnswer): boolean {
+  if (answer.status !== 429 || classifyRefusal(ctx, answer) !== 'minute') return false;
+  if (readRetryAfter(answer.retryAfter, answer.t, answer.date)?.seconds !== undefined) return true;
+  return windowDescribed(ctx.quota, answer) === 'day' && answer.remaining !== undefined && answer.remaining > 0;
+}
+
+/**
+ * Whether the run's own accepted requests of the key (`acceptedAt`, when each answer came) within
+ * a day window's length before `sentAt` reach the day's quota: the day may then be spent, whatever
+ * kind of window it is (a fixed day holds a part of them, a log of the day all).
+ */
+export function dayMayBeSpent(acceptedAt: readonly number[], sentAt: number, ctx: { quota: PlanQuota; windows: { day: number } }): boolean {
+  const from = sentAt - windowMs(ctx.windows, 'day');
+  return acceptedAt.filter((at) => at > from).length >= ctx.quota.perDay;
+}
 
 /** How early a 429 came: the key's requests within one minute window's length, the refused one included, and the plan's quota. */
 export interface WithinQuota {
@@ -30,12 +59,19 @@ export interface WithinQuota {
  * minute quota. `counted` has, for every request the harness had sent with the key by then
  * (whatever its answer, the refused one included), the latest moment the limiter may have counted
  * it: its answer's arrival (our epoch ms), or later for one still in flight; `knownSince` when
- * the harness began to know them all (the run's start). Undefined when the 429 did not come within
- * the quota, or that cannot be told.
+ * the harness began to know them all (the run's start); `acceptedAt`, when given, when each of the
+ * key's accepted requests was answered (the run's own count of the day). Undefined when the 429
+ * did not come within the quota, or that cannot be told: not placed in the minute
+ * (placedInMinute), or the day may be spent by the run's own count (dayMayBeSpent).
  */
-export function refusedWithinQuota(counted: readonly number[], refusal: { sentAt: number; answer: RateAnswer }, ctx: { quota: PlanQuota; windows: { minute: number; day: number }; knownSince: number }): WithinQuota | undefined {
+export function refusedWithinQuota(
+  counted: readonly number[],
+  refusal: { sentAt: number; answer: RateAnswer },
+  ctx: { quota: PlanQuota; windows: { minute: number; day: number }; knownSince: number; acceptedAt?: readonly number[] | undefined },
+): WithinQuota | undefined {
   const { answer } = refusal;
-  if (answer.status !== 429 || classifyRefusal(ctx, answer) !== 'minute') return undefined;
+  if (!placedInMinute(ctx, answer)) return undefined;
+  if (ctx.acceptedAt && dayMayBeSpent(ctx.acceptedAt, refusal.sentAt, ctx)) return undefined;
   // Requests of the window before the harness knew the key's traffic may have spent it.
   if (refusal.sentAt - windowMs(ctx.windows) < ctx.knownSince) return undefined;
   if (windowDescribed(ctx.quota, answer) === 'minute' && answer.remaining !== undefined && answer.remaining > 0) return undefined;

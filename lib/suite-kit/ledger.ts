@@ -7,7 +7,9 @@
 // miss, whatever its answer, as the moment its answer came (the latest a limiter may have counted
 // it): what is left of a window the headers do not describe is counted from it
 // (lib/load/room.ts), and a 429 within the plan's quota told apart (within-quota.ts), the
-// client adding the requests still in flight. Numbers only: a run's worth is small.
+// client adding the requests still in flight; the accepted ones also as the moment their answer
+// came, so that a day the run itself may have spent is told apart there. Numbers only: a run's
+// worth is small.
 import type { PlanQuota } from '../plans.ts';
 import { type AcceptedSpan, acceptedSpan, widened, withinDayWindow } from '../rate-limit/day-count.ts';
 import { countedAgainstQuota, type DateOffsets, dateSkewSeconds, meetDateOffsets, readRateAnswer } from '../rate-limit/vocabulary.ts';
@@ -35,6 +37,8 @@ interface Accepted {
 export class AcceptedLedger {
   private readonly accepted = new Map<string, Accepted[]>();
   private readonly sentAt = new Map<string, number[]>();
+  /** Our epoch ms each accepted request's answer came, by key (a spent day told from the run's own count: within-quota.ts). */
+  private readonly answeredAt = new Map<string, number[]>();
   /** What every answer's Date said of the service's clocks against ours. */
   private offsets: DateOffsets | undefined;
 
@@ -53,6 +57,7 @@ export class AcceptedLedger {
     if (!countedAgainstQuota(e.status, limit !== undefined || remaining !== undefined)) return;
     const day = this.dayOf(label);
     const span = acceptedSpan(sentAt, sentAt + e.durationMs, e.responseHeaders.date);
+    push(this.answeredAt, label, sentAt + e.durationMs);
     push(this.accepted, label, day && reset !== undefined && limit !== undefined ? { span, day: { ...day, limit, reset } } : { span });
   };
 
@@ -73,6 +78,11 @@ export class AcceptedLedger {
   /** Our epoch ms of every request that carried the key so far, answered or not: when its answer came (when it was sent, if none did). */
   sent(label: string): number[] {
     return [...(this.sentAt.get(label) ?? [])];
+  }
+
+  /** Our epoch ms of each of the key's accepted requests so far (those `of` holds): when its answer came. */
+  acceptedAt(label: string): number[] {
+    return [...(this.answeredAt.get(label) ?? [])];
   }
 }
 

@@ -70,6 +70,7 @@ export class Session {
       deadline: run.deadline,
       knownSince: runStart(run),
       requestsOf: (label) => this.accepted.sent(label),
+      acceptedOf: (label) => this.accepted.acceptedAt(label),
       seqStart: run.requestsBefore,
       onExchange: (exchange) => {
         this.accepted.add(exchange);

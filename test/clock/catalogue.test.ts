@@ -151,6 +151,40 @@ describe('what the checks say about a fault', () => {
     }
   });
 
+  // Issue 43: the spent day's 429 carries only Retry-After-day. Under the reference's headers (of
+  // the window that binds) and under headers of the minute (Reset the minute's end, a legal
+  // reading), and with daily#1's day all but spent before the rate-limit suite (2,100 looks one
+  // after another: 80 let through over two minute windows), so that its burst's first 429 is the
+  // day's: retry-after-present fails, and nothing else, on every key; the quota check never.
+  it.each([
+    { variations: [] as VariationId[], spentBefore: false },
+    { variations: ['headers-minute-window'] as VariationId[], spentBefore: false },
+    { variations: [] as VariationId[], spentBefore: true },
+    { variations: ['headers-minute-window'] as VariationId[], spentBefore: true },
+  ])('retry-after-day-only, $variations, day spent before the burst $spentBefore: retry-after-present fails, rate-limit.quota never', async ({ variations, spentBefore }) => {
+    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: ['retry-after-day-only'], variations, ...(spentBefore ? { earlier: { 'daily#1': 2_100 } } : {}) });
+    for (const label of LABELS) {
+      expect({ label, failed: r.failed(label) }).toEqual({ label, failed: ['rate-limit.retry-after-present'] });
+      expect({ label, quota: r.findings(label).get('rate-limit.quota')?.outcome }).toEqual({ label, quota: expect.stringMatching(/^(pass|skip)$/) });
+    }
+    // The 429s without Retry-After are the spent day's: daily#1's alone.
+    const bare = r.sim.exchanges.filter((e) => e.status === 429 && e.responseHeaders['retry-after'] === undefined);
+    expect(new Set(bare.map((e) => (e.auth.kind === 'key' ? e.auth.label : undefined)))).toEqual(new Set(['daily#1']));
+    expect(r.findings('daily#1').get('rate-limit.retry-after-present')).toMatchObject({ outcome: 'fail', code: 'absent' });
+    // The looks before the suite are sent back to back on purpose: the harness's own requests after them are polite.
+    const own = r.sim.exchanges.slice(spentBefore ? 2_100 : 0);
+    expect(politenessOf(own).filter((k) => k.inside.unexplained > 0).map((k) => ({ label: k.label, inside: k.inside, examples: k.examples }))).toEqual([]);
+    if (spentBefore && variations.length > 0) {
+      // The burst's first 429 is the day's, its headers the minute's: the quota is not judged by it, and says why.
+      const first = r.runs.get('daily#1')!.burst!.points.find((p) => p.status === 429)!;
+      expect(first).toMatchObject({ limit: PLANS.daily.perMinute, remaining: 0 });
+      expect(first.retryAfter).toBeUndefined();
+      expect(r.runs.get('daily#1')!.refusedWithinQuota).toBeUndefined();
+      expect(r.findings('daily#1').get('rate-limit.quota')).toEqual({ outcome: 'skip', message: expect.stringContaining('carries no Retry-After') });
+      expect(r.findings('daily#1').get('rate-limit.served-at-reset')).toMatchObject({ outcome: 'skip', message: expect.stringContaining('no usable Retry-After') });
+    }
+  });
+
   it('rate-draft-headers: the failure says the IETF draft headers came instead', async () => {
     const [present] = await outcomes('rate-draft-headers', 'headers.rate-limit-present');
     expect(present).toMatchObject({ outcome: 'fail', message: expect.stringContaining("the IETF draft's RateLimit-* headers") });

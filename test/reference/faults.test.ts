@@ -973,6 +973,21 @@ const checks = {
     expect(errorBody(refused)).toMatchObject({ code: 'rate_limited', status: 429 });
     expect(rateHeaders(refused)).toEqual({ limit: 3, remaining: 0, reset: T0_S + 60 });
   },
+  'retry-after-day-only': async (s, clock) => {
+    // The minute's 429 keeps its Retry-After, and carries no Retry-After-day.
+    const minute = (await tinies(s, 4))[3]!;
+    expect(minute.status).toBe(429);
+    expect(minute.headers['retry-after']).toBe('50');
+    expect(minute.headers['retry-after-day']).toBeUndefined();
+    clock.set(T0 + 60_000);
+    const day = await tinies(s, 3);
+    expect(statuses(day)).toEqual([200, 200, 429]);
+    // The spent day's 429: the day's headers, its wait only under Retry-After-day.
+    expect(rateHeaders(day[2]!)).toEqual({ limit: 5, remaining: 0, reset: T0_S + 86_400 });
+    expect(day[2]!.headers['retry-after']).toBeUndefined();
+    expect(day[2]!.headers['retry-after-day']).toBe(String(86_400 - 60));
+    expect(errorBody(day[2]!)).toMatchObject({ code: 'rate_limited', status: 429 });
+  },
   'rate-retry-after-milliseconds': async (s, clock) => {
     const refused = (await tinies(s, 4))[3]!;
     expect(refused.status).toBe(429);

@@ -200,6 +200,7 @@ const SHOWN = {
   'rate-one-too-many': { by: 'clock' },
   'rate-never-429': { by: 'clock' },
   'rate-no-retry-after': { by: 'clock' },
+  'retry-after-day-only': { by: 'clock' },
   'rate-retry-after-milliseconds': { by: 'clock' },
   'rate-retry-after-fraction': { by: 'clock' },
   'rate-retry-after-too-short': { by: 'clock' },

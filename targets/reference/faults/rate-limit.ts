@@ -15,6 +15,9 @@ const DRAFT_HEADER = {
   reset: 'RateLimit-Reset',
 } as const;
 
+/** Fault retry-after-day-only: the spent day's wait, under a per-window name instead of Retry-After. */
+const RETRY_AFTER_DAY = 'Retry-After-day';
+
 /** Fault rate-reset-early: how many seconds before its window turns a minute's 429 names. */
 export const RESET_EARLY_S = 2;
 
@@ -215,6 +218,20 @@ export const RATE_LIMIT_FAULTS = [
     breaks: 'A 429 carries a Retry-After header: it is missing.',
     caught: { check: 'rate-limit.retry-after-present' },
     rewrite: onRefused((reply) => ({ ...reply, headers: withoutHeaders(reply.headers, [HEADER.retryAfter]) })),
+  },
+  {
+    id: 'retry-after-day-only',
+    breaks:
+      'A 429 carries a Retry-After header: the spent day\'s 429 carries only Retry-After-day (the seconds until the day ' +
+      'resets) and no Retry-After, as a limiter keyed per window with per-window header names writes it; the minute\'s 429 keeps its Retry-After.',
+    // Nothing in the day's 429 names a wait the interface reads: the minute's quota must not be
+    // judged from it (issue 43), and retry-after-present fails on the day's 429s alone.
+    caught: { check: 'rate-limit.retry-after-present' },
+    rewrite: onRefused((reply, { decision }) =>
+      decision.blockedBy !== 'day' || decision.retryAfter === undefined
+        ? reply
+        : { ...reply, headers: { ...withoutHeaders(reply.headers, [HEADER.retryAfter]), [RETRY_AFTER_DAY]: String(decision.retryAfter) } },
+    ),
   },
   {
     id: 'rate-retry-after-milliseconds',

@@ -899,6 +899,13 @@ describe('judgeServedAtReset', () => {
     // The day spent meanwhile: refused by another window than the 429's.
     { title: "refused by the day (another window than the minute's 429) is not judged", run: () => atReset(429, { limit: 1000, remaining: 0, reset: DAY_RESET, retryAfter: '3554' }), outcome: 'skip', mentions: ["a refusal of the day, not of the minute that refused before: not judged"] },
     { title: 'another status is not judged', run: () => atReset(503, {}), outcome: 'skip', mentions: ['got 503, neither let through nor refused by the limiter'] },
+    // Issue 43: refused at the minute's Reset with no Retry-After under headers of the minute: the spent day's, for all it says.
+    {
+      title: 'refused at Reset with no Retry-After (headers of the minute) is not judged',
+      run: () => atReset(429, { limit: 60, remaining: 0, reset: RESET + 60 }),
+      outcome: 'skip',
+      mentions: ['but it carries no usable Retry-After under headers that do not show the day with requests left', 'rate-limit.retry-after-present'],
+    },
     { title: 'no request at Reset, and why, from the driver', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10), atResetSkipped: 'free-a\'s 429 names X-RateLimit-Reset 1736208000, 43186 s after it arrived: more than the harness waits' }), outcome: 'skip', mentions: ['more than the harness waits'] },
     { title: 'a disposable key, probed for a ban: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10), ban: { statuses: [429], after: observation(T0, 200) } }), outcome: 'skip', mentions: ['probed for a ban'] },
     { title: 'no 429 in the burst: skip', run: () => keyRun({ start: startAt(10), burst: fixedBurst(10, 10, { no429: true }) }), outcome: 'skip', mentions: ['met no 429 in its burst'] },
@@ -966,6 +973,15 @@ describe('judgeQuota: headers that describe the day', () => {
       mentions: ["the day's quota refused after 20 accepted, before the minute's Remaining 39 was spent", 'rate-limit.daily-quota'],
     },
     { title: "the minute refusing before the minute's Remaining was spent still fails", run: () => keyRun({ start: startAt(39), burst: fixedBurst(39, 20) }), outcome: 'fail', code: 'not-the-stated-quota', mentions: ['20 requests accepted in the window before the first 429, but Remaining said 39'] },
+    // Issue 43: the spent day's 429 with its wait in Retry-After-day only, under headers of the minute.
+    {
+      title: "a 429 with no Retry-After before the minute's Remaining was spent is not judged: the spent day's, for all it says",
+      run: () => keyRun({ start: startAt(39), burst: fixedBurst(39, 20, { retryAfter: null }) }),
+      outcome: 'skip',
+      mentions: ["free-a: the burst's first 429 came after 20 accepted, before Remaining 39 was spent, but it carries no Retry-After and its headers (X-RateLimit-Limit 60, Remaining 0) do not show the day with requests left", 'rate-limit.retry-after-present'],
+    },
+    { title: 'a 429 with no Retry-After after exactly the stated Remaining passes', run: () => keyRun({ start: startAt(39), burst: fixedBurst(39, 39, { retryAfter: null }) }), outcome: 'pass', mentions: ['exactly 39'] },
+    { title: 'a 429 with no Retry-After after more than the stated Remaining still fails', run: () => keyRun({ start: startAt(39), burst: fixedBurst(39, 40, { retryAfter: null }) }), outcome: 'fail', code: 'not-the-stated-quota' },
     // Remaining counting the day under the minute's Limit: it states no minute's quota; the plan's is counted.
     {
       title: "Remaining above Limit: the plan's minute quota counted, naming why",
@@ -1010,6 +1026,19 @@ describe('judgeDailyQuota: the spent day', () => {
       mentions: ["free-a: after 1000 requests accepted, the key was refused again each time it waited out a 429's Retry-After (the last said Retry-After 60)", 'its 429s name times inside it'],
     },
     { title: "ended 'still-refused' without a block fails too", run: spent({ ended: 'still-refused', block: undefined }), outcome: 'fail', code: 'still-refused', mentions: ["waited out a 429's Retry-After: the day is spent"] },
+    // Issue 43: no Retry-After (the day's wait in Retry-After-day only) under headers of the minute: nothing names a time in the day.
+    {
+      title: "ended 'still-refused' with no Retry-After under headers of the minute is not judged, naming retry-after-present",
+      run: spent({ ended: 'still-refused', block: { ...at(120_000), status: 429, limit: 60, remaining: 0, reset: S0 + 180 }, followUps: [] }),
+      outcome: 'skip',
+      mentions: ["waited out a 429's X-RateLimit-Reset; its 429s carry no Retry-After, and their X-RateLimit-* describe the minute (Limit 60, Reset", 'rate-limit.retry-after-present'],
+    },
+    {
+      title: "ended 'still-refused' with no Retry-After under headers of the day still fails: their Reset named a time inside the day",
+      run: spent({ ended: 'still-refused', block: dayBlock({ retryAfter: undefined }), followUps: [] }),
+      outcome: 'fail', code: 'still-refused',
+      mentions: ["waited out a 429's X-RateLimit-Reset (it carried no usable Retry-After)"],
+    },
     {
       title: "a block whose Retry-After names a time before the day's reset fails when the request sent then is refused",
       run: spent({ block: dayBlock({ retryAfter: '60' }), followUps: [followUp(60_000, 429, '3540'), followUp(3_600_000, 429, '1')] }),
@@ -1047,6 +1076,7 @@ describe('judgeDailyQuota: the spent day', () => {
       mentions: ['; 2 request(s) after its Retry-After, refused while the day lasted'],
     },
     { title: "a block whose Retry-After names the day's end passes", run: spent({}), outcome: 'pass', mentions: ["; its Retry-After names the day's end", 'Reset 3600 s ahead'] },
+    { title: 'a block with no Retry-After says its Reset named the day\'s end, not a Retry-After', run: spent({ block: dayBlock({ retryAfter: undefined }) }), outcome: 'pass', mentions: ["; its X-RateLimit-Reset names the day's end (it carries no Retry-After: rate-limit.retry-after-present judges that)"] },
   ])('$title', (c) => {
     expectCase(judgeDailyQuota(c.run()), c);
   });

@@ -1,7 +1,7 @@
 // A 429 that no limiter of the plan gives: the key refused while the harness had sent it no more
 // than the plan's minute quota within one window's length (lib/rate-limit/within-quota.ts).
 import { describe, expect, it } from 'vitest';
-import { describeWithinQuota, refusedWithinQuota } from '../../../lib/rate-limit/within-quota.ts';
+import { dayMayBeSpent, describeWithinQuota, placedInMinute, refusedWithinQuota } from '../../../lib/rate-limit/within-quota.ts';
 import type { RateAnswer } from '../../../lib/rate-limit/vocabulary.ts';
 
 const T = 1_800_000_000_000;
@@ -37,6 +37,38 @@ describe('refusedWithinQuota', () => {
   it('not judged: sent less than a window after the harness began to know the key\'s traffic (an earlier run may have spent it)', () => {
     expect(refusedWithinQuota(sends(2), refusal(), { ...FREE, knownSince: T - 30_000 })).toBeUndefined();
     expect(refusedWithinQuota(sends(2), refusal(), { ...FREE, knownSince: T - 5 - 60_000 })).toEqual({ sent: 2, quota: 60, seconds: 60 });
+  });
+
+  // Issue 43: a spent day's 429 with its wait only in Retry-After-day, under headers of the minute.
+  it('not judged: no Retry-After under headers of the minute (Reset the minute\'s end): the spent day\'s, for all it says', () => {
+    const bare = refusal({ retryAfter: undefined, reset: Math.floor(T / 1000) + 40 });
+    expect(placedInMinute(FREE, bare.answer)).toBe(false);
+    expect(refusedWithinQuota(sends(2), bare, FREE)).toBeUndefined();
+    // A Retry-After that names no moment names nothing of the day either.
+    expect(refusedWithinQuota(sends(2), refusal({ retryAfter: 'soon' }), FREE)).toBeUndefined();
+  });
+
+  it('judged without Retry-After where the headers show the day with requests left: the minute refused', () => {
+    const dayRoom = refusal({ retryAfter: undefined, limit: 1000, remaining: 900 });
+    expect(placedInMinute(FREE, dayRoom.answer)).toBe(true);
+    expect(refusedWithinQuota(sends(3), dayRoom, FREE)).toEqual({ sent: 3, quota: 60, seconds: 60 });
+    // The day's headers with nothing left: the day's.
+    expect(placedInMinute(FREE, refusal({ retryAfter: undefined, limit: 1000, remaining: 0 }).answer)).toBe(false);
+  });
+
+  it("not judged when the run's own accepted requests within a day window's length reach the day's quota; judged below it", () => {
+    const day = { ...FREE, quota: { perMinute: 60, perDay: 100 } };
+    const before = (n: number, from: number) => Array.from({ length: n }, (_, i) => from + i * 10);
+    // 98 accepted half a day before, and the 2 of this minute: the day may be spent.
+    const spent = [...before(98, T - 43_200_000), ...sends(2)];
+    expect(dayMayBeSpent(spent, T - 5, day)).toBe(true);
+    expect(refusedWithinQuota(sends(2), refusal(), { ...day, acceptedAt: spent })).toBeUndefined();
+    // One fewer: the day has room for certain by the run's own count, and the minute's quota is judged.
+    const room = [...before(97, T - 43_200_000), ...sends(2)];
+    expect(dayMayBeSpent(room, T - 5, day)).toBe(false);
+    expect(refusedWithinQuota(sends(2), refusal(), { ...day, acceptedAt: room })).toEqual({ sent: 2, quota: 60, seconds: 60 });
+    // Accepted more than a day window's length before do not count.
+    expect(dayMayBeSpent([...before(98, T - 86_400_000 - 10_000), ...sends(2)], T - 5, day)).toBe(false);
   });
 
   it('says which request it was and what the plan allows', () => {

@@ -136,6 +136,13 @@ describe('AcceptedLedger', () => {
     expect(ledger.sent('pro#1')).toEqual([T0 + 6_030]);
   });
 
+  it('keeps when each accepted request was answered (the run\'s own count of the day), not the refused or unanswered ones', () => {
+    const ledger = ledgerOf([exchange(200, { at: 0, durationMs: 10 }), exchange(429, { at: 1_000, durationMs: 5 }), exchange(401, { at: 2_000 }), exchange(undefined, { at: 4_000, durationMs: 0 }), exchange(404, { auth: PRO_IN_QUERY, at: 6_000, durationMs: 30, headers: { 'x-ratelimit-remaining': '5' } })]);
+    expect(ledger.acceptedAt('free#1')).toEqual([T0 + 10]);
+    expect(ledger.acceptedAt('pro#1')).toEqual([T0 + 6_030]);
+    expect(ledger.acceptedAt('daily#1')).toEqual([]);
+  });
+
   it('hands out a copy: changing it changes nothing in the ledger', () => {
     const ledger = ledgerOf([exchange(200)]);
     const spans = ledger.of('free#1');

@@ -2,7 +2,7 @@
 // severity, the suite that drives it, and the pure function that judges what the target answered.
 // Every check is listed in registry.ts; the suites call `check.judge(...)` and never build results.
 import type { Severity } from '../result/model.ts';
-import { FAMILIES_BY_SUITE, SERVER_FAMILY_IDS, type ServerFamilyId } from './server-families.ts';
+import { FAMILIES_BY_SUITE, NOT_COMPOSED, SERVER_FAMILY_IDS, type ServerFamilyId } from './server-families.ts';
 import type { Judgement } from './types.ts';
 
 /**
@@ -58,6 +58,7 @@ export function defineCheck<const Id extends string, J extends Judge>(def: Check
   if ((def.severity === 'should') !== (def.standard !== undefined && def.standard.trim() !== '')) throw new Error(`check ${def.id}: a should names the standard it rests on, and only a should`);
   if (def.severity !== 'must' && def.judgedAgainst !== undefined) throw new Error(`check ${def.id}: only a must names the families of legal servers it was judged against`);
   const judgedAgainst = def.severity === 'must' ? (def.judgedAgainst ?? FAMILIES_BY_SUITE[def.suite]) : undefined;
+  if (judgedAgainst?.length === 0 && NOT_COMPOSED[def.suite] === undefined) throw new Error(`check ${def.id}: a must names the families of legal servers it was judged against`);
   const unknown = (judgedAgainst ?? []).filter((f) => !SERVER_FAMILY_IDS.includes(f));
   if (unknown.length > 0) throw new Error(`check ${def.id}: no family of legal servers is called ${unknown.join(', ')}`);
   return Object.freeze({ ...def, ...(judgedAgainst ? { judgedAgainst } : {}) });

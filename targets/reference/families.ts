@@ -7,7 +7,8 @@
 // construction. Every variation of the catalogue is on exactly one axis.
 //
 // Pure: the generator is a function of its seed (seeded.ts); the runs live in test/support/legal-combos.ts.
-import { SERVER_FAMILY_IDS, type ServerFamilyId } from '../../lib/checks/server-families.ts';
+import { CHECKS } from '../../lib/checks/registry.ts';
+import { NOT_COMPOSED, SERVER_FAMILIES, SERVER_FAMILY_IDS, type ServerFamilyId } from '../../lib/checks/server-families.ts';
 import { seededFraction } from './seeded.ts';
 import { type VariationId, WIRE_VARIATIONS } from './variations.ts';
 
@@ -188,4 +189,29 @@ export function combinationOf(variations: readonly string[], seed = 0): Combinat
     members.set(at.family, [...new Set([...(members.get(at.family) ?? []), name as VariationId])]);
   }
   return { seed, index: 0, members: SERVER_FAMILY_IDS.filter((f) => members.has(f)).map((family) => ({ family, variations: members.get(family)! })) };
+}
+
+/** Where docs/checks.md holds familiesMarkdown()'s text (npm run docs:families writes it). */
+export const FAMILIES_DOC_MARKERS = ['<!-- families: written by npm run docs:families -->', '<!-- end of families -->'] as const;
+
+/**
+ * docs/checks.md's account of the families: each with the clause that leaves it free and its
+ * members by axis, then every must with the families it was judged against.
+ */
+export function familiesMarkdown(): string {
+  const cell = (s: string) => s.replace(/\|/g, '\\|');
+  const lines = ['| Family | What a conforming server may do otherwise | Left free by | Members, by axis |', '|---|---|---|---|'];
+  for (const f of SERVER_FAMILIES) {
+    const axes = FAMILY_AXES[f.id].map((a) => `${a.name}: ${a.alternatives.map((v) => `\`${v}\``).join(' or ')}`).join('; ');
+    lines.push(`| \`${f.id}\` | ${cell(f.title)} | ${cell(f.clause)} | ${cell(axes)} |`);
+  }
+  lines.push('', 'The `must`s and the families each was judged against (its definition\'s `judgedAgainst`):', '', '| Check | Judged against |', '|---|---|');
+  const musts = CHECKS.filter((c) => c.severity === 'must');
+  const groups = new Map<string, string[]>();
+  for (const c of musts) {
+    const key = (c.judgedAgainst ?? []).length > 0 ? c.judgedAgainst!.join(', ') : (NOT_COMPOSED[c.suite] ?? 'none');
+    groups.set(key, [...(groups.get(key) ?? []), c.id]);
+  }
+  for (const [families, ids] of groups) lines.push(`| ${ids.map((id) => `\`${id}\``).join(', ')} | ${cell(families)} |`);
+  return lines.join('\n');
 }

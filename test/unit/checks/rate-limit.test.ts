@@ -238,6 +238,29 @@ describe('judgeResetHeader', () => {
   it('gives no milliseconds hint for a Reset that is merely too far', () => {
     expect(judgeResetHeader(probe({ reset: S0 + 62 })()).message ?? '').not.toContain('milliseconds');
   });
+
+  // Two instances share the limiter, one's clock a second behind (variation instances-clock-skew):
+  // its Date lags the limiter's Reset by a second more. The burst's Dates disagree by that second.
+  describe('Dates of instances whose clocks differ', () => {
+    /** Accepted answers on two instances, the second's Date `lagMs` behind; the last (on the second) says `lastReset`. */
+    const twoInstances = (lagMs: number, lastReset: (t: number) => number) => () => {
+      const points: TimelinePoint[] = Array.from({ length: 40 }, (_, i) => {
+        const t = T0 + 100 + i * 37;
+        return { t, sentAt: t - 2, status: 200, limit: 60, remaining: 50 - i, reset: second(t) + 60, date: httpDate(t - (i % 2) * lagMs), conn: 1 + (i % 2) };
+      });
+      const last = points.at(-1)!;
+      points[points.length - 1] = { ...last, reset: lastReset(last.t) };
+      return keyRun({ start: startAt(51, S0 + 60), burst: burstData(points, { ended: 'max-requests' }) });
+    };
+    it.each<Case>([
+      // A Reset rounded from the log's end plus noise may name 2 s past the limiter's second and a window: 3 s past the lagging Date.
+      { title: 'Reset 3 s beyond the window after a Date 1 s behind the other instance\'s passes', run: twoInstances(1000, (t) => second(t) + 62), outcome: 'pass' },
+      { title: 'Reset 4 s beyond the window after it still fails, naming the second allowed', run: twoInstances(1000, (t) => second(t) + 63), outcome: 'fail', code: 'reset-beyond-window', mentions: ['more than one window (60 s)', "allowing 1 s by which the run's Dates disagree"] },
+      { title: 'with one clock, Reset 3 s beyond the window fails as before', run: twoInstances(0, (t) => second(t) + 63), outcome: 'fail', code: 'reset-beyond-window' },
+    ])('$title', (c) => {
+      expectCase(judgeResetHeader(c.run()), c);
+    });
+  });
 });
 
 /** A Pro key on 4-second windows: its limiter would refill 75 requests a second. */

@@ -3,7 +3,7 @@
 // back, what a burst did; and the readings of a key's answers the rate-limit checks share (when a
 // response was sent, which window its headers describe, which kind of 429 it is, the burst's first
 // 429). Pure: what the driver recorded (lib/result/rate-limits.ts) in, figures out.
-import type { BurstData, KeyRun, RateLimitKey, TimelinePoint } from '../result/rate-limits.ts';
+import { type BurstData, type KeyRun, type RateLimitKey, sentAtOfPoint, type TimelinePoint } from '../result/rate-limits.ts';
 import { classifyRefusal, readRateAnswer, resetShape, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { refillOver } from './not-reached.ts';
 import { isAccepted } from '../status.ts';
@@ -58,11 +58,20 @@ function windowTurn(points: readonly TimelinePoint[], windowSeconds: number): { 
   const [from, to] = [Math.min(...resets), Math.max(...resets)];
   const gap = to - from;
   if (gap < Math.max(2, windowSeconds - 1) || gap > windowSeconds + 2) return undefined;
-  // Noise in the rounding of Reset (resetJitter) keeps one window's Resets within a second.
-  const slack = gap >= 3 ? 1 : 0;
+  // Noise in the rounding of Reset (resetJitter: an end read with up to ±600 ms of noise, then
+  // rounded) spreads one window's Resets over up to three seconds, its end ± 1: as much slack as
+  // the gap leaves the two groups apart.
+  const slack = Math.min(2, Math.floor((gap - 1) / 2));
   const before = ok.filter((p) => p.reset! <= from + slack);
   const after = ok.filter((p) => p.reset! >= to - slack);
   if (before.length + after.length !== ok.length) return undefined;
+  // The old window's answers were sent before the new one's: of the new window's, only those in
+  // flight beside the old window's last (one a connection) may have been sent before it. A
+  // sliding log's Reset at Remaining 0 (when its oldest request leaves) falls back below the
+  // Resets before it (when the log would be empty) at the end of the burst: no turn.
+  const lastBefore = Math.max(...before.map(sentAtOfPoint));
+  const crossed = after.filter((p) => sentAtOfPoint(p) < lastBefore).length;
+  if (crossed > Math.max(1, new Set(ok.map((p) => p.conn)).size)) return undefined;
   const lowest = Math.min(...before.map((p) => p.remaining ?? Infinity));
   const highest = Math.max(...after.map((p) => p.remaining ?? -Infinity));
   return highest > lowest ? { from, to, before, after } : undefined;

@@ -4,7 +4,7 @@
 // the headers counting one window, is headers-one-window.ts.) Pure: each check judges what one
 // key's run recorded.
 import { type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
-import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, refusalSeconds, resetShape, readRateAnswer, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { CLOCK_SLACK_S, classifyRefusal, type DateOffsets, dateSkewSeconds, describedSeconds, meetDateOffsets, refusalSeconds, resetShape, readRateAnswer, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { placedInMinute } from '../rate-limit/within-quota.ts';
 import { defineCheck } from './define.ts';
 import { answersOf } from './headers-one-window.ts';
@@ -56,6 +56,17 @@ export function resetNotUnixSkip(points: readonly Pick<TimelinePoint, 'reset'>[]
   return p ? skip(`not judged: X-RateLimit-Reset is "${p.reset}", not a Unix time in seconds (${resetShape(p.reset)}; headers.rate-limit-present names it)`) : undefined;
 }
 
+/**
+ * Whole seconds by which the Dates of a key's answers disagree (several instances with their own
+ * clocks, a Date cached stale), at most CLOCK_SLACK_S: read from the answers of a load only, whose
+ * send time is known (a look's is taken as its arrival, which would narrow its bounds).
+ */
+function datesDisagree(points: readonly TimelinePoint[]): number {
+  let met: DateOffsets | undefined;
+  for (const p of points) if (p.sentAt !== undefined) met = meetDateOffsets(met, p.sentAt, p.t, p.date);
+  return dateSkewSeconds(met);
+}
+
 export function judgeResetHeader(run: KeyRun): Finding {
   const all = pointsOf(run);
   if (all.length === 0) return skip(`${run.label} was not driven: no response to judge`);
@@ -65,6 +76,7 @@ export function judgeResetHeader(run: KeyRun): Finding {
   const bans = all.filter((p) => p.reset !== undefined && isBan(run, p));
   const points = all.filter((p) => !bans.includes(p));
   if (points.every((p) => p.reset === undefined)) return skip(`${run.label}'s only X-RateLimit-Resets came with a ban (a 429 keeping the key out beyond the day window), whose length is not shown`);
+  const skew = datesDisagree(points);
   for (const p of points) {
     if (p.reset === undefined) continue;
     const now = sentAt(p);
@@ -79,8 +91,10 @@ export function judgeResetHeader(run: KeyRun): Finding {
     if (p.reset < now - CLOCK_SLACK_S) {
       return fail('reset-before-date', `${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }
-    if (p.reset > now + window + 2) {
-      return fail('reset-beyond-window', `${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+    // A Date written by a clock behind the limiter's (instances whose clocks differ, variation
+    // instances-clock-skew) puts Reset as much further ahead of it as the Dates disagree.
+    if (p.reset > now + window + 2 + skew) {
+      return fail('reset-beyond-window', `${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})${skew > 0 ? ` (allowing ${skew} s by which the run's Dates disagree)` : ''}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }
   }
   return pass(bans.length > 0 ? `${bans.length} ban refusal(s) with Reset up to ${Math.max(...bans.map((p) => p.reset! - sentAt(p)))} s ahead not judged (a ban's length is not shown; rate-limit.ban-probe records it)` : undefined);

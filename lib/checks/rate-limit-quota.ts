@@ -3,7 +3,7 @@
 // together at Remaining 1, one quota over all of a key's connections, keys of one plan apart, and
 // the load's figures (recorded). (The day's quota is rate-limit-day.ts; one quota over every
 // operation, one-quota.ts.) Pure: each check judges what one key's run recorded.
-import { type KeyRun, type TimelinePoint } from '../result/rate-limits.ts';
+import { type KeyRun, sentAtOfPoint, type TimelinePoint } from '../result/rate-limits.ts';
 import { classifyRefusal, resetShape, readRateAnswer } from '../rate-limit/vocabulary.ts';
 import { describeWithinQuota, placedInMinute } from '../rate-limit/within-quota.ts';
 import { defineCheck } from './define.ts';
@@ -148,7 +148,12 @@ function judgeBurstQuota(run: KeyRun): Finding {
   const allowance = quotaAllowance(run, start);
   const unplaced = first && notPlacedInMinute(run, first.refusal, ok.length, start);
   if (unplaced) return unplaced;
-  if (ok.length < start) return fail('refused-before-quota', `${run.label}: a 429 after ${ok.length} accepted requests, but ${said(window)}`, `at least ${start}`, `${ok.length}`);
+  // A 2xx sent no later than the first 429 may have been counted before it and arrive just after it
+  // (answers on several connections in another order than counted): it was within the quota too.
+  const refusedAt = run.burst.points.findIndex((p) => p.status === 429);
+  const sentBy = sentAtOfPoint(run.burst.points[refusedAt]!);
+  const late = run.burst.points.slice(refusedAt + 1).filter((p) => isAccepted(p) && sentAtOfPoint(p) <= sentBy).length;
+  if (ok.length + late < start) return fail('refused-before-quota', `${run.label}: a 429 after ${ok.length} accepted requests${late > 0 ? ` (and ${late} sent with it, answered after it)` : ''}, but ${said(window)}`, `at least ${start}`, `${ok.length + late}`);
   if (ok.length > start + allowance) {
     return fail(
       'more-than-refill-allows',
@@ -164,7 +169,7 @@ function judgeBurstQuota(run: KeyRun): Finding {
     kind === 'refilling'
       ? 'refilling limiter (sliding window or token bucket: Reset moved or Remaining came back during the burst)'
       : `limiter not told apart (${ok.length} accepted with one Reset: too few to tell a fixed window from a refilling one), judged as refilling`;
-  return pass(`${what}: ${ok.length} accepted from Remaining ${start}, refill allowance ${allowance}`);
+  return pass(`${what}: ${ok.length} accepted from Remaining ${start}${late > 0 ? ` (and ${late} sent with the first 429, answered after it)` : ''}, refill allowance ${allowance}`);
 }
 
 /**

@@ -238,6 +238,29 @@ describe('judgeResetHeader', () => {
   it('gives no milliseconds hint for a Reset that is merely too far', () => {
     expect(judgeResetHeader(probe({ reset: S0 + 62 })()).message ?? '').not.toContain('milliseconds');
   });
+
+  // Two instances share the limiter, one's clock a second behind (variation instances-clock-skew):
+  // its Date lags the limiter's Reset by a second more. The burst's Dates disagree by that second.
+  describe('Dates of instances whose clocks differ', () => {
+    /** Accepted answers on two instances, the second's Date `lagMs` behind; the last (on the second) says `lastReset`. */
+    const twoInstances = (lagMs: number, lastReset: (t: number) => number) => () => {
+      const points: TimelinePoint[] = Array.from({ length: 40 }, (_, i) => {
+        const t = T0 + 100 + i * 37;
+        return { t, sentAt: t - 2, status: 200, limit: 60, remaining: 50 - i, reset: second(t) + 60, date: httpDate(t - (i % 2) * lagMs), conn: 1 + (i % 2) };
+      });
+      const last = points.at(-1)!;
+      points[points.length - 1] = { ...last, reset: lastReset(last.t) };
+      return keyRun({ start: startAt(51, S0 + 60), burst: burstData(points, { ended: 'max-requests' }) });
+    };
+    it.each<Case>([
+      // A Reset rounded from the log's end plus noise may name 2 s past the limiter's second and a window: 3 s past the lagging Date.
+      { title: 'Reset 3 s beyond the window after a Date 1 s behind the other instance\'s passes', run: twoInstances(1000, (t) => second(t) + 62), outcome: 'pass' },
+      { title: 'Reset 4 s beyond the window after it still fails, naming the second allowed', run: twoInstances(1000, (t) => second(t) + 63), outcome: 'fail', code: 'reset-beyond-window', mentions: ['more than one window (60 s)', "allowing 1 s by which the run's Dates disagree"] },
+      { title: 'with one clock, Reset 3 s beyond the window fails as before', run: twoInstances(0, (t) => second(t) + 63), outcome: 'fail', code: 'reset-beyond-window' },
+    ])('$title', (c) => {
+      expectCase(judgeResetHeader(c.run()), c);
+    });
+  });
 });
 
 /** A Pro key on 4-second windows: its limiter would refill 75 requests a second. */
@@ -337,6 +360,62 @@ describe('judgeQuota', () => {
     { title: 'a fixed window turning between the probe and the burst counts the new window, and passes', run: () => keyRun({ start: startAt(57), burst: turningBurst(57, 0, 60) }), outcome: 'pass', mentions: ['exactly 60', 'after 0 accepted'] },
     { title: 'a turned window accepting one too many fails', run: () => keyRun({ start: startAt(57), burst: turningBurst(57, 20, 61) }), outcome: 'fail', code: 'not-the-stated-quota', mentions: ['61 requests accepted', 'the new window started at Remaining 60'] },
     { title: 'a window that turned before its Remaining was spent is no proof of too many', run: () => keyRun({ start: startAt(57), burst: turningBurst(57, 57, 60) }), outcome: 'pass', mentions: ['exactly 60'] },
+  ])('$title', (c) => {
+    expectCase(judgeQuota(c.run()), c);
+  });
+});
+
+/** Free on 4-second windows, as the legal servers meet the harness on the virtual clock. */
+const SHORT = { quota: QUOTA, windows: { minute: 4, day: 40 } };
+
+describe('judgeQuota: Resets rounded with noise, answers out of order', () => {
+  /**
+   * A sliding log with Reset rounded from a noisy reading (sliding-log with reset-jitter, 4 s
+   * windows): from Remaining 58 (two spent a second or more before), Resets S0+5 or S0+6 while the
+   * log would empty, and at Remaining 0 S0+3, when its oldest request leaves: 3 s back, no turn.
+   */
+  const noisyLog = (accepted = 58): KeyRun => {
+    const points: TimelinePoint[] = Array.from({ length: accepted }, (_, i) => {
+      const t = T0 + 950 + i * 16;
+      return { t, sentAt: t - 2, status: 200, limit: 60, remaining: Math.max(0, 57 - i), reset: i === accepted - 1 ? S0 + 3 : S0 + 5 + (i % 3 === 1 ? 1 : 0), date: httpDate(t), conn: 1 + (i % 4) };
+    });
+    const t = T0 + 950 + accepted * 16;
+    points.push({ t, sentAt: t - 2, status: 429, limit: 60, remaining: 0, reset: S0 + 5, retryAfter: '3', date: httpDate(t), conn: 2 });
+    return keyRun({ ...SHORT, start: startAt(58, S0 + 5), burst: burstData(points, { startedAt: T0 + 950, durationMs: accepted * 16 + 10 }) });
+  };
+
+  /**
+   * A fixed window turning during the burst, its Resets rounded with noise (a second either side of
+   * each end, as clock-behind with reset-jitter showed): `before` accepted from Remaining `start`
+   * with Resets S0-1..S0+1, then `after` in the next window, S0+3..S0+5, from 59 down.
+   */
+  const noisyTurn = (start: number, before: number, after: number): KeyRun => {
+    const noise = (i: number) => [0, 1, -1, 0, 1, 0, -1][i % 7]!;
+    const points: TimelinePoint[] = [];
+    for (let i = 0; i < before; i++) points.push({ t: T0 - 800 + i * 16, sentAt: T0 - 802 + i * 16, status: 200, limit: 60, remaining: start - 1 - i, reset: S0 + noise(i), conn: 1 + (i % 4) });
+    for (let i = 0; i < after; i++) points.push({ t: T0 + 10 + i * 16, sentAt: T0 + 8 + i * 16, status: 200, limit: 60, remaining: Math.max(0, 59 - i), reset: S0 + 4 + noise(i + 3), conn: 1 + (i % 4) });
+    const t = T0 + 10 + after * 16;
+    points.push({ t, sentAt: t - 2, status: 429, limit: 60, remaining: 0, reset: S0 + 4, retryAfter: '4', conn: 1 });
+    return keyRun({ ...SHORT, start: observation(T0 - 820, 200, { limit: 60, remaining: start, reset: S0 }), burst: burstData(points, { startedAt: T0 - 820, durationMs: 1_700 }) });
+  };
+
+  /** A token bucket from Remaining 20 whose last 2xx, sent with the 429 on another connection, arrives just after it; `sentLater` ms after the 429's request. */
+  const reordered = (sentLater: number): KeyRun => {
+    const { points, ...rest } = bucketBurst(20, 0);
+    const refusal = points.at(-1)!;
+    const last = points.at(-2)!;
+    const sentAt = refusal.t - 1;
+    const moved = [...points.slice(0, -2), { ...refusal, sentAt, conn: 1 }, { ...last, t: refusal.t + 1, sentAt: sentAt + sentLater, conn: 2 }];
+    return keyRun({ start: startAt(20, S0 + 40), burst: { ...rest, points: moved } });
+  };
+
+  it.each<Case>([
+    { title: "a sliding log's Reset falling back at Remaining 0 is no window's turn: exactly Remaining passes", run: () => noisyLog(), outcome: 'pass', mentions: ['refilling limiter', '58 accepted from Remaining 58'] },
+    { title: 'the same log accepting fewer than Remaining still fails', run: () => noisyLog(56), outcome: 'fail', code: 'refused-before-quota', mentions: ['a 429 after 56 accepted requests', 'Remaining said 58'] },
+    { title: "a fixed window turning under noisy Resets counts the new window's 60, and passes", run: () => noisyTurn(58, 44, 60), outcome: 'pass', mentions: ['fixed window: exactly 60', 'turned during the burst', 'after 44 accepted'] },
+    { title: 'the noisy turned window accepting one too many fails', run: () => noisyTurn(58, 44, 61), outcome: 'fail', code: 'not-the-stated-quota', mentions: ['61 requests accepted', 'the new window started at Remaining 60'] },
+    { title: 'a refilling limiter whose last 2xx, sent with the 429, arrives after it passes', run: () => reordered(0), outcome: 'pass', mentions: ['19 accepted from Remaining 20 (and 1 sent with the first 429, answered after it)'] },
+    { title: 'a 2xx sent after the 429 is not counted: fewer than Remaining still fails', run: () => reordered(5), outcome: 'fail', code: 'refused-before-quota', mentions: ['a 429 after 19 accepted requests', 'Remaining said 20'] },
   ])('$title', (c) => {
     expectCase(judgeQuota(c.run()), c);
   });

@@ -1,8 +1,12 @@
 // The reference's legal variations as families (targets/reference/families.ts): each on exactly one
 // axis, servers composed by seed alone, and a named server checked before it is run.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../../lib/checks/registry.ts';
+import { PROJECT_ROOT } from '../../lib/config/load-target.ts';
 import { SERVER_FAMILIES, SERVER_FAMILY_IDS } from '../../lib/checks/server-families.ts';
-import { axisOf, combinationOf, composeServers, describeCombination, FAMILY_AXES, ONLY_ON_THE_CLOCK, onSockets, onTheClock, reproduceCommand, variationsOf } from '../../targets/reference/families.ts';
+import { axisOf, combinationOf, composeServers, describeCombination, FAMILIES_DOC_MARKERS, FAMILY_AXES, familiesMarkdown, ONLY_ON_THE_CLOCK, onSockets, onTheClock, reproduceCommand, variationsOf } from '../../targets/reference/families.ts';
 import { VARIATION_IDS, WIRE_VARIATIONS } from '../../targets/reference/variations.ts';
 
 describe('server families', () => {
@@ -51,5 +55,22 @@ describe('server families', () => {
     expect('error' in again ? '' : describeCombination(again)).toBe(describeCombination(c!));
     expect(combinationOf(['no-such-variation'])).toEqual({ error: expect.stringMatching(/"no-such-variation" is not a legal variation/) });
     expect(combinationOf(['chunked-bodies', 'close-delimited'])).toEqual({ error: expect.stringMatching(/alternatives of one axis \(http: framing\)/) });
+  });
+});
+
+describe('the families in docs/checks.md', () => {
+  it('are as the families and the musts say (npm run docs:families writes them)', () => {
+    const text = readFileSync(path.join(PROJECT_ROOT, 'docs', 'checks.md'), 'utf8');
+    const [open, close] = FAMILIES_DOC_MARKERS;
+    expect(text.slice(text.indexOf(open) + open.length, text.indexOf(close)).trim()).toBe(familiesMarkdown());
+  });
+
+  it('name, for every must, the families it was judged against or why none', () => {
+    const doc = familiesMarkdown();
+    for (const c of CHECKS.filter((x) => x.severity === 'must')) {
+      expect(doc).toContain(`\`${c.id}\``);
+      expect(c.judgedAgainst).toBeDefined();
+    }
+    for (const c of CHECKS.filter((x) => x.severity !== 'must')) expect(c.judgedAgainst).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import { echoProblems, notingOtherMembers, readPet, readPets, sameAnimalProblems
 import { defineCheck } from './define.ts';
 import { describeSeen, type EachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
 import { isAccepted, isServerError } from '../status.ts';
+import type { ReadLagSeen } from '../suite-kit/read-back.ts';
 
 const clause = 'Endpoints / createPet';
 const petClause = 'Resources and their fields / Pet';
@@ -233,6 +234,20 @@ export function describeStatusDefault(seen: Seen): Finding {
 }
 
 /**
+ * What the run's read-backs saw of read-after-write (lib/suite-kit/read-back.ts): every write
+ * visible at once, or how many read-backs waited and the largest lag seen. The interface says
+ * nothing of it, so this never fails; a write never seen within the bound is its own check's failure.
+ */
+export function describeReadLag(seen: ReadLagSeen): Finding {
+  const { reads, waited, largestMs, gaveUp, boundMs } = seen;
+  if (reads === 0) return skip('nothing the run wrote was read back so far');
+  const readBacks = `${reads} read-back${reads === 1 ? '' : 's'} of what the run wrote`;
+  const notSeen = gaveUp > 0 ? `; ${gaveUp} never saw the write within ${boundMs} ms (judged by ${gaveUp === 1 ? 'its check' : 'their checks'})` : '';
+  if (waited === 0) return pass(`${readBacks}: every write was visible at once${notSeen}`);
+  return pass(`${readBacks}: ${waited} saw the write only after waiting, the largest lag seen ${largestMs} ms (reads wait up to ${boundMs} ms; the interface says nothing of read-after-write)${notSeen}`);
+}
+
+/**
  * What a body that is not one NewPet as a JSON object holds: an array of NewPets, a NewPet wrapped
  * in an object ({"pet": …}, {"data": …}), a NewPet form-encoded, a NewPet's JSON labelled text/plain.
  */
@@ -368,5 +383,13 @@ export const lenientInput = defineCheck({
   judge: judgeLenientInput,
 });
 export const statusDefault = defineCheck({ id: 'create-pet.status-default', explainedBy: ['create-pet.created'], clause: 'States and transitions', suite, title: 'The status of an animal created without one ("not shown"), recorded', severity: 'info', judge: describeStatusDefault });
+export const readAfterWriteLag = defineCheck({
+  id: 'create-pet.read-after-write-lag',
+  clause: 'States and transitions',
+  suite,
+  title: 'How long after createPet an animal is visible to getPet and listPets (read-after-write is not described), recorded: read-backs wait up to 2 s',
+  severity: 'info',
+  judge: describeReadLag,
+});
 
-export const CREATE_PET_CHECKS = [created, echo, newId, persisted, invalidRejected, lenientInput, boundaries, bodyIdIgnored, extraFields, oneNewPet, mediaType, statusDefault] as const;
+export const CREATE_PET_CHECKS = [created, echo, newId, persisted, invalidRejected, lenientInput, boundaries, bodyIdIgnored, extraFields, oneNewPet, mediaType, statusDefault, readAfterWriteLag] as const;

@@ -6,7 +6,6 @@ import { echoProblems, notingOtherMembers, readPet, readPets, sameAnimalProblems
 import { defineCheck } from './define.ts';
 import { describeSeen, type EachCase, explainedBy, fail, type Finding, findingOf, pass, type Seen, skip } from './types.ts';
 import { isAccepted, isServerError } from '../status.ts';
-import type { ReadLagSeen } from '../suite-kit/read-back.ts';
 
 const clause = 'Endpoints / createPet';
 const petClause = 'Resources and their fields / Pet';
@@ -233,18 +232,45 @@ export function describeStatusDefault(seen: Seen): Finding {
   return pass(`the Pet comes back ${written}`);
 }
 
+/** What the run's read-backs of what it wrote saw so far (lib/suite-kit/read-back.ts). */
+export interface ReadLagSeen {
+  /** Read-backs made (each one or more reads). */
+  reads: number;
+  /** Of those, how many saw the write only after waiting. */
+  waited: number;
+  /** The longest a read-back waited before it saw the write, ms from its first read to the read that saw it (0: none waited). */
+  largestMs: number;
+  /** In that read-back, when the last read that did not see it was made, ms from its first read: the lag lies between the two. */
+  largestNotYetMs: number;
+  /** Read-backs that never saw the write within the bound: their checks judged the last answer. */
+  gaveUp: number;
+  /**
+   * Read-backs that did not wait at all, the write not seen: once one gave up while none has seen
+   * a write late, the store loses writes rather than lags them, and waiting would cost the bound on
+   * every case (a property's shrinking repeats the failing one).
+   */
+  notWaited: number;
+  /** The bound of a read-back, ms. */
+  boundMs: number;
+}
+
 /**
  * What the run's read-backs saw of read-after-write (lib/suite-kit/read-back.ts): every write
  * visible at once, or how many read-backs waited and the largest lag seen. The interface says
  * nothing of it, so this never fails; a write never seen within the bound is its own check's failure.
  */
 export function describeReadLag(seen: ReadLagSeen): Finding {
-  const { reads, waited, largestMs, gaveUp, boundMs } = seen;
+  const { reads, waited, largestMs, largestNotYetMs, gaveUp, notWaited, boundMs } = seen;
   if (reads === 0) return skip('nothing the run wrote was read back so far');
   const readBacks = `${reads} read-back${reads === 1 ? '' : 's'} of what the run wrote`;
-  const notSeen = gaveUp > 0 ? `; ${gaveUp} never saw the write within ${boundMs} ms (judged by ${gaveUp === 1 ? 'its check' : 'their checks'})` : '';
+  const notSeen =
+    (gaveUp > 0 ? `; ${gaveUp} never saw the write within ${boundMs} ms (judged by ${gaveUp === 1 ? 'its check' : 'their checks'})` : '') +
+    (notWaited > 0 ? `; ${notWaited} more not seen were not waited for (a write lost, none seen late: the store loses writes rather than lags them)` : '');
   if (waited === 0) return pass(`${readBacks}: every write was visible at once${notSeen}`);
-  return pass(`${readBacks}: ${waited} saw the write only after waiting, the largest lag seen ${largestMs} ms (reads wait up to ${boundMs} ms; the interface says nothing of read-after-write)${notSeen}`);
+  return pass(
+    `${readBacks}: ${waited} saw the write only after waiting; the largest lag seen: not visible ${largestNotYetMs} ms after the first read, visible ${largestMs} ms after it ` +
+      `(reads wait up to ${boundMs} ms; the interface says nothing of read-after-write)${notSeen}`,
+  );
 }
 
 /**

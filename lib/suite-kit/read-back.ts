@@ -3,9 +3,12 @@
 // variation read-lag: up to 1 s). So every check that reads back what it wrote and judges it reads
 // again, with backoff (100, 200, 400, 800 ms, then what is left of the bound: 2 s in all), until
 // it sees what it wrote or the bound has passed; then the check judges the last answer as before.
-// A read that sees it at once costs no wait and no request more. The lag seen is recorded, and
+// A read that sees it at once costs no wait and no request more; once a read-back has given up
+// while none has seen a write late, the store loses writes rather than lags them, and read-backs
+// no longer wait. The lag seen is recorded, and
 // create-pet.read-after-write-lag (info) says it. Waits are on the clock given (a virtual one in
 // tests).
+import type { ReadLagSeen } from '../checks/create-pet.ts';
 import { type Clock, systemClock } from '../load/clock.ts';
 
 export interface ReadBackOptions {
@@ -17,25 +20,13 @@ export interface ReadBackOptions {
 
 export const READ_BACK: ReadBackOptions = { firstWaitMs: 100, boundMs: 2000 };
 
-/** What the run's read-backs saw so far. */
-export interface ReadLagSeen {
-  /** Read-backs made (each one or more reads). */
-  reads: number;
-  /** Of those, how many saw the write only after waiting. */
-  waited: number;
-  /** The longest a read-back waited before it saw the write, ms (0: none waited). */
-  largestMs: number;
-  /** Read-backs that never saw the write within the bound: their checks judged the last answer. */
-  gaveUp: number;
-  /** The bound of a read-back, ms. */
-  boundMs: number;
-}
-
 export class ReadBack {
   private reads = 0;
   private waited = 0;
   private largestMs = 0;
+  private largestNotYetMs = 0;
   private gaveUp = 0;
+  private notWaited = 0;
 
   constructor(
     private readonly clock: Clock = systemClock,
@@ -51,20 +42,26 @@ export class ReadBack {
     const start = this.clock.now();
     let answer = await read();
     if (visible(answer)) return answer;
+    if (this.gaveUp > 0 && this.waited === 0) {
+      this.notWaited += 1;
+      return answer;
+    }
     let waitMs = this.options.firstWaitMs;
     let waitedMs = 0;
+    let notYet = 0;
     while (waitedMs < this.options.boundMs) {
       const ms = Math.min(waitMs, this.options.boundMs - waitedMs);
       await this.clock.sleep(ms);
       waitedMs += ms;
       waitMs *= 2;
-      const at = this.clock.now();
+      const at = this.clock.now() - start;
       answer = await read();
       if (visible(answer)) {
         this.waited += 1;
-        this.largestMs = Math.max(this.largestMs, at - start);
+        if (at > this.largestMs) [this.largestMs, this.largestNotYetMs] = [at, notYet];
         return answer;
       }
+      notYet = at;
     }
     this.gaveUp += 1;
     return answer;
@@ -86,6 +83,6 @@ export class ReadBack {
   }
 
   seen(): ReadLagSeen {
-    return { reads: this.reads, waited: this.waited, largestMs: this.largestMs, gaveUp: this.gaveUp, boundMs: this.options.boundMs };
+    return { reads: this.reads, waited: this.waited, largestMs: this.largestMs, largestNotYetMs: this.largestNotYetMs, gaveUp: this.gaveUp, notWaited: this.notWaited, boundMs: this.options.boundMs };
   }
 }

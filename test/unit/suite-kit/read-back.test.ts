@@ -28,7 +28,7 @@ describe('ReadBack.until', () => {
     expect((await clock.run(() => readBack.until(read, found))).status).toBe(200);
     expect(readsAt).toEqual([0]);
     expect(clock.fired).toBe(0);
-    expect(readBack.seen()).toEqual({ reads: 1, waited: 0, largestMs: 0, gaveUp: 0, boundMs: READ_BACK.boundMs });
+    expect(readBack.seen()).toEqual({ reads: 1, waited: 0, largestMs: 0, largestNotYetMs: 0, gaveUp: 0, notWaited: 0, boundMs: READ_BACK.boundMs });
     expect(readAfterWriteLag.judge(readBack.seen())).toMatchObject({ outcome: 'pass', message: expect.stringContaining('every write was visible at once') });
   });
 
@@ -38,13 +38,13 @@ describe('ReadBack.until', () => {
     const { read, readsAt } = lagging(clock, 300);
     expect((await clock.run(() => readBack.until(read, found))).status).toBe(200);
     expect(readsAt).toEqual([0, 100, 300]);
-    expect(readBack.seen()).toMatchObject({ reads: 1, waited: 1, largestMs: 300, gaveUp: 0 });
+    expect(readBack.seen()).toMatchObject({ reads: 1, waited: 1, largestMs: 300, largestNotYetMs: 100, gaveUp: 0 });
     // A second read-back seen at once leaves the largest lag as it was.
     await clock.run(() => readBack.until(lagging(clock, 0).read, found));
     expect(readBack.seen()).toMatchObject({ reads: 2, waited: 1, largestMs: 300 });
     const finding = readAfterWriteLag.judge(readBack.seen());
     expect(finding.outcome).toBe('pass');
-    expect(finding.message).toMatch(/2 read-backs .*: 1 saw the write only after waiting, the largest lag seen 300 ms/);
+    expect(finding.message).toMatch(/2 read-backs .*: 1 saw the write only after waiting; the largest lag seen: not visible 100 ms after the first read, visible 300 ms after it/);
   });
 
   it('never visible: gives up at the bound with the last answer (the check judges it and fails as before)', async () => {
@@ -59,6 +59,30 @@ describe('ReadBack.until', () => {
     // Info: never a failure; the write never seen is its own check's.
     expect(readAfterWriteLag.severity).toBe('info');
     expect(readAfterWriteLag.judge(readBack.seen())).toMatchObject({ outcome: 'pass', message: expect.stringContaining('1 never saw the write within 2000 ms') });
+  });
+
+  it('once a read-back gave up and none has seen a write late, later ones do not wait (a store that loses writes, not one that lags)', async () => {
+    const clock = new VirtualClock(T0);
+    const readBack = new ReadBack(clock);
+    await clock.run(() => readBack.until(lagging(clock, undefined).read, found));
+    const start = clock.now();
+    const { read, readsAt } = lagging(clock, undefined);
+    expect((await clock.run(() => readBack.until(read, found))).status).toBe(404);
+    expect(readsAt).toHaveLength(1);
+    expect(clock.now()).toBe(start);
+    expect(readBack.seen()).toMatchObject({ reads: 2, gaveUp: 1, notWaited: 1 });
+    expect(readAfterWriteLag.judge(readBack.seen()).message).toContain('1 more not seen were not waited for');
+  });
+
+  it('where a read-back has seen a write late, a later one that gives up does not stop the waiting', async () => {
+    const clock = new VirtualClock(T0);
+    const readBack = new ReadBack(clock);
+    await clock.run(() => readBack.until(lagging(clock, 300).read, found));
+    await clock.run(() => readBack.until(lagging(clock, undefined).read, found));
+    const { read, readsAt } = lagging(clock, undefined);
+    await clock.run(() => readBack.until(read, found));
+    expect(readsAt).toHaveLength(6);
+    expect(readBack.seen()).toMatchObject({ reads: 3, waited: 1, gaveUp: 2, notWaited: 0 });
   });
 
   it('says nothing was read back when nothing was', () => {

@@ -37,7 +37,9 @@ describe('Concurrency', () => {
         })),
       );
       const ids = [...new Set(creates.flatMap((c) => (c.seen.status === 201 ? [readPet(c.seen).value?.id] : [])).filter((id) => id !== undefined))];
-      const lookups = await Promise.all(ids.map(async (id) => ({ id, seen: await ctx.client.send({ method: 'GET', path: `/pets/${id}`, auth: ctx.auth() }) })));
+      // Each read again (bounded) while not found, for a store whose reads lag its writes.
+      const lookup = (id: bigint) => ctx.readBack.until(() => ctx.client.send({ method: 'GET', path: `/pets/${id}`, auth: ctx.auth() }), (res) => res.status !== 404);
+      const lookups = await Promise.all(ids.map(async (id) => ({ id, seen: await lookup(id) })));
       rounds.push({ creates, lookups });
       const finding = concurrency.parallelCreates.judge(rounds);
       if (finding.outcome !== 'pass') return finding;

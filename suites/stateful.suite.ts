@@ -22,6 +22,7 @@ function api(ctx: CheckContext): StoreApi {
     create: (pet) => ctx.client.send({ method: 'POST', path: '/pets', auth: ctx.auth(), body: stringifyJson(pet), headers: { 'content-type': 'application/json' } }),
     list: (query) => ctx.client.send({ method: 'GET', path: '/pets', auth: ctx.auth(), query: { limit: query.limit, status: query.status } }),
     get: (id) => ctx.client.send({ method: 'GET', path: `/pets/${id}`, auth: ctx.auth() }),
+    readBack: (read, visible) => ctx.readBack.until(read, visible),
   };
 }
 

@@ -272,6 +272,47 @@ export function describeStatusDefault(seen: Seen): Finding {
   return pass(`the Pet comes back ${written}`);
 }
 
+/** What the run's read-backs of what it wrote saw so far (lib/suite-kit/read-back.ts). */
+export interface ReadLagSeen {
+  /** Read-backs made (each one or more reads). */
+  reads: number;
+  /** Of those, how many saw the write only after waiting. */
+  waited: number;
+  /** The longest a read-back waited before it saw the write, ms from its first read to the read that saw it (0: none waited). */
+  largestMs: number;
+  /** In that read-back, when the last read that did not see it was made, ms from its first read: the lag lies between the two. */
+  largestNotYetMs: number;
+  /** Read-backs that never saw the write within the bound: their checks judged the last answer. */
+  gaveUp: number;
+  /**
+   * Read-backs that did not wait at all, the write not seen: once one gave up while none has seen
+   * a write late, the store loses writes rather than lags them, and waiting would cost the bound on
+   * every case (a property's shrinking repeats the failing one).
+   */
+  notWaited: number;
+  /** The bound of a read-back, ms. */
+  boundMs: number;
+}
+
+/**
+ * What the run's read-backs saw of read-after-write (lib/suite-kit/read-back.ts): every write
+ * visible at once, or how many read-backs waited and the largest lag seen. The interface says
+ * nothing of it, so this never fails; a write never seen within the bound is its own check's failure.
+ */
+export function describeReadLag(seen: ReadLagSeen): Finding {
+  const { reads, waited, largestMs, largestNotYetMs, gaveUp, notWaited, boundMs } = seen;
+  if (reads === 0) return skip('nothing the run wrote was read back so far');
+  const readBacks = `${reads} read-back${reads === 1 ? '' : 's'} of what the run wrote`;
+  const notSeen =
+    (gaveUp > 0 ? `; ${gaveUp} never saw the write within ${boundMs} ms (judged by ${gaveUp === 1 ? 'its check' : 'their checks'})` : '') +
+    (notWaited > 0 ? `; ${notWaited} more not seen were not waited for (a write lost, none seen late: the store loses writes rather than lags them)` : '');
+  if (waited === 0) return pass(`${readBacks}: every write was visible at once${notSeen}`);
+  return pass(
+    `${readBacks}: ${waited} saw the write only after waiting; the largest lag seen: not visible ${largestNotYetMs} ms after the first read, visible ${largestMs} ms after it ` +
+      `(reads wait up to ${boundMs} ms; the interface says nothing of read-after-write)${notSeen}`,
+  );
+}
+
 /**
  * What a body that is not one NewPet as a JSON object holds: an array of NewPets, a NewPet wrapped
  * in an object ({"pet": …}, {"data": …}), a NewPet form-encoded, a NewPet's JSON labelled text/plain.
@@ -410,5 +451,13 @@ export const lenientInput = defineCheck({
   judge: judgeLenientInput,
 });
 export const statusDefault = defineCheck({ id: 'create-pet.status-default', explainedBy: ['create-pet.created'], clause: 'States and transitions', suite, title: 'The status of an animal created without one ("not shown"), recorded', severity: 'info', judge: describeStatusDefault });
+export const readAfterWriteLag = defineCheck({
+  id: 'create-pet.read-after-write-lag',
+  clause: 'States and transitions',
+  suite,
+  title: 'How long after createPet an animal is visible to getPet and listPets (read-after-write is not described), recorded: read-backs wait up to 2 s',
+  severity: 'info',
+  judge: describeReadLag,
+});
 
-export const CREATE_PET_CHECKS = [created, echo, newId, persisted, invalidRejected, lenientInput, boundaries, bodyIdIgnored, extraFields, oneNewPet, mediaType, statusDefault] as const;
+export const CREATE_PET_CHECKS = [created, echo, newId, persisted, invalidRejected, lenientInput, boundaries, bodyIdIgnored, extraFields, oneNewPet, mediaType, statusDefault, readAfterWriteLag] as const;

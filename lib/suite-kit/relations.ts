@@ -81,6 +81,12 @@ export interface ObserveOptions {
   /** The target's base URL: a Location is followed only within its origin. */
   baseUrl: string;
   progress?: (line: string) => void;
+  /**
+   * Reads again (bounded) until the answer shows what was written (lib/suite-kit/read-back.ts): the
+   * Location of a created animal and the canonical animal's read-back, a store's reads lagging its
+   * writes. Absent: one read.
+   */
+  readBack?: (read: () => Promise<ApiResponse>, visible: (res: ApiResponse) => boolean) => Promise<ApiResponse>;
 }
 
 /** What was observed, and why sending stopped before the plan's end (the request budget spent), if it did. */
@@ -106,6 +112,8 @@ export async function observeRelations(spellings: readonly PlannedSpelling[], op
 
 async function observeInto(observations: Observation[], spellings: readonly PlannedSpelling[], options: ObserveOptions): Promise<void> {
   const { send, key } = options;
+  const readBack = options.readBack ?? ((read: () => Promise<ApiResponse>) => read());
+  const found = (res: ApiResponse) => res.status !== 404;
   const origin = new URL(options.baseUrl).origin;
   const ordered = [...spellings.filter((s) => s.canonical.operation !== 'createPet'), ...spellings.filter((s) => s.canonical.operation === 'createPet')];
   const canonical = new Map<Operation, { seen: Seen; exchange: Exchange }>();
@@ -183,7 +191,7 @@ async function observeInto(observations: Observation[], spellings: readonly Plan
     if (o.seen.status === 201 && location !== undefined) {
       const url = new URL(location, `${origin}${requestTarget(o.transformed.request)}`);
       if (url.origin === origin) {
-        const res = await sendKeyed({ method: 'GET', path: '', target: url.pathname + url.search, auth: { key } });
+        const res = await readBack(() => sendKeyed({ method: 'GET', path: '', target: url.pathname + url.search, auth: { key } }), found);
         o.location = seenOf(res);
         evidence.push(res.exchange);
       }
@@ -192,8 +200,8 @@ async function observeInto(observations: Observation[], spellings: readonly Plan
     const schema = await sendKeyed(requestOf({ ...base, body: stringifyJson({ name: `${CREATED_NAME_PREFIX}relations without categoryId` }) }, 'key', key));
     evidence.push(schema.exchange);
     const id = idIn(created.text);
-    const readBack = id === undefined ? undefined : await sendKeyed({ method: 'GET', path: '', target: `/${[...base.base, 'pets', id].join('/')}`, auth: { key } });
-    if (readBack) evidence.push(readBack.exchange);
-    o.integrity = { schema: seenOf(schema), ...(readBack ? { readBack: seenOf(readBack) } : {}) };
+    const read = id === undefined ? undefined : await readBack(() => sendKeyed({ method: 'GET', path: '', target: `/${[...base.base, 'pets', id].join('/')}`, auth: { key } }), found);
+    if (read) evidence.push(read.exchange);
+    o.integrity = { schema: seenOf(schema), ...(read ? { readBack: seenOf(read) } : {}) };
   }
 }

@@ -10,6 +10,7 @@ import { targetClientOptions } from '../client/for-target.ts';
 import { EVENTS_ARTIFACT, type HarnessEvent } from './events.ts';
 import { AcceptedLedger, dayOfTarget } from './ledger.ts';
 import { type RunContext, runStart } from '../config/run-context.ts';
+import { ReadBack } from './read-back.ts';
 
 /** Exchanges are sent in batches of at most this many; anything else is sent at once. */
 const BATCH = 100;
@@ -60,6 +61,8 @@ export class Session {
   readonly channel: EventChannel;
   /** Every key's accepted requests of the run, whichever suite sent them (the day is counted from it). */
   readonly accepted: AcceptedLedger;
+  /** The run's read-backs of what it wrote, on the system clock: they wait for a store whose reads lag its writes. */
+  readonly readBack = new ReadBack();
 
   constructor(readonly run: RunContext) {
     this.channel = new EventChannel(run.echoProgress ? (line) => console.info(line) : undefined);

@@ -13,7 +13,14 @@ export interface StoreApi {
   create(body: NewPet): Promise<Seen>;
   list(query: ListQuery): Promise<Seen>;
   get(id: bigint): Promise<Seen>;
+  /**
+   * Reads again (bounded) until the answer shows what the sequence wrote (lib/suite-kit/read-back.ts):
+   * a store's reads may lag its writes. Absent: one read.
+   */
+  readBack?: (read: () => Promise<Seen>, visible: (seen: Seen) => boolean) => Promise<Seen>;
 }
+
+const once = (read: () => Promise<Seen>): Promise<Seen> => read();
 
 /** The model, and the commands run so far (for the failure message). */
 export interface Sequence {
@@ -59,7 +66,8 @@ class List implements StoreCommand {
     return true;
   }
   async run(s: Sequence, api: StoreApi): Promise<void> {
-    const seen = await api.list(this.query);
+    // Listed again while the one thing wrong is a known animal missing (it may not be visible yet).
+    const seen = await (api.readBack ?? once)(() => api.list(this.query), (answer) => judgeListStep(s.model, this.query, answer).code !== 'known-animal-missing');
     const judged = judgeListStep(s.model, this.query, seen);
     step(s, this.toString(), judged, seen);
     const { learned } = judged;
@@ -80,7 +88,8 @@ class Get implements StoreCommand {
   async run(s: Sequence, api: StoreApi): Promise<void> {
     const ids = [...s.model.known.keys()];
     const id = ids[this.pick % ids.length]!;
-    const seen = await api.get(id);
+    // Read again while not found: an animal created just before may not be visible yet.
+    const seen = await (api.readBack ?? once)(() => api.get(id), (answer) => answer.status !== 404);
     step(s, `Get(${id})`, judgeGetStep(s.model, id, seen), seen);
   }
   toString(): string {

@@ -18,6 +18,7 @@ import { blocksVerdict } from '../result/verdict.ts';
 import type { HarnessEvent } from './events.ts';
 import type { RunContext } from '../config/run-context.ts';
 import { session } from './session.ts';
+import type { ReadBack } from './read-back.ts';
 
 export interface CheckContext {
   client: ApiClient;
@@ -36,6 +37,8 @@ export interface CheckContext {
   emit(event: HarnessEvent): void;
   /** Forget the exchanges recorded so far: the evidence is what follows. */
   restartEvidence(): void;
+  /** Reads back what the run wrote, waiting (bounded) for a store whose reads lag its writes; records the lag seen. */
+  readBack: ReadBack;
 }
 
 export interface CheckOptions {
@@ -57,6 +60,7 @@ function contextFor(restartEvidence: () => void): CheckContext {
     sentWith: (label) => s.accepted.sent(label).length,
     emit: (event) => s.channel.emit(event),
     restartEvidence,
+    readBack: s.readBack,
   };
 }
 

@@ -1,7 +1,7 @@
 // How a finished reply reaches the client: after what delay (variations slow-responses, far-away,
 // answers-reordered and several-instances, fault latency-grows-with-load), with which Date (clock-ahead, clock-behind,
 // several-instances, instances-clock-skew), whether the connection stays open (keep-alive-1s), and
-// in which form on the wire (interim answers, framing, codings). The request has been decided and counted before; only
+// in which form on the wire (interim answers, framing, codings, slow-body's held heads and bodies in two pieces). The request has been decided and counted before; only
 // the write waits, on a timer. Without these variations a reply is written at once and node:http
 // writes the Date from the real clock.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -36,6 +36,12 @@ const REORDER_SALT = 0x5e0d;
 export function reorderDelayMs(n: number, connection: number): number {
   return Math.floor(seededFraction(REORDER_SALT ^ Math.imul(connection, 0x27d4eb2f), n) * (REORDERED.maxMs + 1));
 }
+
+/**
+ * Variation slow-body (a socket server only): the head of every `every`-th response is held `headMs`
+ * (a slow first byte), and every body is written in two pieces `gapMs` apart.
+ */
+export const SLOW_BODY = { every: 5, headMs: 30, gapMs: 20 } as const;
 
 /** Fault latency-grows-with-load: each reply waits this long for every request decided in the second before it. */
 export const LOAD_LATENCY_MS_PER_REQUEST = 5;
@@ -79,6 +85,8 @@ export interface DeliveryOptions {
   latencyGrowsWithLoad?: boolean;
   /** Interim answers, framing and codings (a socket server only). */
   wire?: WireForm;
+  /** Variation slow-body: every SLOW_BODY.every-th head held, bodies in two pieces (a socket server only). */
+  slowBody?: boolean;
 }
 
 /** How one reply is delivered; fixed when its request is decided, in arrival order. */
@@ -93,6 +101,8 @@ export class Delivery {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private requests = 0;
+  /** Variation slow-body: responses written so far. */
+  private responses = 0;
   private connectionsSeen = 0;
   private readonly requestsByKey = new Map<string, number>();
   /** latency-grows-with-load: when the requests of the last second were decided, oldest first. */
@@ -102,9 +112,12 @@ export class Delivery {
   /** instances-clock-skew: each connection's number, in the order they were first seen. */
   private readonly connections = new WeakMap<object, number>();
 
+  private readonly wire: WireForm | undefined;
+
   constructor(private readonly options: DeliveryOptions = {}) {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => timer(ms));
+    this.wire = options.slowBody ? { ...options.wire, bodyGapMs: SLOW_BODY.gapMs } : options.wire;
   }
 
   /** keep-alive-1s: advertises the keep-alive timeout, closes idle connections then, and notes when each opens. */
@@ -165,22 +178,20 @@ export class Delivery {
    * is thrown, or, after a delay, rejects the promise returned.
    */
   write(res: ServerResponse, reply: Reply, plan: DeliveryPlan = AT_ONCE): Promise<void> | undefined {
-    if (plan.delayMs > 0) return this.sleep(plan.delayMs).then(() => this.writeNow(res, reply, plan));
-    this.writeNow(res, reply, plan);
-    return undefined;
+    // Variation slow-body: every SLOW_BODY.every-th response's head waits a little more.
+    const delayMs = plan.delayMs + (this.options.slowBody && ++this.responses % SLOW_BODY.every === 0 ? SLOW_BODY.headMs : 0);
+    if (delayMs > 0) return this.sleep(delayMs).then(() => this.writeNow(res, reply, plan));
+    return this.writeNow(res, reply, plan);
   }
 
-  private writeNow(res: ServerResponse, reply: Reply, plan: DeliveryPlan): void {
+  private writeNow(res: ServerResponse, reply: Reply, plan: DeliveryPlan): Promise<void> | undefined {
     const date = this.date(plan);
     const old = this.isOld(res.socket);
-    if (date === undefined && !old) {
-      writeReply(res, reply, this.options.wire);
-      return;
-    }
+    if (date === undefined && !old) return writeReply(res, reply, this.wire, this.sleep);
     const headers = { ...reply.headers };
     if (date !== undefined) headers.Date = date;
     if (old) headers.Connection = 'close';
-    writeReply(res, { ...reply, headers }, this.options.wire);
+    return writeReply(res, { ...reply, headers }, this.wire, this.sleep);
   }
 
   private isOld(socket: Socket | null): boolean {

@@ -33,10 +33,12 @@ export const FAMILY_AXES: Readonly<Record<ServerFamilyId, readonly Axis[]>> = {
     { name: 'content coding', alternatives: ['gzip-always', 'deflate-always', 'br-always'] },
     { name: 'interim answers', alternatives: ['early-hints-103', 'interim-100-102'] },
     { name: 'connections', alternatives: ['keep-alive-1s'] },
+    { name: 'slow heads and bodies', alternatives: ['slow-body'] },
     { name: 'response times', alternatives: ['slow-responses', 'far-away', 'slow-day'] },
   ],
   time: [
     { name: 'order of answers across connections', alternatives: ['answers-reordered'] },
+    { name: 'reads after writes', alternatives: ['read-lag'] },
     { name: 'instances', alternatives: ['several-instances', 'instances-clock-skew'] },
     { name: 'clock', alternatives: ['clock-ahead', 'clock-behind'] },
   ],

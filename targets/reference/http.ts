@@ -104,6 +104,8 @@ export interface WireForm {
   interim?: readonly (100 | 102 | 103)[];
   framing?: 'chunked' | 'close';
   codings?: readonly ('gzip' | 'deflate' | 'br')[];
+  /** Variation slow-body: the body in two pieces, the second this many ms after the first (the head's hold is the delivery's). */
+  bodyGapMs?: number;
 }
 
 /** The Link header of variation early-hints-103's 103 answers. */
@@ -111,7 +113,11 @@ export const EARLY_HINT_LINK = '</v1/pets>; rel=preload; as=fetch';
 
 const CODERS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync } as const;
 
-export function writeReply(res: ServerResponse, reply: Reply, form: WireForm = {}): void {
+/**
+ * Writes the reply in the wire's form. With `form.bodyGapMs` (variation slow-body) the body's second
+ * piece follows after `pause(bodyGapMs)`: the promise returned settles once it is written.
+ */
+export function writeReply(res: ServerResponse, reply: Reply, form: WireForm = {}, pause?: (ms: number) => Promise<void>): Promise<void> | undefined {
   const text = reply.text ?? (reply.json === undefined ? '' : stringifyJson(reply.json));
   for (const status of form.interim ?? []) {
     if (status === 100) res.writeContinue();
@@ -126,24 +132,30 @@ export function writeReply(res: ServerResponse, reply: Reply, form: WireForm = {
   const codings = text === '' ? [] : (form.codings ?? []);
   const payload = codings.length === 0 ? text : codings.reduce<Buffer>((body, coding) => CODERS[coding](body), Buffer.from(text));
   if (codings.length > 0) head.push('Content-Encoding', codings.join(', '), 'Vary', 'Accept-Encoding');
+  const gapMs = form.bodyGapMs;
   if (form.framing === undefined) {
     head.push('Content-Length', String(Buffer.byteLength(payload)));
     res.writeHead(reply.status, head);
-    res.end(payload);
-    return;
+    if (gapMs === undefined || pause === undefined) {
+      res.end(payload);
+      return undefined;
+    }
+  } else {
+    if (form.framing === 'chunked') head.push('Transfer-Encoding', 'chunked');
+    else {
+      // Neither a length nor chunks: node:http then ends the body with the connection (and says Connection: close).
+      res.useChunkedEncodingByDefault = false;
+      if (headerValue(reply.headers, 'Connection') === undefined) head.push('Connection', 'close');
+    }
+    res.writeHead(reply.status, head);
   }
-  if (form.framing === 'chunked') head.push('Transfer-Encoding', 'chunked');
-  else {
-    // Neither a length nor chunks: node:http then ends the body with the connection (and says Connection: close).
-    res.useChunkedEncodingByDefault = false;
-    if (headerValue(reply.headers, 'Connection') === undefined) head.push('Connection', 'close');
-  }
-  res.writeHead(reply.status, head);
-  // In two parts, so that a reader must join them.
+  // In two parts, so that a reader must join them (variation slow-body: the second one later).
   const bytes = Buffer.from(payload);
   const half = Math.floor(bytes.length / 2);
   if (half > 0) res.write(bytes.subarray(0, half));
+  if (half > 0 && gapMs !== undefined && pause !== undefined) return pause(gapMs).then(() => void res.end(bytes.subarray(half)));
   res.end(bytes.subarray(half));
+  return undefined;
 }
 
 export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'not-utf8' | 'aborted' };

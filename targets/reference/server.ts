@@ -10,7 +10,7 @@ import { Faults, type FaultId } from './faults.ts';
 import { JSON_TYPE, type WireForm } from './http.ts';
 import { RateLimiter, type RateLimiterOptions, type WindowLengths } from './rate-limit.ts';
 import { ANONYMOUS, StatsRecorder, type ServerStats } from './stats.ts';
-import { AnimalStore } from './store.ts';
+import { AnimalStore, readLagMs } from './store.ts';
 import { JSON_TYPE_UTF8, Variations, type VariationId } from './variations.ts';
 
 export type { ServerStats } from './stats.ts';
@@ -104,6 +104,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
     idsNearMax: variations.has('ids-near-2^63'),
     defaultStatus: variations.has('status-default-available') ? 'available' : undefined,
     now,
+    ...(variations.has('read-lag') ? { readLagMs } : {}),
   });
   store.preload(config.preload);
   const faults = new Faults(config.faults);
@@ -141,7 +142,7 @@ export function buildReference(input: ServerConfigInput | ServerConfig, options:
     skewedConnections: variations.has('instances-clock-skew'),
     connectionMs: variations.has('keep-alive-1s') ? KEEP_ALIVE_MS : undefined,
     latencyGrowsWithLoad: faults.has('latency-grows-with-load'),
-    ...(options.socketless ? {} : { wire: wireForm(variations) }),
+    ...(options.socketless ? {} : { wire: wireForm(variations), slowBody: variations.has('slow-body') }),
   });
   const app = createApp({ store, keys, plans, limiter, faults, variations, stats, delivery, ...(options.sleep ? { sleep: options.sleep } : {}) });
   return { config, app, now, store, keys, plans, limiter, faults, variations, stats, delivery };

@@ -2,6 +2,7 @@
 import { INT64_MAX, type PetStatus } from '../../lib/models.ts';
 import type { NewPetInput } from './pet-record.ts';
 import { preloadedPet } from './preload.ts';
+import { seededFraction } from './seeded.ts';
 
 export type { NewPetInput } from './pet-record.ts';
 
@@ -54,6 +55,21 @@ export interface StoreOptions {
   defaultStatus?: PetStatus;
   /** The server's clock, epoch ms: when an animal is stored (`createdAt`). Default Date.now. */
   now?: () => number;
+  /**
+   * Variation read-lag: how long after its `n`-th write through the API (from 0) the animal
+   * written is shown to `get` and `list` (readLagMs). Preloaded animals are shown at once.
+   */
+  readLagMs?: (n: number) => number;
+}
+
+/** Variation read-lag: the longest a write waits before reads show it. */
+export const READ_LAG = { maxMs: 1000 } as const;
+
+const READ_LAG_SALT = 0x1a6;
+
+/** Variation read-lag: the lag of the store's `n`-th write through the API, 0 to READ_LAG.maxMs ms, the same on every run. */
+export function readLagMs(n: number): number {
+  return Math.floor(seededFraction(READ_LAG_SALT, n) * (READ_LAG.maxMs + 1));
 }
 
 const BEYOND_2_TO_53 = 2n ** 53n + 1n;
@@ -73,13 +89,23 @@ export class AnimalStore {
   private readonly lastShuffled = new Map<string, string>();
   /** Faults create-id-per-key and create-id-per-connection: the next position of each counter. */
   private readonly counters = new Map<string, bigint>();
+  /** Variation read-lag: when each animal still hidden from reads is shown (the server's epoch ms), and the writes so far. */
+  private readonly visibleAt = new Map<bigint, number>();
+  private writes = 0;
+  private readonly now: () => number;
 
-  constructor(private readonly options: StoreOptions = {}) {}
+  constructor(private readonly options: StoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+  }
 
   /** Adds an animal under the next id, or under `id` when given (only faults do that). */
   create(input: NewPetInput, id?: bigint, origin: CreateOrigin = {}): StoredPet {
     const pet = this.draft(input, id, origin);
     this.pets.set(pet.id, pet);
+    // Variation read-lag: the replica reads are served from has it only after the write's lag.
+    const lag = this.options.readLagMs?.(this.writes++) ?? 0;
+    if (lag > 0) this.visibleAt.set(pet.id, pet.createdAt + lag);
+    else this.visibleAt.delete(pet.id);
     return pet;
   }
 
@@ -92,12 +118,24 @@ export class AnimalStore {
       categoryId: input.categoryId,
       ...(status === undefined ? {} : { status }),
       ...(origin.creator === undefined ? {} : { creator: origin.creator }),
-      createdAt: (this.options.now ?? Date.now)(),
+      createdAt: this.now(),
     };
   }
 
+  /** The animal stored under `id`, if reads show it yet (variation read-lag). */
   get(id: bigint): StoredPet | undefined {
-    return this.pets.get(id);
+    const pet = this.pets.get(id);
+    return pet && this.shown(pet) ? pet : undefined;
+  }
+
+  /** Variation read-lag: whether reads show the animal yet (once shown, it is forgotten as hidden). */
+  private shown(pet: StoredPet): boolean {
+    if (this.visibleAt.size === 0) return true;
+    const at = this.visibleAt.get(pet.id);
+    if (at === undefined) return true;
+    if (this.now() < at) return false;
+    this.visibleAt.delete(pet.id);
+    return true;
   }
 
   /** Another animal than `id`: the next one in listing order, else the first (fault get-wrong-pet). */
@@ -129,7 +167,11 @@ export class AnimalStore {
 
   /** Adds `count` deterministic, varied animals (see preload.ts). */
   preload(count: number): void {
-    for (let i = 0; i < count; i++) this.preloaded.add(this.create(preloadedPet(i)).id);
+    for (let i = 0; i < count; i++) {
+      const pet = this.draft(preloadedPet(i));
+      this.pets.set(pet.id, pet);
+      this.preloaded.add(pet.id);
+    }
   }
 
   /** The first animal stored with exactly these fields (fault create-dedupes-identical). */
@@ -152,6 +194,7 @@ export class AnimalStore {
 
   private matches(pet: StoredPet, query: ListQuery): boolean {
     return (
+      this.shown(pet) &&
       (!query.preloadedOnly || this.preloaded.has(pet.id)) &&
       (query.status === undefined || (pet.status === query.status) !== (query.invertStatus ?? false))
     );

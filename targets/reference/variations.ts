@@ -337,6 +337,12 @@ export const VARIATION_CATALOGUE = [
       '(at random per request and connection) after the limiter has counted it, so that answers sent together on ' +
       'several connections arrive in another order than they were counted, one often in the millisecond another is sent.',
   },
+  {
+    id: 'read-lag',
+    allows:
+      'Read-after-write is not described: a replicated store shows an animal created to getPet and listPets only after a ' +
+      'lag of 0 to 1,000 ms (pseudo-random per write, the same on every run); createPet answers with the Pet at once.',
+  },
   // How a router, a parser or a middleware of some stack reads other spellings of a request (the
   // relations suite's families): spelling-variations.ts, hooked into app.ts and operations.ts.
   {
@@ -493,6 +499,13 @@ export const VARIATION_CATALOGUE = [
     id: 'br-always',
     wire: true,
     allows: 'Without Accept-Encoding any content coding is acceptable: every body is Brotli-coded (Content-Encoding: br, Vary: Accept-Encoding).',
+  },
+  {
+    id: 'slow-body',
+    wire: true,
+    allows:
+      'Response times are not given: every 5th response\'s head is held 30 ms (a slow first byte), and every body is ' +
+      'written in two pieces 20 ms apart (with Content-Length), well within any timeout.',
   },
 ] as const satisfies readonly VariationDefinition[];
 

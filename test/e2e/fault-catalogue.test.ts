@@ -101,8 +101,8 @@ const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' |
   {
     // chunked-bodies apart from close-delimited, which would frame every body instead; the
     // rate-limit suite meets early-hints-103 alone, against the plain reference (test/e2e/rate-limit.test.ts).
-    title: 'shapes of responses, every Pet with createdAt and _links, every Error with more members, JSON reversed and pretty-printed, 501 for unknown methods, chunked after 103 Early Hints, over a store of 500 animals',
-    variations: ['ids-beyond-2^53', 'status-default-available', 'limit-clamp', 'charset-utf8', 'shuffled-order', 'non-numeric-id-404', 'extra-fields-rejected', 'routing-before-auth', 'json-parser-first', 'media-type-415', 'deprecation-date-form', 'sunset-end-of-day', 'affinity-cookie', 'cache-control-keyed', 'pet-extra-members', 'chunked-bodies', 'early-hints-103', 'unknown-method-501', 'error-extra-members', 'json-reformatted'],
+    title: 'shapes of responses, every Pet with createdAt and _links, every Error with more members, JSON reversed and pretty-printed, 501 for unknown methods, chunked after 103 Early Hints, slow heads and bodies, over a store of 500 animals',
+    variations: ['ids-beyond-2^53', 'status-default-available', 'limit-clamp', 'charset-utf8', 'shuffled-order', 'non-numeric-id-404', 'extra-fields-rejected', 'routing-before-auth', 'json-parser-first', 'media-type-415', 'deprecation-date-form', 'sunset-end-of-day', 'affinity-cookie', 'cache-control-keyed', 'pet-extra-members', 'chunked-bodies', 'early-hints-103', 'unknown-method-501', 'error-extra-members', 'json-reformatted', 'slow-body'],
     suites: 'functional',
     preload: 500,
   },
@@ -112,8 +112,8 @@ const GROUPS: { title: string; variations: VariationId[]; suites: 'functional' |
   // The store assigns ids one way: ids-negative and ids-near-2^63 go one to each of these groups (the
   // spellings of a path parameter meet a negative id and the largest int64).
   {
-    title: 'spellings read leniently: paths in any case, with a trailing slash, doubled slashes, path parameters or encodings served; a CORS layer; an absolute Location; the last of duplicate members; negative ids',
-    variations: ['case-insensitive-routing', 'trailing-slash-served', 'merged-slashes', 'path-parameters-ignored', 'percent-decoded-path', 'options-cors', 'location-absolute', 'duplicate-member-last-wins', 'ids-negative'],
+    title: 'spellings read leniently: paths in any case, with a trailing slash, doubled slashes, path parameters or encodings served; a CORS layer; an absolute Location; the last of duplicate members; negative ids; reads that lag writes',
+    variations: ['case-insensitive-routing', 'trailing-slash-served', 'merged-slashes', 'path-parameters-ignored', 'percent-decoded-path', 'options-cors', 'location-absolute', 'duplicate-member-last-wins', 'ids-negative', 'read-lag'],
     suites: 'functional',
     preload: 20,
   },

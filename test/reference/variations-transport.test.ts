@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Client } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { INSTANCES, REORDERED, reorderDelayMs, SKEWED_CONNECTION_DATE_MS, SLOW, slowDelayMs } from '../../targets/reference/delivery.ts';
+import { INSTANCES, REORDERED, reorderDelayMs, SKEWED_CONNECTION_DATE_MS, SLOW, SLOW_BODY, slowDelayMs } from '../../targets/reference/delivery.ts';
 import { EARLY_HINT_LINK } from '../../targets/reference/http.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import type { RunningServer } from '../../targets/reference/server.ts';
@@ -334,6 +334,42 @@ function rawExchange(port: number, path: string, o: { keepAlive?: boolean; key?:
   });
 }
 
+interface TimedExchange {
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Ms from sending the request to the first byte of the answer, and to its last. */
+  headAt: number;
+  lastAt: number;
+}
+
+/** One GET on a connection of its own, with when the answer's first and last bytes came. */
+function timedExchange(port: number, path: string): Promise<TimedExchange> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    let sentAt = 0;
+    let headAt: number | undefined;
+    let lastAt = 0;
+    socket.on('data', (chunk: Buffer) => {
+      const at = performance.now() - sentAt;
+      headAt ??= at;
+      lastAt = at;
+      chunks.push(chunk);
+    });
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const all = Buffer.concat(chunks);
+      const end = all.indexOf('\r\n\r\n');
+      const headers = Object.fromEntries(all.subarray(0, end).toString('latin1').split('\r\n').slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ headers, body: all.subarray(end + 4), headAt: headAt ?? 0, lastAt });
+    });
+    socket.once('connect', () => {
+      sentAt = performance.now();
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEYS.bulk}\r\nConnection: close\r\n\r\n`);
+    });
+  });
+}
+
 /** A chunked body's data, the chunks joined. */
 function unchunk(body: Buffer): { data: Buffer; chunks: number } {
   const parts: Buffer[] = [];
@@ -390,6 +426,21 @@ describe('the wire\'s forms', () => {
     const { headers, body } = await rawExchange(s.port, '/v1/pets?limit=3');
     expect({ encoding: headers['content-encoding'], vary: headers.vary, length: Number(headers['content-length']) }).toEqual({ encoding: coding, vary: 'Accept-Encoding', length: body.length });
     expect(json(decode(body))).toHaveLength(3);
+  });
+
+  it('slow-body: every body with Content-Length in two pieces 20 ms apart, every 5th head held 30 ms', async () => {
+    const s = await start(['slow-body'], fakeClock(T0 + 10_250), { preload: 3 });
+    const timed: TimedExchange[] = [];
+    for (let i = 0; i < SLOW_BODY.every; i++) timed.push(await timedExchange(s.port, '/v1/pets?limit=3'));
+    for (const t of timed) {
+      expect(t.headers['content-length']).toBe(String(t.body.length));
+      expect(t.headers['transfer-encoding']).toBeUndefined();
+      expect(json(t.body)).toHaveLength(3);
+      // The head and the first piece, then the rest at least the gap later.
+      expect(t.lastAt - t.headAt).toBeGreaterThanOrEqual(SLOW_BODY.gapMs - 2);
+    }
+    // The 5th response's head is held.
+    expect(timed[SLOW_BODY.every - 1]!.headAt).toBeGreaterThanOrEqual(SLOW_BODY.headMs - 2);
   });
 
   it('several codings at once, applied in catalogue order, and chunked and close-delimited together (the connection\'s close wins)', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { INT64_MAX, Pet, Pets } from '../../lib/models.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import { CLOCK_SKEW_MS, type RunningServer } from '../../targets/reference/server.ts';
-import { AnimalStore } from '../../targets/reference/store.ts';
+import { AnimalStore, READ_LAG, readLagMs } from '../../targets/reference/store.ts';
 import {
   AFFINITY_COOKIE,
   DEPRECATION_DATE,
@@ -117,6 +117,8 @@ async function expectConforming(s: RunningServer, clock: FakeClock): Promise<voi
   const b = Pet.parse(createdB.json);
   expect([undefined, 'available']).toContain(b.status);
   expect(b.id).not.toBe(a.id);
+  // Variation read-lag: reads show the animals once the longest lag has passed (the same minute).
+  if (s.variations.includes('read-lag')) clock.advance(READ_LAG.maxMs);
 
   const read = await get(s, new URL(location, s.origin).pathname);
   expect(read.status).toBe(200);
@@ -253,6 +255,45 @@ describe('a server with a variation still answers every operation correctly', ()
 });
 
 describe('each variation does what it says', () => {
+  it('read-lag: an animal created is shown by getPet and listPets only after its write\'s lag (0 to 1 s, the same on every run); createPet answers at once', async () => {
+    const clock = fakeClock(T0 + 10_250);
+    const s = await start(['read-lag'], { preload: 2 }, clock);
+    // Preloaded animals are there from the start.
+    expect(await listIds(s)).toHaveLength(2);
+    const created = await call(s, 'POST', '/v1/pets', { key, json: { name: 'Lagging', categoryId: 4, status: 'sold' } });
+    expect(created.status).toBe(201);
+    const pet = Pet.parse(created.json);
+    expect(pet).toEqual({ id: pet.id, name: 'Lagging', categoryId: 4n, status: 'sold' });
+    const lag = readLagMs(0);
+    expect(lag).toBeGreaterThan(1);
+    expectError(await get(s, `/v1/pets/${pet.id}`), 404);
+    expect(await listIds(s, '?limit=100')).not.toContain(pet.id);
+    expect(await listIds(s, '?status=sold&limit=100')).not.toContain(pet.id);
+    clock.advance(lag - 1);
+    expectError(await get(s, `/v1/pets/${pet.id}`), 404);
+    clock.advance(1);
+    expect(Pet.parse((await get(s, `/v1/pets/${pet.id}`)).json)).toEqual(pet);
+    expect(await listIds(s, '?status=sold&limit=100')).toContain(pet.id);
+    expect(await listIds(s, '?limit=100')).toHaveLength(3);
+    // Each write its own lag, spread over 0..1000 ms, the same on every run.
+    const lags = Array.from({ length: 500 }, (_, n) => readLagMs(n));
+    expect(Math.min(...lags)).toBeLessThan(50);
+    expect(Math.max(...lags)).toBeGreaterThan(950);
+    expect(Math.max(...lags)).toBeLessThanOrEqual(READ_LAG.maxMs);
+    expect(lags.every(Number.isInteger)).toBe(true);
+    expect(Array.from({ length: 500 }, (_, n) => readLagMs(n))).toEqual(lags);
+    // The store alone: only writes through the API lag.
+    let now = 0;
+    const store = new AnimalStore({ now: () => now, readLagMs: () => 300 });
+    store.preload(1);
+    const stored = store.create({ name: 'x', categoryId: 1n });
+    expect(store.list().map((p) => p.id)).toEqual([1n]);
+    expect(store.get(stored.id)).toBeUndefined();
+    now = 300;
+    expect(store.get(stored.id)).toEqual(stored);
+    expect(store.list().map((p) => p.id)).toEqual([1n, stored.id]);
+  });
+
   it('ids-beyond-2^53: ids start at 2^53 + 1, spread towards 2^62, unique, written and read exactly', async () => {
     const s = await start(['ids-beyond-2^53'], { preload: 3 });
     const created: bigint[] = [];

@@ -7,6 +7,8 @@ import type { Seen } from '../../../lib/checks/types.ts';
 import { runSequence, type StoreApi, storeCommands } from '../../../lib/suite-kit/store-commands.ts';
 import { stringifyJson } from '../../../lib/json.ts';
 import type { NewPet, Pet } from '../../../lib/models.ts';
+import { ReadBack } from '../../../lib/suite-kit/read-back.ts';
+import { VirtualClock } from '../../support/virtual-clock.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const reply = (status: number, body: unknown): Seen => ({ status, headers: JSON_TYPE, text: stringifyJson(body) });
@@ -15,26 +17,31 @@ interface Bugs {
   limitIgnoredWithStatus?: boolean;
   filterIgnoredWithLimit?: boolean;
   newestMissingFromFilter?: boolean;
+  /** Reads show an animal created only this long after its creation, on `clock` (a store whose reads lag its writes: legal). */
+  readLag?: { ms: number; clock: VirtualClock };
 }
 
 /** An in-memory store: preloaded animals, then whatever is created. */
 function memoryStore(bugs: Bugs = {}, preload = 30): StoreApi {
   const pets: Pet[] = Array.from({ length: preload }, (_, i) => ({ id: BigInt(i + 1), name: `pre ${i}`, categoryId: 1n, status: (['available', 'pending', 'sold'] as const)[i % 3] }));
   let next = BigInt(preload + 1);
+  const shownAt = new Map<bigint, number>();
+  const shown = (p: Pet) => !bugs.readLag || (shownAt.get(p.id) ?? 0) <= bugs.readLag.clock.now();
   return {
     create: async (body: NewPet) => {
       const pet: Pet = { id: next++, ...body };
       pets.push(pet);
+      if (bugs.readLag) shownAt.set(pet.id, bugs.readLag.clock.now() + bugs.readLag.ms);
       return reply(201, pet);
     },
     list: async ({ limit, status }) => {
       const size = bugs.limitIgnoredWithStatus && status ? Infinity : (limit ?? 20);
       const filter = bugs.filterIgnoredWithLimit && limit !== undefined ? undefined : status;
-      const pool = bugs.newestMissingFromFilter && status ? pets.slice(0, -1) : pets;
+      const pool = (bugs.newestMissingFromFilter && status ? pets.slice(0, -1) : pets).filter(shown);
       return reply(200, pool.filter((p) => filter === undefined || p.status === filter).slice(0, size));
     },
     get: async (id) => {
-      const pet = pets.find((p) => p.id === id);
+      const pet = pets.filter(shown).find((p) => p.id === id);
       return pet ? reply(200, pet) : reply(404, { code: 'not_found', message: 'no', status: 404 });
     },
   };
@@ -72,6 +79,22 @@ describe('model-based sequences of the store', () => {
     // The same seed finds and shrinks to the same sequence: what the report's replay command relies on.
     const again = await check(bugs, 7);
     expect(String(again.counterexample![0])).toBe(String(shrunk));
+  });
+
+  it('a store whose reads lag its writes by 300 ms agrees with the model when reads wait (ReadBack), and not without', async () => {
+    const clock = new VirtualClock(Date.UTC(2030, 0, 1));
+    const readBack = new ReadBack(clock);
+    const lagging = (wait: boolean): StoreApi => ({
+      ...memoryStore({ readLag: { ms: 300, clock } }, 3),
+      ...(wait ? { readBack: (read: () => Promise<Seen>, visible: (seen: Seen) => boolean) => readBack.until(read, visible) } : {}),
+    });
+    const sequences = fc.sample(commands(true), { seed: 11, numRuns: 20 });
+    for (const cmds of sequences) expect((await clock.run(() => runSequence(cmds, lagging(true), true))).failure).toBeUndefined();
+    expect(readBack.seen()).toMatchObject({ largestMs: 300, gaveUp: 0 });
+    expect(readBack.seen().waited).toBeGreaterThan(0);
+    const failures = [];
+    for (const cmds of sequences) failures.push((await clock.run(() => runSequence(cmds, lagging(false), true))).failure?.code);
+    expect(failures.some((code) => code === 'known-animal-missing' || code === 'get-not-200')).toBe(true);
   });
 
   it('without writes, only lists and gets, learning the store from what it reads', async () => {

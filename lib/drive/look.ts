@@ -32,9 +32,12 @@ export async function look(ctx: DriveContext, key: TargetKey, earlyOnPurpose?: s
   return { look: looked };
 }
 
-/** Remembers until when a 429 (answered to request `seq`) told the key to wait. */
+/**
+ * Remembers until when a 429 (answered to request `seq`) told the key to wait: an HTTP-date read
+ * from the Date as far as the service's Dates disagree (readRetryAfter's dateSkewS).
+ */
 export function noteRetryAfter(ctx: DriveContext, key: TargetKey, t: number, headers: Readonly<Record<string, string | undefined>>, seq: number | undefined): void {
-  const delay = retryAfterWaitMs(headers['retry-after'], t, headers.date);
+  const delay = retryAfterWaitMs(headers['retry-after'], t, headers.date, ctx.ledger.dateSkew());
   if (delay === undefined) return;
   const until = t + delay;
   if (until < (ctx.notBefore.get(key.label) ?? 0)) return;

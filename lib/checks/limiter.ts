@@ -34,12 +34,19 @@ export interface QuotaWindow {
  * the accepted answers fall in two groups, each holding one Reset, the second's a window later and
  * with more Remaining. Only the second window is counted (it ended in the 429), from one more than
  * its highest Remaining. A refilling limiter's Reset moves by small steps, never in two groups.
+ * The window that turns is the one the headers describe: the day's when every answer's Limit is
+ * the day's quota (headers of the day on every answer, whose Remaining and Reset the day's turn
+ * moves), else the minute's.
  */
 export function quotaWindow(run: KeyRun): QuotaWindow {
   const points = run.burst ? beforeFirst429(run.burst) : [];
-  const stated = run.start ? readRateAnswer(run.start).remaining : undefined;
+  const start = run.start ? readRateAnswer(run.start) : undefined;
+  const stated = start?.remaining;
   if (run.burst?.ended !== 'first-429') return { points, start: stated };
-  const turn = windowTurn([...(run.start ? [readRateAnswer(run.start)] : []), ...points], run.windows.minute);
+  const answers = [...(start ? [start] : []), ...points];
+  const described = answers.filter((p) => p.limit !== undefined);
+  const ofDay = described.length > 0 && described.every((p) => describes(run, p) === 'day');
+  const turn = windowTurn(answers, ofDay ? run.windows.day : run.windows.minute);
   if (!turn) return { points, start: stated };
   const remainings = turn.after.map((p) => p.remaining).filter((r): r is number => r !== undefined);
   return {

@@ -248,6 +248,28 @@ describe('judgeRemaining', () => {
     expectFinding(judgeRemaining(keyRun({ start: startAt(57), burst: turningBurst(57, 20, 60) })), 'pass');
   });
 
+  // Variations headers-day-window, retry-after-fractional-wait, reset-jitter: the headers describe
+  // the day, whose window turns during the burst (Remaining back to 999, Reset a day window later,
+  // each rounded a second either way); the minute's quota ends the burst.
+  const DAY_TURN = { windows: { minute: 4, day: 40 } };
+  const dayTurningBurst = (before: number, after: number, o: { lowest?: number } = {}): BurstData => {
+    const step = 10;
+    const points: TimelinePoint[] = [];
+    const jitter = (i: number) => i % 2;
+    for (let i = 0; i < before; i++) points.push({ t: T0 + (i + 1) * step, status: 200, limit: QUOTA.perDay, remaining: 996 - i, reset: S0 + jitter(i), date: httpDate(T0) });
+    for (let i = 0; i < after; i++) points.push({ t: T0 + (before + i + 1) * step, status: 200, limit: QUOTA.perDay, remaining: Math.max(o.lowest ?? 0, QUOTA.perDay - 1 - i), reset: S0 + 40 + jitter(i), date: httpDate(T0) });
+    const t = T0 + (before + after + 1) * step;
+    points.push({ t, status: 429, limit: QUOTA.perDay, remaining: QUOTA.perDay - after, reset: S0 + 40, retryAfter: '4', date: httpDate(T0) });
+    return burstData(points);
+  };
+  it('counts a day window (headers of the day) that turned during the burst from its own Remaining', () => {
+    expectFinding(judgeRemaining(keyRun({ ...DAY_TURN, start: startAt(997, S0 + 1, QUOTA.perDay), burst: dayTurningBurst(21, 60) })), 'pass');
+  });
+  it('a day window that turned during the burst, then Remaining stuck: fails', () => {
+    const finding = judgeRemaining(keyRun({ ...DAY_TURN, start: startAt(997, S0 + 1, QUOTA.perDay), burst: dayTurningBurst(21, 60, { lowest: 980 }) }));
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'not-counting-down' });
+  });
+
   it.each<Case>([
     // A token bucket that refilled one token during a short burst from Remaining 21 (seen in CI).
     { title: 'a short burst from a low Remaining that gets one more than it, under a fast refill, passes', run: () => keyRun({ ...FAST_REFILL, start: startAt(21), burst: fixedBurst(21, 22) }), outcome: 'pass' },

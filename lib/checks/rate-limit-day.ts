@@ -177,7 +177,13 @@ export function judgeDailyQuota(run: KeyRun): Finding {
     const why = block.reset === undefined ? 'it carries no integer X-RateLimit-Reset' : `X-RateLimit-Reset is "${block.reset}", not a Unix time in seconds (${resetShape(block.reset)})`;
     return overDay(run, day, "the day's 429 named no usable X-RateLimit-Reset") ?? skip(`the day's 429 came, but its Reset is not judged: ${why}; headers.rate-limit-present names it`);
   }
-  if (block.reset <= now) return fail('day-reset-not-after-date', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not after its Date (${now})`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
+  // The day's Reset names the day's end, after the Date of its 429. A Reset of the minute's (headers
+  // of the minute, Limit the minute's quota) names the minute window's end, which a slow answer may
+  // be dated after, and a noisy rounding put a second before: the slack rate-limit.reset-header
+  // gives it (CLOCK_SLACK_S); whether the 429 then names the day's end is judged below.
+  if (namesDay ? block.reset <= now : block.reset < now - CLOCK_SLACK_S) {
+    return fail('day-reset-not-after-date', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not after its Date (${now})`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
+  }
   // Headers of the minute ("the applicable request limit") on the day's 429: Limit the minute's,
   // Reset within the minute window; the day's end is then the moment its Retry-After names.
   const named = retryAfterNamedSecond(block);

@@ -504,6 +504,17 @@ describe('judgeDailyQuota', () => {
     { title: "a block without Reset: the day is counted, its Reset not judged (headers.rate-limit-present's)", run: dayRun({ block: block({ reset: undefined }) }), outcome: 'skip', mentions: ['carries no integer X-RateLimit-Reset', 'headers.rate-limit-present'] },
     { title: 'a block whose Reset counts seconds: not judged, quoted', run: dayRun({ block: block({ reset: 40 }) }), outcome: 'skip', mentions: ['"40"', 'seconds until the reset'] },
     { title: 'a block with a negative Reset fails', run: dayRun({ block: block({ reset: -1 }) }), outcome: 'fail', code: 'day-reset-not-after-date', mentions: ['X-RateLimit-Reset -1, not after its Date'] },
+    { title: "a block with headers of the day whose Reset is its Date's second fails", run: dayRun({ block: block({ reset: S0 }) }), outcome: 'fail', code: 'day-reset-not-after-date', mentions: [`X-RateLimit-Reset ${S0}, not after its Date (${S0})`] },
+    // Variations headers-minute-window, slow-day, reset-jitter: the minute's Reset of a day's 429
+    // answered 1.2 s after it was counted, rounded from a noisy expiry: a second before its Date.
+    {
+      title: "headers of the minute on the day's block: the minute's Reset a second before the Date of a slow answer passes, the day's end where Retry-After says",
+      run: dayRun({ block: block({ reset: S0 - 1, limit: QUOTA.perMinute, remaining: 0 }) }),
+      outcome: 'pass',
+      mentions: [`${S0 + 3600}, the day's end its Retry-After 3600 names`],
+    },
+    { title: "headers of the minute on the day's block: a Reset more than CLOCK_SLACK_S before its Date fails", run: dayRun({ block: block({ reset: S0 - 3, limit: QUOTA.perMinute, remaining: 0 }) }), outcome: 'fail', code: 'day-reset-not-after-date', mentions: [`X-RateLimit-Reset ${S0 - 3}, not after its Date`] },
+    { title: "headers of the minute on the day's block: a Reset at its Date whose Retry-After names no day's end fails", run: dayRun({ block: block({ reset: S0, limit: QUOTA.perMinute, remaining: 0, retryAfter: '4' }) }), outcome: 'fail', code: 'day-reset-not-day-end' },
     { title: 'without a Date header, the block is measured from its arrival', run: dayRun({ block: { t: T0 + 30_000, status: 429, reset: S0 + 80 } }), outcome: 'fail', code: 'day-reset-not-day-end' },
     // No 429 for the day: counted per day window, whatever the pace.
     {

@@ -1,0 +1,37 @@
+// Legal variations composed (targets/reference/families.ts), each combination the smallest that
+// once broke the invariant of npm run verify:legal: no `must` check fails on a legal server. Each
+// runs on the virtual clock from the same start as verify:legal --clock-only.
+import { describe, expect, it } from 'vitest';
+import { checkById } from '../../lib/checks/registry.ts';
+import type { VariationId } from '../../targets/reference/variations.ts';
+import { driveOnClock } from '../support/drive-on-clock.ts';
+import { KEYS, PLANS, WINDOWS } from '../support/fault-catalogue.ts';
+
+const LABELS = ['free#1', 'free#2', 'pro#1', 'daily#1'];
+
+describe('legal compositions: no must fails', () => {
+  it.each<{ title: string; variations: VariationId[] }>([
+    {
+      // The limiter's HTTP-date is on its own clock (5 s behind ours); the Date of the instance that
+      // answers is a second either way of it. Read from that Date alone, the date came a second early.
+      title: 'an HTTP-date Retry-After from instances whose Dates disagree, their clock behind ours',
+      variations: ['several-instances', 'clock-behind', 'headers-day-window', 'retry-after-http-date'],
+    },
+    {
+      // The day window (which the headers describe) ends 498 ms into the run: it turns during the
+      // first burst, Remaining back to 999 and Reset a day window later.
+      title: 'headers of the day whose window turns during the burst, Resets rounded with noise',
+      variations: ['retry-after-fractional-wait', 'headers-day-window', 'reset-jitter'],
+    },
+    {
+      // The day's 429 counted in the minute's last second, answered 1.2 s later: the minute's Reset
+      // it gives (rounded with noise) is a second before its Date.
+      title: "headers of the minute on the day's 429 of a slow answer, Resets rounded with noise",
+      variations: ['slow-day', 'headers-minute-window', 'reset-jitter'],
+    },
+  ])('$title ($variations)', async ({ variations }) => {
+    const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations });
+    const musts = LABELS.flatMap((label) => r.failed(label).filter((id) => checkById(id)?.severity === 'must').map((id) => `${label}: ${id}: ${r.findings(label).get(id)?.message ?? ''}`));
+    expect([...new Set(musts)]).toEqual([]);
+  });
+});

@@ -163,9 +163,12 @@ export function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: n
   return { refusal, accepted: quotaWindow(run).points.filter(isAccepted).length, start, startWindow: describes(run, look) };
 }
 
-/** Requests a token bucket may add during the burst: the plan's rate times its duration. */
-export function refillAllowance(run: KeyRun): number {
-  return refillOver(run, run.burst?.durationMs ?? 0);
+/**
+ * Requests a token bucket may add during the burst: the plan's rate times its duration; the
+ * minute's, or the day's for a Remaining of the day (`window`).
+ */
+export function refillAllowance(run: KeyRun, window: 'minute' | 'day' = 'minute'): number {
+  return refillOver(run, run.burst?.durationMs ?? 0, window);
 }
 
 /**

@@ -29,6 +29,12 @@ describe('legal compositions: no must fails', () => {
       title: "headers of the minute on the day's 429 of a slow answer, Resets rounded with noise",
       variations: ['slow-day', 'headers-minute-window', 'reset-jitter'],
     },
+    {
+      // Token buckets whose headers describe the day: on 4 s and 40 s windows the day's refills
+      // 25 a second, faster than the minute's 15, during the burst.
+      title: "headers of the day's token bucket, refilled at the day's rate",
+      variations: ['sliding-window', 'headers-day-window'],
+    },
   ])('$title ($variations)', async ({ variations }) => {
     const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations });
     const musts = LABELS.flatMap((label) => r.failed(label).filter((id) => checkById(id)?.severity === 'must').map((id) => `${label}: ${id}: ${r.findings(label).get(id)?.message ?? ''}`));

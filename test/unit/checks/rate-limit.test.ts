@@ -265,6 +265,27 @@ describe('judgeRemaining', () => {
   it('counts a day window (headers of the day) that turned during the burst from its own Remaining', () => {
     expectFinding(judgeRemaining(keyRun({ ...DAY_TURN, start: startAt(997, S0 + 1, QUOTA.perDay), burst: dayTurningBurst(21, 60) })), 'pass');
   });
+  // Variations sliding-window, headers-day-window: a token bucket of the day, on 4 s and 40 s
+  // windows, refills 25 a second (1000 / 40 s), faster than the minute's 15 (60 / 4 s).
+  const dayBucketBurst = (n: number, refilledPerRequest: number): BurstData => {
+    const durationMs = 1_850;
+    const step = Math.floor(durationMs / (n + 2));
+    const points: TimelinePoint[] = Array.from({ length: n }, (_, i) => {
+      const t = T0 + (i + 1) * step;
+      return { t, status: 200, limit: QUOTA.perDay, remaining: 998 - i + Math.floor(i * refilledPerRequest), reset: S0 + 2 + Math.floor(i / 20), date: httpDate(t) };
+    });
+    const t = T0 + (n + 1) * step;
+    points.push({ t, status: 429, limit: QUOTA.perDay, remaining: 950, reset: S0 + 6, retryAfter: '1', date: httpDate(t) });
+    return burstData(points, { durationMs });
+  };
+  it("a token bucket's Remaining of the day, refilled at the day's rate (faster than the minute's on short windows), passes", () => {
+    expectFinding(judgeRemaining(keyRun({ ...DAY_TURN, start: startAt(999, S0 + 1, QUOTA.perDay), burst: dayBucketBurst(78, 0.4) })), 'pass');
+  });
+  it("a token bucket's Remaining of the day refilled beyond even the day's rate fails", () => {
+    const finding = judgeRemaining(keyRun({ ...DAY_TURN, start: startAt(999, S0 + 1, QUOTA.perDay), burst: dayBucketBurst(78, 0.8) }));
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'not-counting-down', expected: 'down to 921 (+47 refill)' });
+  });
+
   it('a day window that turned during the burst, then Remaining stuck: fails', () => {
     const finding = judgeRemaining(keyRun({ ...DAY_TURN, start: startAt(997, S0 + 1, QUOTA.perDay), burst: dayTurningBurst(21, 60, { lowest: 980 }) }));
     expect(finding).toMatchObject({ outcome: 'fail', code: 'not-counting-down' });

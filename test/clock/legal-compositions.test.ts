@@ -35,6 +35,12 @@ describe('legal compositions: no must fails', () => {
       title: "headers of the day's token bucket, refilled at the day's rate",
       variations: ['sliding-window', 'headers-day-window'],
     },
+    {
+      // The day spent across the day window's turn (slow answers), its Resets a second either way:
+      // the window the latest of them names holds the next window's first requests.
+      title: 'a slow day whose Resets are rounded with noise, its clock ahead of ours',
+      variations: ['slow-day', 'clock-ahead', 'reset-jitter'],
+    },
   ])('$title ($variations)', async ({ variations }) => {
     const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations });
     const musts = LABELS.flatMap((label) => r.failed(label).filter((id) => checkById(id)?.severity === 'must').map((id) => `${label}: ${id}: ${r.findings(label).get(id)?.message ?? ''}`));

@@ -550,6 +550,20 @@ describe('judgeDailyQuota', () => {
       outcome: 'fail', code: 'over-day-quota-shown-window',
       mentions: [`1001 requests accepted in the day window that ends at X-RateLimit-Reset ${S0 + 3600}`],
     },
+    // Variations slow-day, clock-ahead, reset-jitter: Resets of one day window rounded a second
+    // either way; requests let through in the next window's first second are in the window the
+    // latest of them names, but not in every window they name.
+    {
+      title: "ended 'time', Resets of the day rounded with noise: the quota in every window they name, the next window's first requests not counted, passes",
+      run: dayRun({ ended: 'time', accepted: 1003, acceptedAt: [...Array(1000).fill(S0 - 60), ...Array(3).fill(S0 + 3600)], dayResets: [S0 + 3600, S0 + 3599, S0 + 3601, S0 + 3600], block: undefined }),
+      outcome: 'skip',
+    },
+    {
+      title: "ended 'time', Resets of the day rounded with noise: the quota + 1 in every window they name fails",
+      run: dayRun({ ended: 'time', accepted: 1001, acceptedAt: Array(1001).fill(S0 - 60), dayResets: [S0 + 3600, S0 + 3599, S0 + 3601], block: undefined }),
+      outcome: 'fail', code: 'over-day-quota-shown-window',
+      mentions: [`1001 requests accepted in the day window that ends at X-RateLimit-Reset ${S0 + 3599} to ${S0 + 3601}`],
+    },
     {
       title: "ended 'time' within what a day allows is not judged: the harness could not spend a day's quota in one window",
       run: dayRun({ ended: 'time', accepted: 600, block: undefined }),

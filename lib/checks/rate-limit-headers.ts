@@ -74,9 +74,14 @@ export function judgeResetHeader(run: KeyRun): Finding {
     // several-instances), and a full bucket may name a moment just past: CLOCK_SLACK_S either way.
     // Reset rounds up to the next second, and a busy node:http server writes a Date cached up to a
     // second or more stale: two seconds of slack past one window.
+    // A slow answer (slow-day: 1.2 s) is dated after the request was counted, and its Reset named
+    // then: its Date less the whole seconds from its sending to its arrival (the fraction, as for
+    // every answer, within the slack).
     // (A Reset that counts seconds or milliseconds was named above: resetNotUnixSkip.)
-    if (p.reset < now - CLOCK_SLACK_S) {
-      return fail('reset-before-date', `${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+    const counted = p.sentAt === undefined ? now : now - Math.max(0, Math.floor((p.t - p.sentAt) / 1000));
+    if (p.reset < counted - CLOCK_SLACK_S) {
+      const slow = counted < now ? ` (answered ${((p.t - p.sentAt!) / 1000).toFixed(1)} s after its sending: counted in ${counted} at the earliest)` : '';
+      return fail('reset-before-date', `${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})${slow}`, `a Unix time in seconds from ${counted} to ${now + window}`, `${p.reset}`);
     }
     if (p.reset > now + window + 2) {
       return fail('reset-beyond-window', `${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);

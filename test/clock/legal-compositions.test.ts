@@ -41,6 +41,12 @@ describe('legal compositions: no must fails', () => {
       title: 'a slow day whose Resets are rounded with noise, its clock ahead of ours',
       variations: ['slow-day', 'clock-ahead', 'reset-jitter'],
     },
+    {
+      // A minute's Reset rounded a second down, on an answer 1.2 s slow from an instance a second
+      // ahead: 3 s before its Date.
+      title: 'slow answers from instances whose Dates disagree, Resets rounded with noise',
+      variations: ['slow-day', 'several-instances', 'clock-ahead', 'reset-jitter', 'first-key-banned'],
+    },
   ])('$title ($variations)', async ({ variations }) => {
     const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations });
     const musts = LABELS.flatMap((label) => r.failed(label).filter((id) => checkById(id)?.severity === 'must').map((id) => `${label}: ${id}: ${r.findings(label).get(id)?.message ?? ''}`));

@@ -170,6 +170,9 @@ describe('judgeLimitHeader', () => {
 describe('judgeResetHeader', () => {
   /** A run whose only response is one probe. */
   const probe = (h: RateHeaders, t = T0) => () => keyRun({ start: observation(t, 200, { limit: QUOTA.perMinute, remaining: 10, ...h }) });
+  /** A run whose burst's one answer, dated T0, came `latencyMs` after its sending. */
+  const slowAnswer = (reset: number, latencyMs: number) => () =>
+    keyRun({ burst: burstData([{ t: T0 + 100, sentAt: T0 + 100 - latencyMs, status: 200, limit: QUOTA.perMinute, remaining: 10, reset, date: httpDate(T0) }], { ended: 'max-requests' }) });
 
   it.each<Case>([
     { title: 'Reset at the end of a minute window (Date + 60 s) passes', run: probe({ reset: S0 + 60 }), outcome: 'pass' },
@@ -179,6 +182,11 @@ describe('judgeResetHeader', () => {
     // The replica that writes Date may run a second or two ahead of the limiter's store (several-instances).
     { title: 'Reset 2 s before the Date passes (a replica whose clock runs ahead)', run: probe({ reset: S0 - 2 }), outcome: 'pass' },
     { title: 'Reset 3 s before the Date fails', run: probe({ reset: S0 - 3 }), outcome: 'fail', code: 'reset-before-date', mentions: [`X-RateLimit-Reset ${S0 - 3} is before the response's Date (${S0})`] },
+    // Variations slow-day, several-instances, reset-jitter: answered 1.2 s after its sending, by an
+    // instance a second ahead, the minute's end rounded a second down.
+    { title: 'Reset 3 s before the Date of an answer 1.2 s slow passes (counted a second before its Date)', run: slowAnswer(S0 - 3, 1_200), outcome: 'pass' },
+    { title: 'Reset 4 s before the Date of an answer 1.2 s slow fails', run: slowAnswer(S0 - 4, 1_200), outcome: 'fail', code: 'reset-before-date', mentions: [`X-RateLimit-Reset ${S0 - 4} is before the response's Date (${S0}) (answered 1.2 s after its sending: counted in ${S0 - 1} at the earliest)`] },
+    { title: 'Reset 3 s before the Date of an answer 0.9 s slow fails', run: slowAnswer(S0 - 3, 900), outcome: 'fail', code: 'reset-before-date' },
     // One cause in the shape of the headers, one failure: headers.rate-limit-present's; the key's check says why it cannot judge.
     { title: 'Reset in milliseconds is not judged here, quoted, naming headers.rate-limit-present', run: probe({ reset: (S0 + 60) * 1000 }), outcome: 'skip', mentions: [`"${(S0 + 60) * 1000}"`, 'looks like a Unix time in milliseconds', 'headers.rate-limit-present'] },
     { title: 'Reset as seconds until the reset is not judged here, quoted, naming headers.rate-limit-present', run: probe({ reset: 42 }), outcome: 'skip', mentions: ['"42"', 'looks like seconds until the reset', 'headers.rate-limit-present'] },

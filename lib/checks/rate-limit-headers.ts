@@ -7,7 +7,7 @@ import { type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits
 import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, refusalSeconds, resetShape, readRateAnswer, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
 import { answersOf } from './headers-one-window.ts';
-import { describes, firstRefusal, isBan, isDayRefusal, limiterKind, quotaWindow, refillAllowance, refillPerSecond, sentAt, stated } from './limiter.ts';
+import { beforeStop, describes, firstRefusal, isBan, isDayRefusal, limiterKind, quotaWindow, refillAllowance, refillPerSecond, resetJitter, sentAt, stated } from './limiter.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
 import { isAccepted } from '../status.ts';
 
@@ -64,6 +64,9 @@ export function judgeResetHeader(run: KeyRun): Finding {
   const bans = all.filter((p) => p.reset !== undefined && isBan(run, p));
   const points = all.filter((p) => !bans.includes(p));
   if (points.every((p) => p.reset === undefined)) return skip(`${run.label}'s only X-RateLimit-Resets came with a ban (a 429 keeping the key out beyond the day window), whose length is not shown`);
+  // A Reset rounded with noise (reset-jitter: the burst's Resets of one window go back and forth)
+  // may lie as much further past the window's end.
+  const jitter = resetJitter(beforeStop(run));
   for (const p of points) {
     if (p.reset === undefined) continue;
     const now = sentAt(p);
@@ -83,8 +86,9 @@ export function judgeResetHeader(run: KeyRun): Finding {
       const slow = counted < now ? ` (answered ${((p.t - p.sentAt!) / 1000).toFixed(1)} s after its sending: counted in ${counted} at the earliest)` : '';
       return fail('reset-before-date', `${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})${slow}`, `a Unix time in seconds from ${counted} to ${now + window}`, `${p.reset}`);
     }
-    if (p.reset > now + window + 2) {
-      return fail('reset-beyond-window', `${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+    if (p.reset > now + window + 2 + jitter) {
+      const noisy = jitter > 0 ? `, more than the ${jitter} s its Resets' rounding noise adds` : '';
+      return fail('reset-beyond-window', `${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})${noisy}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }
   }
   return pass(bans.length > 0 ? `${bans.length} ban refusal(s) with Reset up to ${Math.max(...bans.map((p) => p.reset! - sentAt(p)))} s ahead not judged (a ban's length is not shown; rate-limit.ban-probe records it)` : undefined);

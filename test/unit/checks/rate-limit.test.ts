@@ -170,6 +170,9 @@ describe('judgeLimitHeader', () => {
 describe('judgeResetHeader', () => {
   /** A run whose only response is one probe. */
   const probe = (h: RateHeaders, t = T0) => () => keyRun({ start: observation(t, 200, { limit: QUOTA.perMinute, remaining: 10, ...h }) });
+  /** A burst on 4 s windows, every answer dated T0, whose Resets go back and forth between `a` and `b`. */
+  const noisyResets = (a: number, b: number) => () =>
+    keyRun({ windows: { minute: 4, day: 40 }, burst: burstData(Array.from({ length: 10 }, (_, i) => ({ t: T0 + 10 * (i + 1), status: 200, limit: QUOTA.perMinute, remaining: 50 - i, reset: i % 2 === 0 ? a : b, date: httpDate(T0) })), { ended: 'max-requests' }) });
   /** A run whose burst's one answer, dated T0, came `latencyMs` after its sending. */
   const slowAnswer = (reset: number, latencyMs: number) => () =>
     keyRun({ burst: burstData([{ t: T0 + 100, sentAt: T0 + 100 - latencyMs, status: 200, limit: QUOTA.perMinute, remaining: 10, reset, date: httpDate(T0) }], { ended: 'max-requests' }) });
@@ -187,6 +190,11 @@ describe('judgeResetHeader', () => {
     { title: 'Reset 3 s before the Date of an answer 1.2 s slow passes (counted a second before its Date)', run: slowAnswer(S0 - 3, 1_200), outcome: 'pass' },
     { title: 'Reset 4 s before the Date of an answer 1.2 s slow fails', run: slowAnswer(S0 - 4, 1_200), outcome: 'fail', code: 'reset-before-date', mentions: [`X-RateLimit-Reset ${S0 - 4} is before the response's Date (${S0}) (answered 1.2 s after its sending: counted in ${S0 - 1} at the earliest)`] },
     { title: 'Reset 3 s before the Date of an answer 0.9 s slow fails', run: slowAnswer(S0 - 3, 900), outcome: 'fail', code: 'reset-before-date' },
+    // Variations sliding-log, reset-jitter, instances-clock-skew: Resets rounded with up to 2 s of
+    // noise (back and forth over the burst) may lie as much further past one window.
+    { title: 'Resets with 2 s of rounding noise, 3 s past one window: passes', run: noisyResets(S0 + 5, S0 + 7), outcome: 'pass' },
+    { title: 'Resets with 2 s of rounding noise, 5 s past one window: fails', run: noisyResets(S0 + 7, S0 + 9), outcome: 'fail', code: 'reset-beyond-window', mentions: ["more than the 2 s its Resets' rounding noise adds"] },
+    { title: 'Resets without noise 3 s past one window: fails', run: noisyResets(S0 + 7, S0 + 7), outcome: 'fail', code: 'reset-beyond-window' },
     // One cause in the shape of the headers, one failure: headers.rate-limit-present's; the key's check says why it cannot judge.
     { title: 'Reset in milliseconds is not judged here, quoted, naming headers.rate-limit-present', run: probe({ reset: (S0 + 60) * 1000 }), outcome: 'skip', mentions: [`"${(S0 + 60) * 1000}"`, 'looks like a Unix time in milliseconds', 'headers.rate-limit-present'] },
     { title: 'Reset as seconds until the reset is not judged here, quoted, naming headers.rate-limit-present', run: probe({ reset: 42 }), outcome: 'skip', mentions: ['"42"', 'looks like seconds until the reset', 'headers.rate-limit-present'] },

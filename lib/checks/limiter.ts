@@ -34,12 +34,19 @@ export interface QuotaWindow {
  * the accepted answers fall in two groups, each holding one Reset, the second's a window later and
  * with more Remaining. Only the second window is counted (it ended in the 429), from one more than
  * its highest Remaining. A refilling limiter's Reset moves by small steps, never in two groups.
+ * The window that turns is the one the headers describe: the day's when every answer's Limit is
+ * the day's quota (headers of the day on every answer, whose Remaining and Reset the day's turn
+ * moves), else the minute's.
  */
 export function quotaWindow(run: KeyRun): QuotaWindow {
   const points = run.burst ? beforeFirst429(run.burst) : [];
-  const stated = run.start ? readRateAnswer(run.start).remaining : undefined;
+  const start = run.start ? readRateAnswer(run.start) : undefined;
+  const stated = start?.remaining;
   if (run.burst?.ended !== 'first-429') return { points, start: stated };
-  const turn = windowTurn([...(run.start ? [readRateAnswer(run.start)] : []), ...points], run.windows.minute);
+  const answers = [...(start ? [start] : []), ...points];
+  const described = answers.filter((p) => p.limit !== undefined);
+  const ofDay = described.length > 0 && described.every((p) => describes(run, p) === 'day');
+  const turn = windowTurn(answers, ofDay ? run.windows.day : run.windows.minute);
   if (!turn) return { points, start: stated };
   const remainings = turn.after.map((p) => p.remaining).filter((r): r is number => r !== undefined);
   return {
@@ -165,9 +172,12 @@ export function firstRefusal(run: KeyRun): { refusal: TimelinePoint; accepted: n
   return { refusal, accepted: quotaWindow(run).points.filter(isAccepted).length, start, startWindow: describes(run, look) };
 }
 
-/** Requests a token bucket may add during the burst: the plan's rate times its duration. */
-export function refillAllowance(run: KeyRun): number {
-  return refillOver(run, run.burst?.durationMs ?? 0);
+/**
+ * Requests a token bucket may add during the burst: the plan's rate times its duration; the
+ * minute's, or the day's for a Remaining of the day (`window`).
+ */
+export function refillAllowance(run: KeyRun, window: 'minute' | 'day' = 'minute'): number {
+  return refillOver(run, run.burst?.durationMs ?? 0, window);
 }
 
 /**

@@ -70,12 +70,29 @@ function daySpans(day: DayData): AcceptedSpan[] {
  * gave back over the span counted. `uncertain`: the requests that may belong to it or to the
  * window beside it.
  */
-function countDayWindow(run: KeyRun, spans: readonly AcceptedSpan[], reset: number, slack = 0): { count: number; refill: number; seconds: number; uncertain: number } {
-  const inWindow = spansWithin(spans, reset - run.windows.day + slack, reset - slack);
+function countDayWindow(run: KeyRun, spans: readonly AcceptedSpan[], reset: number, slack = 0, latest = reset): { count: number; refill: number; seconds: number; uncertain: number } {
+  const inWindow = spansWithin(spans, latest - run.windows.day + slack, reset - slack);
   const seconds = inWindow.length === 0 ? 0 : Math.max(...inWindow.map((s) => s.to)) - Math.min(...inWindow.map((s) => s.from)) + 1;
   const refill = dayKind(run) === 'fixed' ? 0 : Math.ceil((seconds / run.windows.day) * run.quota.perDay);
-  const uncertain = spansMeeting(spans, reset - run.windows.day - slack, reset + slack).length - inWindow.length;
+  const uncertain = spansMeeting(spans, reset - run.windows.day - slack, latest + slack).length - inWindow.length;
   return { count: inWindow.length, refill, seconds, uncertain };
+}
+
+/**
+ * The ends one fixed day window's Resets name: a server that rounds its Reset with noise
+ * (reset-jitter) names one window's end a second either way, so Resets within CLOCK_SLACK_S of
+ * the earliest of a group name one window, whose end lies between the earliest and the latest of
+ * them. Counted for certain is then what lies in every window they name: from the latest end's
+ * start to the earliest end (countDayWindow's `reset` and `latest`). Without noise, one Reset each.
+ */
+function namedDayEnds(resets: readonly number[]): { earliest: number; latest: number }[] {
+  const ends: { earliest: number; latest: number }[] = [];
+  for (const r of [...new Set(resets)].sort((a, b) => a - b)) {
+    const last = ends.at(-1);
+    if (last && r - last.earliest <= CLOCK_SLACK_S) last.latest = r;
+    else ends.push({ earliest: r, latest: r });
+  }
+  return ends;
 }
 
 /**
@@ -113,10 +130,11 @@ function overDay(run: KeyRun, day: DayData, stopped: string): Finding | undefine
   if (dayKind(run) === 'fixed') {
     const block = day.block;
     const shown = [...(day.dayResets ?? []), ...(block && block.reset !== undefined && describes(run, block) === 'day' && !isBan(run, block) ? [block.reset] : [])];
-    for (const reset of new Set(shown)) {
-      const counted = countDayWindow(run, spans, reset);
+    for (const { earliest, latest } of namedDayEnds(shown)) {
+      const counted = countDayWindow(run, spans, earliest, 0, latest);
       if (counted.count > perDay) {
-        return fail('over-day-quota-shown-window', `${run.label}: ${counted.count} requests accepted in the day window that ends at X-RateLimit-Reset ${reset} (as headers of the day said), more than the ${perDay} a day (${stopped})`, `at most ${perDay}`, `${counted.count}`);
+        const named = latest > earliest ? `X-RateLimit-Reset ${earliest} to ${latest} (as headers of the day said, rounded with noise; counted in every window they name)` : `X-RateLimit-Reset ${earliest} (as headers of the day said)`;
+        return fail('over-day-quota-shown-window', `${run.label}: ${counted.count} requests accepted in the day window that ends at ${named}, more than the ${perDay} a day (${stopped})`, `at most ${perDay}`, `${counted.count}`);
       }
     }
   }
@@ -188,7 +206,13 @@ export function judgeDailyQuota(run: KeyRun): Finding {
     const why = block.reset === undefined ? 'it carries no integer X-RateLimit-Reset' : `X-RateLimit-Reset is "${block.reset}", not a Unix time in seconds (${resetShape(block.reset)})`;
     return overDay(run, day, "the day's 429 named no usable X-RateLimit-Reset") ?? skip(`the day's 429 came, but its Reset is not judged: ${why}; headers.rate-limit-present names it`);
   }
-  if (block.reset <= now) return fail('day-reset-not-after-date', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not after its Date (${now})`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
+  // The day's Reset names the day's end, after the Date of its 429. A Reset of the minute's (headers
+  // of the minute, Limit the minute's quota) names the minute window's end, which a slow answer may
+  // be dated after, and a noisy rounding put a second before: the slack rate-limit.reset-header
+  // gives it (CLOCK_SLACK_S); whether the 429 then names the day's end is judged below.
+  if (namesDay ? block.reset <= now : block.reset < now - CLOCK_SLACK_S) {
+    return fail('day-reset-not-after-date', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not after its Date (${now})`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
+  }
   // Headers of the minute ("the applicable request limit") on the day's 429: Limit the minute's,
   // Reset within the minute window; the day's end is then the moment its Retry-After names.
   const named = retryAfterNamedSecond(block);
@@ -226,8 +250,10 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   // minute, its Retry-After), never over our own span (a slow server's drive may straddle two day
   // windows); every suite's accepted requests count. A fixed day lets exactly the quota through; a
   // refilling one (a token bucket or a log of the day) also what it gave back over the span counted.
-  // A Retry-After counted from a Date names the day's end to a second either way.
-  const counted = countDayWindow(run, daySpans(day), dayEnd, minuteHeaders ? 1 : 0);
+  // A Retry-After counted from a Date names the day's end to a second either way; Resets of the day
+  // rounded with noise name it between the earliest and the latest of them (namedDayEnds).
+  const ends = namesDay ? namedDayEnds([...(day.dayResets ?? []), dayEnd]).find((g) => g.earliest <= dayEnd && dayEnd <= g.latest) : undefined;
+  const counted = countDayWindow(run, daySpans(day), ends?.earliest ?? dayEnd, minuteHeaders ? 1 : 0, ends?.latest ?? dayEnd);
   if (counted.count > run.quota.perDay + counted.refill) {
     return fail(
       'over-day-quota',

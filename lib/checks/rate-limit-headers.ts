@@ -8,7 +8,7 @@ import { CLOCK_SLACK_S, classifyRefusal, type DateOffsets, dateSkewSeconds, desc
 import { placedInMinute } from '../rate-limit/within-quota.ts';
 import { defineCheck } from './define.ts';
 import { answersOf } from './headers-one-window.ts';
-import { describes, firstRefusal, isBan, isDayRefusal, limiterKind, quotaWindow, refillAllowance, refillPerSecond, sentAt, stated } from './limiter.ts';
+import { beforeStop, describes, firstRefusal, isBan, isDayRefusal, limiterKind, quotaWindow, refillAllowance, refillPerSecond, resetJitter, sentAt, stated } from './limiter.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
 import { isAccepted } from '../status.ts';
 
@@ -77,6 +77,9 @@ export function judgeResetHeader(run: KeyRun): Finding {
   const points = all.filter((p) => !bans.includes(p));
   if (points.every((p) => p.reset === undefined)) return skip(`${run.label}'s only X-RateLimit-Resets came with a ban (a 429 keeping the key out beyond the day window), whose length is not shown`);
   const skew = datesDisagree(points);
+  // A Reset rounded with noise (reset-jitter: the burst's Resets of one window go back and forth)
+  // may lie as much further past the window's end.
+  const jitter = resetJitter(beforeStop(run));
   for (const p of points) {
     if (p.reset === undefined) continue;
     const now = sentAt(p);
@@ -87,14 +90,20 @@ export function judgeResetHeader(run: KeyRun): Finding {
     // several-instances), and a full bucket may name a moment just past: CLOCK_SLACK_S either way.
     // Reset rounds up to the next second, and a busy node:http server writes a Date cached up to a
     // second or more stale: two seconds of slack past one window.
+    // A slow answer (slow-day: 1.2 s) is dated after the request was counted, and its Reset named
+    // then: its Date less the whole seconds from its sending to its arrival (the fraction, as for
+    // every answer, within the slack).
     // (A Reset that counts seconds or milliseconds was named above: resetNotUnixSkip.)
-    if (p.reset < now - CLOCK_SLACK_S) {
-      return fail('reset-before-date', `${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+    const counted = p.sentAt === undefined ? now : now - Math.max(0, Math.floor((p.t - p.sentAt) / 1000));
+    if (p.reset < counted - CLOCK_SLACK_S) {
+      const slow = counted < now ? ` (answered ${((p.t - p.sentAt!) / 1000).toFixed(1)} s after its sending: counted in ${counted} at the earliest)` : '';
+      return fail('reset-before-date', `${run.label}: X-RateLimit-Reset ${p.reset} is before the response's Date (${now})${slow}`, `a Unix time in seconds from ${counted} to ${now + window}`, `${p.reset}`);
     }
     // A Date written by a clock behind the limiter's (instances whose clocks differ, variation
     // instances-clock-skew) puts Reset as much further ahead of it as the Dates disagree.
-    if (p.reset > now + window + 2 + skew) {
-      return fail('reset-beyond-window', `${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})${skew > 0 ? ` (allowing ${skew} s by which the run's Dates disagree)` : ''}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
+    if (p.reset > now + window + 2 + skew + jitter) {
+      const allowing = [...(skew > 0 ? [`${skew} s by which the run's Dates disagree`] : []), ...(jitter > 0 ? [`${jitter} s its Resets' rounding noise adds`] : [])];
+      return fail('reset-beyond-window', `${run.label}: X-RateLimit-Reset ${p.reset} is more than one window (${window} s) after the Date (${now})${allowing.length > 0 ? ` (allowing ${allowing.join(' and ')})` : ''}`, `a Unix time in seconds from ${now} to ${now + window}`, `${p.reset}`);
     }
   }
   return pass(bans.length > 0 ? `${bans.length} ban refusal(s) with Reset up to ${Math.max(...bans.map((p) => p.reset! - sentAt(p)))} s ahead not judged (a ban's length is not shown; rate-limit.ban-probe records it)` : undefined);
@@ -115,7 +124,12 @@ export function judgeRemaining(run: KeyRun): Finding {
   if (remainings.length === 0) return fail('absent', `${run.label}: no accepted response carried X-RateLimit-Remaining`, 'Remaining on every response', 'absent');
   const lowest = Math.min(...remainings);
   const fixed = limiterKind(ok, refillPerSecond(run)) === 'fixed';
-  const allowance = fixed ? 0 : refillAllowance(run);
+  // A Remaining of the day (headers of the day) refills at the day's rate, which on short windows
+  // may be the faster (sliding-window with headers-day-window: 1000 in 40 s against 60 in 4 s);
+  // never less than the minute's, as before.
+  const startLook = run.start && readRateAnswer(run.start);
+  const ofDay = startLook !== undefined && describes(run, startLook) === 'day';
+  const allowance = fixed ? 0 : Math.max(refillAllowance(run), ofDay ? refillAllowance(run, 'day') : 0);
   // Whatever the limiter, the accepted response just before the first 429 says (about) none left.
   const reachedBottom = run.burst?.ended === 'first-429' && lowest <= 1;
   if (!reachedBottom && lowest > Math.max(0, start - ok.length + allowance)) {

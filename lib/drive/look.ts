@@ -33,14 +33,15 @@ export async function look(ctx: DriveContext, key: TargetKey, earlyOnPurpose?: s
 }
 
 /**
- * Remembers until when a 429 (answered to request `seq`) told the key to wait: its Retry-After;
+ * Remembers until when a 429 (answered to request `seq`) told the key to wait: its Retry-After (an
+ * HTTP-date read from the Date as far as the service's Dates disagree: readRetryAfter's dateSkewS);
  * without a usable one, its X-RateLimit-Reset (a Unix time in seconds, read in the server's time),
  * as a polite client waits and as the run's politeness counts the 429's period (a spent day's 429
  * that names its wait only in Retry-After-day, issue 43). Only a Retry-After has its evidence
  * (`obeying`): a Reset waited for is no Retry-After obeyed.
  */
 export function noteRetryAfter(ctx: DriveContext, key: TargetKey, t: number, headers: Readonly<Record<string, string | undefined>>, seq: number | undefined): void {
-  const delay = retryAfterWaitMs(headers['retry-after'], t, headers.date);
+  const delay = retryAfterWaitMs(headers['retry-after'], t, headers.date, ctx.ledger.dateSkew());
   if (delay === undefined) {
     const { reset } = readRateAnswer(t, 429, headers);
     if (reset === undefined || resetShape(reset) !== undefined) return;

@@ -40,6 +40,8 @@ export interface RefusalWaitOptions {
   marginMs?: number;
   /** A Retry-After already found wrong once is not trusted alone: the later of it and Reset. */
   laterOfReset?: boolean;
+  /** Whole seconds by which the service's Dates disagree (RunLedger.dateSkew): an HTTP-date is waited out so much longer (readRetryAfter). */
+  dateSkewS?: number;
 }
 
 /**
@@ -49,7 +51,7 @@ export interface RefusalWaitOptions {
  */
 export function refusalWait(p: TimelinePoint | Look, windows: Pick<Windows, 'minute'>, options: RefusalWaitOptions = {}): { until: number; what: string } {
   const a = 'headers' in p ? readRateAnswer(p) : p;
-  const named = readRetryAfter(a.retryAfter, a.t, a.date)?.untilMs;
+  const named = readRetryAfter(a.retryAfter, a.t, a.date, options.dateSkewS)?.untilMs;
   const resetAt = a.reset !== undefined ? resetAtMs(a.reset, a.t, a.date) + 100 : undefined;
   const until = (options.marginMs ?? 0) + (named !== undefined && resetAt !== undefined && options.laterOfReset ? Math.max(named, resetAt) : (named ?? resetAt ?? a.t + windowMs(windows) + 100));
   return { until, what: named !== undefined ? `Retry-After ${a.retryAfter}` : 'the window to reset (no usable Retry-After)' };
@@ -57,7 +59,7 @@ export function refusalWait(p: TimelinePoint | Look, windows: Pick<Windows, 'min
 
 /** Waits out a 429 (refusalWait), unless that is longer than the harness waits for one key. */
 export async function waitOut(ctx: DriveContext, p: TimelinePoint | Look, label: string, options: RefusalWaitOptions = {}): Promise<Waited> {
-  const { until, what } = refusalWait(p, ctx.target.windows, options);
+  const { until, what } = refusalWait(p, ctx.target.windows, { dateSkewS: ctx.ledger.dateSkew(), ...options });
   if (until - p.t > waitCapMs(ctx.target.windows)) {
     const value = 'headers' in p ? readRateAnswer(p).retryAfter : p.retryAfter;
     return { waited: false, tooLong: `${label}: asked to wait ${Math.round((until - p.t) / 1000)} s (Retry-After "${value ?? ''}"), more than two minute windows` };

@@ -119,7 +119,9 @@ export interface RetryAfterReading {
   /**
    * Epoch ms on our clock before which a polite client sends nothing: from the arrival, the wait
    * named; for a date, the later of that and the date read on our clock (a server clock behind ours
-   * never makes us early). Undefined when it names no moment.
+   * never makes us early), and the wait counted from the Date made longer by the service's Date
+   * skew (`dateSkewS`: the date may be written by another of its clocks than the Date). Undefined
+   * when it names no moment.
    */
   untilMs: number | undefined;
 }
@@ -136,8 +138,14 @@ const WITH_UNIT = /^([0-9]+(?:\.[0-9]+)?)\s*(s|sec|secs|second|seconds)$/i;
  * arrived (our clock), `date` its Date header. Undefined only when there is no Retry-After.
  * Lenient on purpose: a fraction, a sign or a unit is honoured rather than ignored (waiting is
  * always safe); `legal` says whether a sender may write it so, for the checks to judge.
+ *
+ * An HTTP-date is in the server's clock (RFC 9110 §10.2.3), read relative to the answer's Date.
+ * But a service whose Dates disagree (several instances, each with its own clock, one limiter)
+ * may write the date on another clock than the one that wrote the Date: `dateSkewS`, the whole
+ * seconds by which its Dates disagree (RunLedger.dateSkew), is added to the wait a polite client
+ * keeps (untilMs), not to `seconds` (what the value says, for the checks to compare).
  */
-export function readRetryAfter(value: string | undefined, receivedAt: number, date?: string): RetryAfterReading | undefined {
+export function readRetryAfter(value: string | undefined, receivedAt: number, date?: string, dateSkewS = 0): RetryAfterReading | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
   const delta = (form: RetryAfterForm, seconds: number): RetryAfterReading => ({
@@ -161,20 +169,24 @@ export function readRetryAfter(value: string | undefined, receivedAt: number, da
   if (NEGATIVE.test(text)) return none('negative');
   const read = readDateForm(text, receivedAt);
   if (!read) return none('unreadable');
-  const sentAt = readDate(date, receivedAt) ?? receivedAt;
-  const seconds = (read.ms - sentAt) / 1000;
+  const dated = readDate(date, receivedAt);
+  const seconds = (read.ms - (dated ?? receivedAt)) / 1000;
+  const skewMs = dated === undefined ? 0 : dateSkewS * 1000;
   return {
     value,
     form: read.form,
     legal: read.form === 'imf-fixdate' && isImfFixdate(text),
     seconds,
-    untilMs: Math.max(receivedAt, receivedAt + Math.ceil(seconds * 1000), read.ms),
+    untilMs: Math.max(receivedAt, receivedAt + Math.ceil(seconds * 1000) + skewMs, read.ms),
   };
 }
 
-/** Milliseconds from an answer's arrival until its Retry-After lets the key in again (0 for a past date); undefined without a usable one. */
-export function retryAfterWaitMs(value: string | undefined, receivedAt: number, date?: string): number | undefined {
-  const until = readRetryAfter(value, receivedAt, date)?.untilMs;
+/**
+ * Milliseconds from an answer's arrival until its Retry-After lets the key in again (0 for a past
+ * date); undefined without a usable one. `dateSkewS`: see readRetryAfter.
+ */
+export function retryAfterWaitMs(value: string | undefined, receivedAt: number, date?: string, dateSkewS = 0): number | undefined {
+  const until = readRetryAfter(value, receivedAt, date, dateSkewS)?.untilMs;
   return until === undefined ? undefined : until - receivedAt;
 }
 

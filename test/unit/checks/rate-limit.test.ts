@@ -170,6 +170,12 @@ describe('judgeLimitHeader', () => {
 describe('judgeResetHeader', () => {
   /** A run whose only response is one probe. */
   const probe = (h: RateHeaders, t = T0) => () => keyRun({ start: observation(t, 200, { limit: QUOTA.perMinute, remaining: 10, ...h }) });
+  /** A burst on 4 s windows, every answer dated T0, whose Resets go back and forth between `a` and `b`. */
+  const noisyResets = (a: number, b: number) => () =>
+    keyRun({ windows: { minute: 4, day: 40 }, burst: burstData(Array.from({ length: 10 }, (_, i) => ({ t: T0 + 10 * (i + 1), status: 200, limit: QUOTA.perMinute, remaining: 50 - i, reset: i % 2 === 0 ? a : b, date: httpDate(T0) })), { ended: 'max-requests' }) });
+  /** A run whose burst's one answer, dated T0, came `latencyMs` after its sending. */
+  const slowAnswer = (reset: number, latencyMs: number) => () =>
+    keyRun({ burst: burstData([{ t: T0 + 100, sentAt: T0 + 100 - latencyMs, status: 200, limit: QUOTA.perMinute, remaining: 10, reset, date: httpDate(T0) }], { ended: 'max-requests' }) });
 
   it.each<Case>([
     { title: 'Reset at the end of a minute window (Date + 60 s) passes', run: probe({ reset: S0 + 60 }), outcome: 'pass' },
@@ -179,6 +185,16 @@ describe('judgeResetHeader', () => {
     // The replica that writes Date may run a second or two ahead of the limiter's store (several-instances).
     { title: 'Reset 2 s before the Date passes (a replica whose clock runs ahead)', run: probe({ reset: S0 - 2 }), outcome: 'pass' },
     { title: 'Reset 3 s before the Date fails', run: probe({ reset: S0 - 3 }), outcome: 'fail', code: 'reset-before-date', mentions: [`X-RateLimit-Reset ${S0 - 3} is before the response's Date (${S0})`] },
+    // Variations slow-day, several-instances, reset-jitter: answered 1.2 s after its sending, by an
+    // instance a second ahead, the minute's end rounded a second down.
+    { title: 'Reset 3 s before the Date of an answer 1.2 s slow passes (counted a second before its Date)', run: slowAnswer(S0 - 3, 1_200), outcome: 'pass' },
+    { title: 'Reset 4 s before the Date of an answer 1.2 s slow fails', run: slowAnswer(S0 - 4, 1_200), outcome: 'fail', code: 'reset-before-date', mentions: [`X-RateLimit-Reset ${S0 - 4} is before the response's Date (${S0}) (answered 1.2 s after its sending: counted in ${S0 - 1} at the earliest)`] },
+    { title: 'Reset 3 s before the Date of an answer 0.9 s slow fails', run: slowAnswer(S0 - 3, 900), outcome: 'fail', code: 'reset-before-date' },
+    // Variations sliding-log, reset-jitter, instances-clock-skew: Resets rounded with up to 2 s of
+    // noise (back and forth over the burst) may lie as much further past one window.
+    { title: 'Resets with 2 s of rounding noise, 3 s past one window: passes', run: noisyResets(S0 + 5, S0 + 7), outcome: 'pass' },
+    { title: 'Resets with 2 s of rounding noise, 5 s past one window: fails', run: noisyResets(S0 + 7, S0 + 9), outcome: 'fail', code: 'reset-beyond-window', mentions: ["allowing 2 s its Resets' rounding noise adds"] },
+    { title: 'Resets without noise 3 s past one window: fails', run: noisyResets(S0 + 7, S0 + 7), outcome: 'fail', code: 'reset-beyond-window' },
     // One cause in the shape of the headers, one failure: headers.rate-limit-present's; the key's check says why it cannot judge.
     { title: 'Reset in milliseconds is not judged here, quoted, naming headers.rate-limit-present', run: probe({ reset: (S0 + 60) * 1000 }), outcome: 'skip', mentions: [`"${(S0 + 60) * 1000}"`, 'looks like a Unix time in milliseconds', 'headers.rate-limit-present'] },
     { title: 'Reset as seconds until the reset is not judged here, quoted, naming headers.rate-limit-present', run: probe({ reset: 42 }), outcome: 'skip', mentions: ['"42"', 'looks like seconds until the reset', 'headers.rate-limit-present'] },
@@ -269,6 +285,49 @@ const FAST_REFILL = { quota: { perMinute: 300, perDay: 10_000 }, windows: { minu
 describe('judgeRemaining', () => {
   it('counts a window that turned during the burst from its own Remaining (no repeated value in one window)', () => {
     expectFinding(judgeRemaining(keyRun({ start: startAt(57), burst: turningBurst(57, 20, 60) })), 'pass');
+  });
+
+  // Variations headers-day-window, retry-after-fractional-wait, reset-jitter: the headers describe
+  // the day, whose window turns during the burst (Remaining back to 999, Reset a day window later,
+  // each rounded a second either way); the minute's quota ends the burst.
+  const DAY_TURN = { windows: { minute: 4, day: 40 } };
+  const dayTurningBurst = (before: number, after: number, o: { lowest?: number } = {}): BurstData => {
+    const step = 10;
+    const points: TimelinePoint[] = [];
+    const jitter = (i: number) => i % 2;
+    for (let i = 0; i < before; i++) points.push({ t: T0 + (i + 1) * step, status: 200, limit: QUOTA.perDay, remaining: 996 - i, reset: S0 + jitter(i), date: httpDate(T0) });
+    for (let i = 0; i < after; i++) points.push({ t: T0 + (before + i + 1) * step, status: 200, limit: QUOTA.perDay, remaining: Math.max(o.lowest ?? 0, QUOTA.perDay - 1 - i), reset: S0 + 40 + jitter(i), date: httpDate(T0) });
+    const t = T0 + (before + after + 1) * step;
+    points.push({ t, status: 429, limit: QUOTA.perDay, remaining: QUOTA.perDay - after, reset: S0 + 40, retryAfter: '4', date: httpDate(T0) });
+    return burstData(points);
+  };
+  it('counts a day window (headers of the day) that turned during the burst from its own Remaining', () => {
+    expectFinding(judgeRemaining(keyRun({ ...DAY_TURN, start: startAt(997, S0 + 1, QUOTA.perDay), burst: dayTurningBurst(21, 60) })), 'pass');
+  });
+  // Variations sliding-window, headers-day-window: a token bucket of the day, on 4 s and 40 s
+  // windows, refills 25 a second (1000 / 40 s), faster than the minute's 15 (60 / 4 s).
+  const dayBucketBurst = (n: number, refilledPerRequest: number): BurstData => {
+    const durationMs = 1_850;
+    const step = Math.floor(durationMs / (n + 2));
+    const points: TimelinePoint[] = Array.from({ length: n }, (_, i) => {
+      const t = T0 + (i + 1) * step;
+      return { t, status: 200, limit: QUOTA.perDay, remaining: 998 - i + Math.floor(i * refilledPerRequest), reset: S0 + 2 + Math.floor(i / 20), date: httpDate(t) };
+    });
+    const t = T0 + (n + 1) * step;
+    points.push({ t, status: 429, limit: QUOTA.perDay, remaining: 950, reset: S0 + 6, retryAfter: '1', date: httpDate(t) });
+    return burstData(points, { durationMs });
+  };
+  it("a token bucket's Remaining of the day, refilled at the day's rate (faster than the minute's on short windows), passes", () => {
+    expectFinding(judgeRemaining(keyRun({ ...DAY_TURN, start: startAt(999, S0 + 1, QUOTA.perDay), burst: dayBucketBurst(78, 0.4) })), 'pass');
+  });
+  it("a token bucket's Remaining of the day refilled beyond even the day's rate fails", () => {
+    const finding = judgeRemaining(keyRun({ ...DAY_TURN, start: startAt(999, S0 + 1, QUOTA.perDay), burst: dayBucketBurst(78, 0.8) }));
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'not-counting-down', expected: 'down to 921 (+47 refill)' });
+  });
+
+  it('a day window that turned during the burst, then Remaining stuck: fails', () => {
+    const finding = judgeRemaining(keyRun({ ...DAY_TURN, start: startAt(997, S0 + 1, QUOTA.perDay), burst: dayTurningBurst(21, 60, { lowest: 980 }) }));
+    expect(finding).toMatchObject({ outcome: 'fail', code: 'not-counting-down' });
   });
 
   it.each<Case>([
@@ -561,6 +620,17 @@ describe('judgeDailyQuota', () => {
     { title: "a block without Reset: the day is counted, its Reset not judged (headers.rate-limit-present's)", run: dayRun({ block: block({ reset: undefined }) }), outcome: 'skip', mentions: ['carries no integer X-RateLimit-Reset', 'headers.rate-limit-present'] },
     { title: 'a block whose Reset counts seconds: not judged, quoted', run: dayRun({ block: block({ reset: 40 }) }), outcome: 'skip', mentions: ['"40"', 'seconds until the reset'] },
     { title: 'a block with a negative Reset fails', run: dayRun({ block: block({ reset: -1 }) }), outcome: 'fail', code: 'day-reset-not-after-date', mentions: ['X-RateLimit-Reset -1, not after its Date'] },
+    { title: "a block with headers of the day whose Reset is its Date's second fails", run: dayRun({ block: block({ reset: S0 }) }), outcome: 'fail', code: 'day-reset-not-after-date', mentions: [`X-RateLimit-Reset ${S0}, not after its Date (${S0})`] },
+    // Variations headers-minute-window, slow-day, reset-jitter: the minute's Reset of a day's 429
+    // answered 1.2 s after it was counted, rounded from a noisy expiry: a second before its Date.
+    {
+      title: "headers of the minute on the day's block: the minute's Reset a second before the Date of a slow answer passes, the day's end where Retry-After says",
+      run: dayRun({ block: block({ reset: S0 - 1, limit: QUOTA.perMinute, remaining: 0 }) }),
+      outcome: 'pass',
+      mentions: [`${S0 + 3600}, the day's end its Retry-After 3600 names`],
+    },
+    { title: "headers of the minute on the day's block: a Reset more than CLOCK_SLACK_S before its Date fails", run: dayRun({ block: block({ reset: S0 - 3, limit: QUOTA.perMinute, remaining: 0 }) }), outcome: 'fail', code: 'day-reset-not-after-date', mentions: [`X-RateLimit-Reset ${S0 - 3}, not after its Date`] },
+    { title: "headers of the minute on the day's block: a Reset at its Date whose Retry-After names no day's end fails", run: dayRun({ block: block({ reset: S0, limit: QUOTA.perMinute, remaining: 0, retryAfter: '4' }) }), outcome: 'fail', code: 'day-reset-not-day-end' },
     { title: 'without a Date header, the block is measured from its arrival', run: dayRun({ block: { t: T0 + 30_000, status: 429, reset: S0 + 80 } }), outcome: 'fail', code: 'day-reset-not-day-end' },
     // No 429 for the day: counted per day window, whatever the pace.
     {
@@ -574,6 +644,20 @@ describe('judgeDailyQuota', () => {
       run: dayRun({ ended: 'time', accepted: 1001, acceptedAt: Array(1001).fill(S0 - 60), dayResets: [S0 + 3600, S0 + 3600], block: undefined }),
       outcome: 'fail', code: 'over-day-quota-shown-window',
       mentions: [`1001 requests accepted in the day window that ends at X-RateLimit-Reset ${S0 + 3600}`],
+    },
+    // Variations slow-day, clock-ahead, reset-jitter: Resets of one day window rounded a second
+    // either way; requests let through in the next window's first second are in the window the
+    // latest of them names, but not in every window they name.
+    {
+      title: "ended 'time', Resets of the day rounded with noise: the quota in every window they name, the next window's first requests not counted, passes",
+      run: dayRun({ ended: 'time', accepted: 1003, acceptedAt: [...Array(1000).fill(S0 - 60), ...Array(3).fill(S0 + 3600)], dayResets: [S0 + 3600, S0 + 3599, S0 + 3601, S0 + 3600], block: undefined }),
+      outcome: 'skip',
+    },
+    {
+      title: "ended 'time', Resets of the day rounded with noise: the quota + 1 in every window they name fails",
+      run: dayRun({ ended: 'time', accepted: 1001, acceptedAt: Array(1001).fill(S0 - 60), dayResets: [S0 + 3600, S0 + 3599, S0 + 3601], block: undefined }),
+      outcome: 'fail', code: 'over-day-quota-shown-window',
+      mentions: [`1001 requests accepted in the day window that ends at X-RateLimit-Reset ${S0 + 3599} to ${S0 + 3601}`],
     },
     {
       title: "ended 'time' within what a day allows is not judged: the harness could not spend a day's quota in one window",

@@ -16,6 +16,7 @@ import {
   type RefusalKind,
   resetAtMs,
   retryAfterMillisecondsHint,
+  retryAfterWaitMs,
   retryAfterNamedSecond,
   type RetryAfterForm,
   serverOffsetMs,
@@ -138,6 +139,20 @@ describe('one reading of Retry-After: the vocabulary, the client, the driver and
     const named = retryAfterNamedSecond(run.burst!.points[0]!);
     if (c.seconds === undefined) expect(named).toBeUndefined();
     else expect(named).toBeCloseTo(serverSecond(NOW, c.date) + c.seconds, 6);
+  });
+
+  // Variations several-instances, clock-behind, retry-after-http-date: the Date comes from an
+  // instance a second ahead of the clock the limiter writes its HTTP-date on, 5 s behind ours.
+  it('waits an HTTP-date counted from the Date as much longer as the service\'s Dates disagree, nothing else', () => {
+    const behind = 'Sun, 06 Nov 1994 08:49:25 GMT'; // the answer's Date: its server 5 s behind ours
+    const retryAt = 'Sun, 06 Nov 1994 08:49:26 GMT';
+    expect(readRetryAfter(retryAt, NOW, behind)?.untilMs).toBe(NOW + 1_000);
+    expect(readRetryAfter(retryAt, NOW, behind, 2)).toMatchObject({ seconds: 1, untilMs: NOW + 3_000 });
+    expect(retryAfterWaitMs(retryAt, NOW, behind, 2)).toBe(3_000);
+    expect(refusalWait({ t: NOW, status: 429, headers: { 'retry-after': retryAt, date: behind } }, WINDOWS, { dateSkewS: 2 }).until).toBe(NOW + 3_000);
+    // Read on our clock (no Date), or delta-seconds (from the arrival): no Date's clock to doubt.
+    expect(readRetryAfter('Sun, 06 Nov 1994 08:49:31 GMT', NOW, undefined, 2)?.untilMs).toBe(NOW + 1_000);
+    expect(readRetryAfter('1', NOW, behind, 2)?.untilMs).toBe(NOW + 1_000);
   });
 
   it('is absent only when there is no Retry-After', () => {

@@ -4,7 +4,7 @@
 // response was sent, which window its headers describe, which kind of 429 it is, the burst's first
 // 429). Pure: what the driver recorded (lib/result/rate-limits.ts) in, figures out.
 import { type BurstData, type KeyRun, type RateLimitKey, sentAtOfPoint, type TimelinePoint } from '../result/rate-limits.ts';
-import { classifyRefusal, readRateAnswer, resetShape, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { classifyRefusal, type DateOffsets, dateSkewSeconds, meetDateOffsets, readRateAnswer, resetShape, serverSecond, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { refillOver } from './not-reached.ts';
 import { isAccepted } from '../status.ts';
 
@@ -203,4 +203,15 @@ export function stated(window: QuotaWindow): string {
 
 export function said(window: QuotaWindow): string {
   return window.turned ? `the new window started at ${stated(window)}` : `Remaining said ${window.start}`;
+}
+
+/**
+ * Whole seconds by which the Dates of a key's answers disagree (several instances with their own
+ * clocks, a Date cached stale), at most CLOCK_SLACK_S: read from the answers of a load only, whose
+ * send time is known (a look's is taken as its arrival, which would narrow its bounds).
+ */
+export function datesDisagree(points: readonly TimelinePoint[]): number {
+  let met: DateOffsets | undefined;
+  for (const p of points) if (p.sentAt !== undefined) met = meetDateOffsets(met, p.sentAt, p.t, p.date);
+  return dateSkewSeconds(met);
 }

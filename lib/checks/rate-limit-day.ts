@@ -1,11 +1,11 @@
 // Limits / Request rate by plan, the day: the per-day quota enforced, counted per day window from
 // every accepted request of the key in the run (every suite's), and the day's 429 naming the day's
 // end. Pure: the check judges what one key's run recorded.
-import { DAY_FOLLOW_UPS, type DayData, type KeyRun, type TimelinePoint } from '../result/rate-limits.ts';
+import { DAY_FOLLOW_UPS, type DayData, type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
 import { type AcceptedSpan, beyondAnyDay, busiestStretch, spansMeeting, spansWithin } from '../rate-limit/day-count.ts';
 import { CLOCK_SLACK_S, refusalSeconds, retryAfterMoments, retryAfterNamedSecond, resetShape } from '../rate-limit/vocabulary.ts';
 import { defineCheck } from './define.ts';
-import { describes, isBan, sentAt } from './limiter.ts';
+import { datesDisagree, describes, isBan, sentAt } from './limiter.ts';
 import { notReached } from './not-reached.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
 import { isAccepted } from '../status.ts';
@@ -209,9 +209,11 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   // The day's Reset names the day's end, after the Date of its 429. A Reset of the minute's (headers
   // of the minute, Limit the minute's quota) names the minute window's end, which a slow answer may
   // be dated after, and a noisy rounding put a second before: the slack rate-limit.reset-header
-  // gives it (CLOCK_SLACK_S); whether the 429 then names the day's end is judged below.
-  if (namesDay ? block.reset <= now : block.reset < now - CLOCK_SLACK_S) {
-    return fail('day-reset-not-after-date', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not after its Date (${now})`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
+  // gives it (CLOCK_SLACK_S); whether the 429 then names the day's end is judged below. A Date of an
+  // instance whose clock is ahead of the limiter's (several-instances) is as many seconds later.
+  const skew = datesDisagree(pointsOf(run));
+  if (namesDay ? block.reset <= now - skew : block.reset < now - CLOCK_SLACK_S) {
+    return fail('day-reset-not-after-date', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not after its Date (${now})${namesDay && skew > 0 ? ` less the ${skew} s by which the run's Dates disagree` : ''}`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
   }
   // Headers of the minute ("the applicable request limit") on the day's 429: Limit the minute's,
   // Reset within the minute window; the day's end is then the moment its Retry-After names.

@@ -4,11 +4,11 @@
 // the headers counting one window, is headers-one-window.ts.) Pure: each check judges what one
 // key's run recorded.
 import { type KeyRun, pointsOf, type TimelinePoint } from '../result/rate-limits.ts';
-import { CLOCK_SLACK_S, classifyRefusal, type DateOffsets, dateSkewSeconds, describedSeconds, meetDateOffsets, refusalSeconds, resetShape, readRateAnswer, windowDescribed } from '../rate-limit/vocabulary.ts';
+import { CLOCK_SLACK_S, classifyRefusal, describedSeconds, refusalSeconds, resetShape, readRateAnswer, windowDescribed } from '../rate-limit/vocabulary.ts';
 import { placedInMinute } from '../rate-limit/within-quota.ts';
 import { defineCheck } from './define.ts';
 import { answersOf } from './headers-one-window.ts';
-import { beforeStop, describes, firstRefusal, isBan, isDayRefusal, limiterKind, quotaWindow, refillAllowance, refillPerSecond, resetJitter, sentAt, stated } from './limiter.ts';
+import { beforeStop, datesDisagree, describes, firstRefusal, isBan, isDayRefusal, limiterKind, quotaWindow, refillAllowance, refillPerSecond, resetJitter, sentAt, stated } from './limiter.ts';
 import { driven, fail, type Finding, pass, skip } from './types.ts';
 import { isAccepted } from '../status.ts';
 
@@ -54,17 +54,6 @@ function windowOf(run: KeyRun, p: TimelinePoint): number {
 export function resetNotUnixSkip(points: readonly Pick<TimelinePoint, 'reset'>[]): Finding | undefined {
   const p = points.find((x) => resetShape(x.reset) !== undefined);
   return p ? skip(`not judged: X-RateLimit-Reset is "${p.reset}", not a Unix time in seconds (${resetShape(p.reset)}; headers.rate-limit-present names it)`) : undefined;
-}
-
-/**
- * Whole seconds by which the Dates of a key's answers disagree (several instances with their own
- * clocks, a Date cached stale), at most CLOCK_SLACK_S: read from the answers of a load only, whose
- * send time is known (a look's is taken as its arrival, which would narrow its bounds).
- */
-function datesDisagree(points: readonly TimelinePoint[]): number {
-  let met: DateOffsets | undefined;
-  for (const p of points) if (p.sentAt !== undefined) met = meetDateOffsets(met, p.sentAt, p.t, p.date);
-  return dateSkewSeconds(met);
 }
 
 export function judgeResetHeader(run: KeyRun): Finding {

@@ -67,6 +67,16 @@ describe('legal compositions: no must fails', () => {
       title: 'sliding logs whose Resets are rounded with noise, behind instances whose Dates disagree',
       variations: ['instances-clock-skew', 'sliding-log', 'reset-jitter'],
     },
+    {
+      // A token bucket's day: the 429's Reset names the next token, within a second; the instance
+      // that answered dates it a second ahead of the limiter's clock: Reset at its Date's second.
+      title: "a day's token bucket behind instances whose Dates disagree",
+      variations: ['several-instances', 'sliding-window', 'headers-day-window', 'retry-after-http-date', 'rejected-count-against-quota'],
+    },
+    {
+      title: "a day's token bucket behind two instances a second apart, far away, Resets rounded with noise",
+      variations: ['far-away', 'instances-clock-skew', 'clock-behind', 'sliding-window', 'reset-jitter'],
+    },
   ])('$title ($variations)', async ({ variations }) => {
     const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations });
     const musts = LABELS.flatMap((label) => r.failed(label).filter((id) => checkById(id)?.severity === 'must').map((id) => `${label}: ${id}: ${r.findings(label).get(id)?.message ?? ''}`));

@@ -86,6 +86,12 @@ interface FixedOptions {
  * A fixed window: `n` accepted requests with Remaining start-1 … start-n, all with one Reset, then
  * a 429 with the same Reset and a Retry-After pointing at it.
  */
+/** A minute's burst whose answers come from two instances, one's Date a second ahead of the other's (sent 5 ms before each arrives). */
+function skewedBurst(): BurstData {
+  const burst = fixedBurst(20, 20);
+  return { ...burst, points: burst.points.map((p, i) => ({ ...p, sentAt: p.t - 5, date: httpDate(p.t + (i % 2) * 1_000) })) };
+}
+
 function fixedBurst(start: number, n: number, o: FixedOptions = {}): BurstData {
   const reset = o.reset ?? RESET;
   const limit = o.limit ?? QUOTA.perMinute;
@@ -621,6 +627,20 @@ describe('judgeDailyQuota', () => {
     { title: 'a block whose Reset counts seconds: not judged, quoted', run: dayRun({ block: block({ reset: 40 }) }), outcome: 'skip', mentions: ['"40"', 'seconds until the reset'] },
     { title: 'a block with a negative Reset fails', run: dayRun({ block: block({ reset: -1 }) }), outcome: 'fail', code: 'day-reset-not-after-date', mentions: ['X-RateLimit-Reset -1, not after its Date'] },
     { title: "a block with headers of the day whose Reset is its Date's second fails", run: dayRun({ block: block({ reset: S0 }) }), outcome: 'fail', code: 'day-reset-not-after-date', mentions: [`X-RateLimit-Reset ${S0}, not after its Date (${S0})`] },
+    // Instances whose Dates disagree (several-instances): a 429 dated by one a second ahead of the
+    // limiter's clock names a Reset as much earlier against its Date.
+    {
+      title: "a day's Reset at its Date's second, from instances whose Dates disagree by a second, passes",
+      run: () => keyRun({ burst: skewedBurst(), day: { accepted: 940, acceptedAt: Array(940).fill(S0 - 60), bursts: [], ended: 'day-block', elapsedMs: 1_020_000, block: block({ reset: S0 }) } }),
+      outcome: 'pass',
+    },
+    {
+      title: "a day's Reset a second before its Date, from instances whose Dates disagree by a second, fails",
+      run: () => keyRun({ burst: skewedBurst(), day: { accepted: 940, acceptedAt: Array(940).fill(S0 - 60), bursts: [], ended: 'day-block', elapsedMs: 1_020_000, block: block({ reset: S0 - 1 }) } }),
+      outcome: 'fail',
+      code: 'day-reset-not-after-date',
+      mentions: ["less the 1 s by which the run's Dates disagree"],
+    },
     // Variations headers-minute-window, slow-day, reset-jitter: the minute's Reset of a day's 429
     // answered 1.2 s after it was counted, rounded from a noisy expiry: a second before its Date.
     {

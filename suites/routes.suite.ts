@@ -92,7 +92,8 @@ describe('Outside the operations', () => {
         ctx,
         [
           { ...named({ method: 'POST', path: '/pets', body: newPet, headers: { 'content-type': 'text/plain' } }, ' (a NewPet as text/plain)'), only: 'without-key' },
-          { ...named({ method: 'POST', path: '/pets', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } }, ' (a NewPet form-encoded)'), only: 'without-key' },
+          // No JSON at all: a JSON body parser before authentication may refuse it with 400 (auth.before-validation's reading).
+          { ...named({ method: 'POST', path: '/pets', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' } }, ' (a NewPet form-encoded)'), only: 'without-key', alsoWithoutKey: [400] },
           oversized,
           { ...named({ method: 'POST', path: '/pets', body: `{"name":"${CREATED_NAME_PREFIX}malformed","categoryId":1` }, ' (malformed JSON)'), only: 'with-key' },
         ],

@@ -22,6 +22,12 @@ export interface WayCase {
   family: string;
   operation: string;
   seen: Seen;
+  /**
+   * The body is not JSON (a form body): a JSON body parser mounted before authentication (express.json()
+   * reading every media type, koa-bodyparser) may refuse it with 400 before any key is looked at,
+   * the reading auth.before-validation allows. It serves nothing.
+   */
+  unreadableBody?: boolean;
 }
 
 
@@ -53,7 +59,10 @@ function refused(c: WayCase, subject: string, acceptedCode: string): Finding {
  * still refuse each alone with 401). Otherwise the first request not refused fails the check.
  */
 function judgeWays(subject: (carriers: readonly string[]) => string, acceptedCode: (c: WayCase) => string, what: string): EachCase<WayCase> & ((cases: readonly WayCase[]) => Finding) {
-  const one = (c: WayCase) => refused(c, subject(c.carriers), acceptedCode(c));
+  const one = (c: WayCase) =>
+    c.unreadableBody && c.seen.status === 400
+      ? pass(`${subject(c.carriers)} got 400 on ${c.operation}: a body parser answered before authentication (legal for a body that is not JSON at all, as auth.before-validation allows)`)
+      : refused(c, subject(c.carriers), acceptedCode(c));
   const judge = (cases: readonly WayCase[]): Finding => {
     if (cases.length === 0) return skip('nothing was sent to judge');
     const alone = new Map(cases.filter((c) => c.carriers.length === 1).map((c) => [`${c.operation}\u0000${c.carriers[0]}`, c]));
@@ -75,7 +84,8 @@ function judgeWays(subject: (carriers: readonly string[]) => string, acceptedCod
     const carriers = new Set(cases.flatMap((c) => c.carriers.map((name) => `${c.operation}\u0000${name}`))).size;
     const operations = [...new Set(cases.map((c) => c.operation))].join(' and ');
     const note = excused.map((c) => `; all ${c.carriers.length} at once got ${c.seen.status}, each alone 401`).join('');
-    return pass(`${carriers} ${what} refused with 401 on ${operations}, in ${cases.length} request${cases.length === 1 ? '' : 's'}${note}`);
+    const parsedFirst = cases.some((c) => c.unreadableBody && c.seen.status === 400) ? '; a form body got 400 from a body parser before authentication' : '';
+    return pass(`${carriers} ${what} refused on ${operations}, in ${cases.length} request${cases.length === 1 ? '' : 's'}${note}${parsedFirst}`);
   };
   return Object.assign(judge, { one });
 }

@@ -131,9 +131,9 @@ export const refusedBody = defineCheck({
   id: 'routes.refused-body',
   clause: 'Endpoints / createPet',
   suite,
-  title: 'Bodies the parser refuses on POST /pets (text/plain, form encoding, malformed JSON, over 1 MiB): 401 without a key (413 also legal for the oversized one), never accepted, never a 5xx',
+  title: 'Bodies the parser refuses on POST /pets (text/plain, form encoding, malformed JSON, over 1 MiB): 401 without a key (413 also legal for the oversized one, 400 for the form, which is no JSON), never accepted, never a 5xx',
   severity: 'must',
-  judge: outsideJudge({ withoutKey: [401], refusedWithKey: true, otherReading: 'a size limit answered before authentication: legal for an oversized body' }),
+  judge: outsideJudge({ withoutKey: [401], refusedWithKey: true, otherReading: 'a size limit or a body parser answered before authentication: legal for an oversized body, and for one that is not JSON at all (as auth.before-validation allows)' }),
 });
 
 export const orders = defineCheck({

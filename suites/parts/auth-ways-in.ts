@@ -80,6 +80,7 @@ export function oneWayIn(): void {
         carriers: carriers.map(carrierName),
         family: familyOf(carriers[0]!),
         operation: 'createPet',
+        ...(carriers[0]!.place === 'form-body' ? { unreadableBody: true } : {}),
         seen: await ctx.client.send({ method: 'POST', path: '/pets', body: bodyOf.get(carriers[0]!)!, auth: { carrierOf: key, carriers } }),
       });
       return otherCarrier.judge(await sendGroups(bodies.map(([carriers]) => carriers), send, otherCarrier.judge.one));

@@ -19,7 +19,7 @@ function expectFailure(finding: Finding, code: string, mentions: string[] = []):
 describe('auth.other-carrier', () => {
   it('passes when every request is refused with 401 and an Error body, counting the carriers', () => {
     const finding = otherCarrier.judge([way(['Authorization: Token <key>'], refused(), 'scheme'), way(['X-API-Key header', 'apikey header'], refused())]);
-    expectFinding(finding, 'pass', ['3 ways of carrying the key refused with 401 on listPets, in 2 requests']);
+    expectFinding(finding, 'pass', ['3 ways of carrying the key refused on listPets, in 2 requests']);
   });
 
   it.each([
@@ -34,6 +34,13 @@ describe('auth.other-carrier', () => {
   it('names the body carrier and the operation', () => {
     const finding = otherCarrier.judge([way(['access_token field of a JSON body'], seen(201, { id: 1, name: 'x', categoryId: 1 }), 'body', 'createPet')]);
     expectFailure(finding, 'body-key-accepted', ['the key in the access_token field of a JSON body was accepted on createPet (201)']);
+  });
+
+  it('takes a body parser\'s 400 for a form body (no JSON) before authentication, never for a JSON body', () => {
+    const form: WayCase = { ...way(['access_token field of a form body'], seen(400, errorBody(400)), 'body', 'createPet'), unreadableBody: true };
+    expectFinding(otherCarrier.judge([form]), 'pass', ['a form body got 400 from a body parser before authentication']);
+    expectFailure(otherCarrier.judge([way(['access_token field of a JSON body'], seen(400, errorBody(400)), 'body', 'createPet')]), 'not-401', ['got 400 on createPet, not 401']);
+    expectFailure(otherCarrier.judge([{ ...form, seen: seen(201, { id: 1, name: 'x', categoryId: 1 }) }]), 'body-key-accepted');
   });
 
   it('fails with not-401 for another refusal (403), naming the status', () => {

@@ -128,6 +128,12 @@ describe('routes.refused-body', () => {
     expectJudged(refusedBody.judge([outside('POST /pets (malformed JSON)', false, 400)]), 'fail', 'not-401');
   });
 
+  it('takes a body parser\'s 400 before authentication for the form, which is no JSON, and only for it', () => {
+    const form = { alsoWithoutKey: [400] } as const;
+    expectJudged(refusedBody.judge([outside('POST /pets (a NewPet form-encoded)', false, 400, HEADERS, form)]), 'pass', undefined, ['400 ×1', 'a body parser answered before authentication']);
+    expectJudged(refusedBody.judge([outside('POST /pets (a NewPet as text/plain)', false, 400)]), 'fail', 'not-401', ['POST /pets (a NewPet as text/plain) without a key got 400, not 401']);
+  });
+
   it('fails when a body the parser must refuse is accepted with a key', () => {
     expectJudged(refusedBody.judge([outside('POST /pets (malformed JSON)', true, 201)]), 'fail', 'accepted', ['POST /pets (malformed JSON) with a key was accepted: 201']);
   });

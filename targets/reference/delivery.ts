@@ -39,7 +39,8 @@ export function reorderDelayMs(n: number, connection: number): number {
 
 /**
  * Variation slow-body (a socket server only): the head of every `every`-th response is held `headMs`
- * (a slow first byte), and every body is written in two pieces `gapMs` apart.
+ * (a slow first byte), and its body is written in two pieces `gapMs` apart (a slow body); the
+ * others go at once, so a run meets a few hundred slow answers without waiting minutes for them.
  */
 export const SLOW_BODY = { every: 5, headMs: 30, gapMs: 20 } as const;
 
@@ -113,11 +114,14 @@ export class Delivery {
   private readonly connections = new WeakMap<object, number>();
 
   private readonly wire: WireForm | undefined;
+  /** Variation slow-body: the wire's form for a slow answer, its body in two pieces. */
+  private readonly slowWire: WireForm | undefined;
 
   constructor(private readonly options: DeliveryOptions = {}) {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => timer(ms));
-    this.wire = options.slowBody ? { ...options.wire, bodyGapMs: SLOW_BODY.gapMs } : options.wire;
+    this.wire = options.wire;
+    this.slowWire = options.slowBody ? { ...options.wire, bodyGapMs: SLOW_BODY.gapMs } : undefined;
   }
 
   /** keep-alive-1s: advertises the keep-alive timeout, closes idle connections then, and notes when each opens. */
@@ -178,20 +182,21 @@ export class Delivery {
    * is thrown, or, after a delay, rejects the promise returned.
    */
   write(res: ServerResponse, reply: Reply, plan: DeliveryPlan = AT_ONCE): Promise<void> | undefined {
-    // Variation slow-body: every SLOW_BODY.every-th response's head waits a little more.
-    const delayMs = plan.delayMs + (this.options.slowBody && ++this.responses % SLOW_BODY.every === 0 ? SLOW_BODY.headMs : 0);
-    if (delayMs > 0) return this.sleep(delayMs).then(() => this.writeNow(res, reply, plan));
-    return this.writeNow(res, reply, plan);
+    // Variation slow-body: every SLOW_BODY.every-th response's head waits a little more, and its body comes in two pieces.
+    const wire = this.slowWire && ++this.responses % SLOW_BODY.every === 0 ? this.slowWire : this.wire;
+    const delayMs = plan.delayMs + (wire === this.slowWire ? SLOW_BODY.headMs : 0);
+    if (delayMs > 0) return this.sleep(delayMs).then(() => this.writeNow(res, reply, plan, wire));
+    return this.writeNow(res, reply, plan, wire);
   }
 
-  private writeNow(res: ServerResponse, reply: Reply, plan: DeliveryPlan): Promise<void> | undefined {
+  private writeNow(res: ServerResponse, reply: Reply, plan: DeliveryPlan, wire: WireForm | undefined): Promise<void> | undefined {
     const date = this.date(plan);
     const old = this.isOld(res.socket);
-    if (date === undefined && !old) return writeReply(res, reply, this.wire, this.sleep);
+    if (date === undefined && !old) return writeReply(res, reply, wire, this.sleep);
     const headers = { ...reply.headers };
     if (date !== undefined) headers.Date = date;
     if (old) headers.Connection = 'close';
-    return writeReply(res, { ...reply, headers }, this.wire, this.sleep);
+    return writeReply(res, { ...reply, headers }, wire, this.sleep);
   }
 
   private isOld(socket: Socket | null): boolean {

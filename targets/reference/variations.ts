@@ -341,7 +341,8 @@ export const VARIATION_CATALOGUE = [
     id: 'read-lag',
     allows:
       'Read-after-write is not described: a replicated store shows an animal created to getPet and listPets only after a ' +
-      'lag of 0 to 1,000 ms (pseudo-random per write, the same on every run); createPet answers with the Pet at once.',
+      'lag of 0 to 1,000 ms (pseudo-random per write, the same on every run: half within 63 ms, one in ten beyond 650 ms); ' +
+      'createPet answers with the Pet at once.',
   },
   // How a router, a parser or a middleware of some stack reads other spellings of a request (the
   // relations suite's families): spelling-variations.ts, hooked into app.ts and operations.ts.
@@ -504,7 +505,7 @@ export const VARIATION_CATALOGUE = [
     id: 'slow-body',
     wire: true,
     allows:
-      'Response times are not given: every 5th response\'s head is held 30 ms (a slow first byte), and every body is ' +
+      'Response times are not given: every 5th response\'s head is held 30 ms (a slow first byte) and its body is ' +
       'written in two pieces 20 ms apart (with Content-Length), well within any timeout.',
   },
 ] as const satisfies readonly VariationDefinition[];

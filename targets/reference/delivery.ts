@@ -182,11 +182,19 @@ export class Delivery {
    * is thrown, or, after a delay, rejects the promise returned.
    */
   write(res: ServerResponse, reply: Reply, plan: DeliveryPlan = AT_ONCE): Promise<void> | undefined {
-    // Variation slow-body: every SLOW_BODY.every-th response's head waits a little more, and its body comes in two pieces.
-    const wire = this.slowWire && ++this.responses % SLOW_BODY.every === 0 ? this.slowWire : this.wire;
-    const delayMs = plan.delayMs + (wire === this.slowWire ? SLOW_BODY.headMs : 0);
+    const { delayMs, wire } = this.hold(plan);
     if (delayMs > 0) return this.sleep(delayMs).then(() => this.writeNow(res, reply, plan, wire));
     return this.writeNow(res, reply, plan, wire);
+  }
+
+  /**
+   * How long the next response waits before it is written, and in which form: the plan's delay;
+   * with variation slow-body, every SLOW_BODY.every-th response's head waits a little more and its
+   * body comes in two pieces. Counts the response.
+   */
+  hold(plan: DeliveryPlan = AT_ONCE): { delayMs: number; wire: WireForm | undefined } {
+    const slow = this.slowWire !== undefined && ++this.responses % SLOW_BODY.every === 0;
+    return { delayMs: plan.delayMs + (slow ? SLOW_BODY.headMs : 0), wire: slow ? this.slowWire : this.wire };
   }
 
   private writeNow(res: ServerResponse, reply: Reply, plan: DeliveryPlan, wire: WireForm | undefined): Promise<void> | undefined {

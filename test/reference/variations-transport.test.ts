@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Client } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { INSTANCES, REORDERED, reorderDelayMs, SKEWED_CONNECTION_DATE_MS, SLOW, SLOW_BODY, slowDelayMs } from '../../targets/reference/delivery.ts';
+import { Delivery, INSTANCES, REORDERED, reorderDelayMs, SKEWED_CONNECTION_DATE_MS, SLOW, SLOW_BODY, slowDelayMs } from '../../targets/reference/delivery.ts';
 import { EARLY_HINT_LINK } from '../../targets/reference/http.ts';
 import type { ServerConfigInput } from '../../targets/reference/config.ts';
 import type { RunningServer } from '../../targets/reference/server.ts';
@@ -426,6 +426,15 @@ describe('the wire\'s forms', () => {
     const { headers, body } = await rawExchange(s.port, '/v1/pets?limit=3');
     expect({ encoding: headers['content-encoding'], vary: headers.vary, length: Number(headers['content-length']) }).toEqual({ encoding: coding, vary: 'Accept-Encoding', length: body.length });
     expect(json(decode(body))).toHaveLength(3);
+  });
+
+  it('holds only what a variation asks to: without slow-body no answer waits; with it every 5th, in two pieces', () => {
+    const plain = new Delivery();
+    expect(Array.from({ length: 10 }, () => plain.hold())).toEqual(Array(10).fill({ delayMs: 0, wire: undefined }));
+    const slow = new Delivery({ slowBody: true });
+    const held = Array.from({ length: 10 }, () => slow.hold());
+    expect(held.map((h) => h.delayMs)).toEqual([0, 0, 0, 0, SLOW_BODY.headMs, 0, 0, 0, 0, SLOW_BODY.headMs]);
+    expect(held.map((h) => h.wire?.bodyGapMs)).toEqual([undefined, undefined, undefined, undefined, SLOW_BODY.gapMs, undefined, undefined, undefined, undefined, SLOW_BODY.gapMs]);
   });
 
   it('slow-body: every 5th response\'s head held 30 ms and its body with Content-Length in two pieces 20 ms apart; the others at once', async () => {

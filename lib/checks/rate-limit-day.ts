@@ -209,10 +209,12 @@ export function judgeDailyQuota(run: KeyRun): Finding {
   // The day's Reset names the day's end, after the Date of its 429. A Reset of the minute's (headers
   // of the minute, Limit the minute's quota) names the minute window's end, which a slow answer may
   // be dated after, and a noisy rounding put a second before: the slack rate-limit.reset-header
-  // gives it (CLOCK_SLACK_S); whether the 429 then names the day's end is judged below. A Date of an
-  // instance whose clock is ahead of the limiter's (several-instances) is as many seconds later.
+  // gives it (CLOCK_SLACK_S); whether the 429 then names the day's end is judged below. A day's Reset
+  // may name a moment within the Date's own second (a token bucket's next token, a window ending
+  // now), rounded down or with noise: the Date's second passes, an earlier one does not. A Date of
+  // an instance whose clock is ahead of the limiter's (several-instances) is as many seconds later.
   const skew = datesDisagree(pointsOf(run));
-  if (namesDay ? block.reset <= now - skew : block.reset < now - CLOCK_SLACK_S) {
+  if (namesDay ? block.reset < now - skew : block.reset < now - CLOCK_SLACK_S) {
     return fail('day-reset-not-after-date', `${run.label}: the day's 429 says X-RateLimit-Reset ${block.reset}, not after its Date (${now})${namesDay && skew > 0 ? ` less the ${skew} s by which the run's Dates disagree` : ''}`, `a Unix time after ${now + run.windows.minute}, at most ${now + run.windows.day}`, `${block.reset}`);
   }
   // Headers of the minute ("the applicable request limit") on the day's 429: Limit the minute's,

@@ -77,6 +77,11 @@ describe('legal compositions: no must fails', () => {
       title: "a day's token bucket behind two instances a second apart, far away, Resets rounded with noise",
       variations: ['far-away', 'instances-clock-skew', 'clock-behind', 'sliding-window', 'reset-jitter'],
     },
+    {
+      // The day's token bucket: its next token within the Date's second, the Reset rounded with noise to that second.
+      title: "a day's token bucket whose Resets are rounded with noise, refused requests counted",
+      variations: ['sliding-window', 'reset-jitter', 'rejected-count-against-quota'],
+    },
   ])('$title ($variations)', async ({ variations }) => {
     const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations });
     const musts = LABELS.flatMap((label) => r.failed(label).filter((id) => checkById(id)?.severity === 'must').map((id) => `${label}: ${id}: ${r.findings(label).get(id)?.message ?? ''}`));

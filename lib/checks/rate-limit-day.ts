@@ -41,18 +41,28 @@ function dayKind(run: KeyRun): 'fixed' | 'refilling' {
 }
 
 /**
- * Resets, in the order their answers came, that name the ends of fixed windows: each the one
- * before it (within CLOCK_SLACK_S of rounding), or whole windows after it. A refilling limiter's
- * Reset moves by less, or goes back (its 429 names the next request's worth).
+ * Resets, in the order their answers came, that name the ends of fixed windows: each within
+ * CLOCK_SLACK_S (rounding) of every other one of its window, or whole windows after them. A
+ * refilling limiter's Reset moves by less, step by step (a token bucket's full-again time drifts on
+ * with every request: each step within the slack, the drift beyond it), or goes back (its 429 names
+ * the next request's worth).
  */
 function fixedWindowEnds(resets: readonly number[], windowSeconds: number): boolean {
-  return resets.every((r, i) => {
-    if (i === 0) return true;
-    const step = r - resets[i - 1]!;
-    if (Math.abs(step) <= CLOCK_SLACK_S) return true;
+  let lo = resets[0];
+  let hi = resets[0];
+  for (const r of resets.slice(1)) {
+    if (Math.max(hi!, r) - Math.min(lo!, r) <= CLOCK_SLACK_S) {
+      lo = Math.min(lo!, r);
+      hi = Math.max(hi!, r);
+      continue;
+    }
+    const step = r - hi!;
     const off = step % windowSeconds;
-    return step > 0 && (off <= CLOCK_SLACK_S || windowSeconds - off <= CLOCK_SLACK_S);
-  });
+    if (!(step >= windowSeconds - CLOCK_SLACK_S && (off <= CLOCK_SLACK_S || windowSeconds - off <= CLOCK_SLACK_S))) return false;
+    lo = r;
+    hi = r;
+  }
+  return true;
 }
 
 /** The key's accepted requests of the run, each as the span of server seconds it was let through in. */

@@ -82,6 +82,12 @@ describe('legal compositions: no must fails', () => {
       title: "a day's token bucket whose Resets are rounded with noise, refused requests counted",
       variations: ['sliding-window', 'reset-jitter', 'rejected-count-against-quota'],
     },
+    {
+      // The day's token bucket, its full-again Reset drifting on with every request (each step
+      // within the rounding slack, the drift beyond it): once taken for a fixed day's end.
+      title: "a day's token bucket under headers of the day, slow answers",
+      variations: ['slow-day', 'sliding-window', 'headers-day-window'],
+    },
   ])('$title ($variations)', async ({ variations }) => {
     const r = await driveOnClock({ keys: KEYS, plans: PLANS, windows: WINDOWS, variations });
     const musts = LABELS.flatMap((label) => r.failed(label).filter((id) => checkById(id)?.severity === 'must').map((id) => `${label}: ${id}: ${r.findings(label).get(id)?.message ?? ''}`));

@@ -2,7 +2,7 @@
 // severity, the suite that drives it, and the pure function that judges what the target answered.
 // Every check is listed in registry.ts; the suites call `check.judge(...)` and never build results.
 import type { Severity } from '../result/model.ts';
-import { FAMILIES_BY_SUITE, NOT_COMPOSED, SERVER_FAMILY_IDS, type ServerFamilyId } from './server-families.ts';
+import { SERVER_FAMILY_IDS, type ServerFamilyId } from './server-families.ts';
 import type { Judgement } from './types.ts';
 
 /**
@@ -11,6 +11,34 @@ import type { Judgement } from './types.ts';
  */
 export const SUITE_NAMES = ['probe', 'auth', 'concurrency', 'create-pet', 'get-pet', 'list-pets', 'load', 'rate-limit', 'relations', 'routes', 'stateful', 'run', 'harness'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
+
+/**
+ * The families a `must` of each suite was judged against, where its definition names none: those
+ * whose members change what the suite's checks read (every family is composed with every other in
+ * verify:legal, and every must runs on every composed server its suite runs on). None for the
+ * suites verify:legal does not compose (NOT_COMPOSED says why).
+ */
+export const FAMILIES_BY_SUITE: Readonly<Record<SuiteName, readonly ServerFamilyId[]>> = {
+  probe: ['http', 'time', 'rate-limits'],
+  auth: ['routing', 'validation', 'lenient-input', 'headers', 'representation', 'rate-limits', 'time', 'http'],
+  concurrency: ['representation', 'time', 'http', 'rate-limits'],
+  'create-pet': ['representation', 'validation', 'headers', 'time', 'http'],
+  'get-pet': ['representation', 'validation', 'routing', 'headers', 'time', 'http'],
+  'list-pets': ['representation', 'validation', 'routing', 'lenient-input', 'time', 'http'],
+  load: [],
+  'rate-limit': ['rate-limits', 'time', 'http'],
+  relations: SERVER_FAMILY_IDS,
+  routes: ['routing', 'validation', 'representation', 'rate-limits', 'time', 'http'],
+  stateful: ['representation', 'validation', 'time', 'http'],
+  run: SERVER_FAMILY_IDS,
+  harness: [],
+};
+
+/** Suites whose musts verify:legal does not run on composed servers, and why. */
+export const NOT_COMPOSED: Partial<Readonly<Record<SuiteName, string>>> = {
+  harness: 'none: the harness\'s own checks, of no server',
+  load: 'not composed: the paced load waits out real windows (a minute and more a server); it meets the legal variations of the command catalogue\'s first group (test/e2e/fault-catalogue.test.ts) together',
+};
 
 type Judge = (...args: never[]) => Judgement;
 

@@ -5,7 +5,6 @@
 // was judged against (define.ts `judgedAgainst`).
 //
 // Pure data: the members (the reference's legal variations) live with the reference server.
-import type { SuiteName } from './define.ts';
 
 export interface ServerFamily {
   readonly id: string;
@@ -68,33 +67,3 @@ export const SERVER_FAMILIES = [
 export type ServerFamilyId = (typeof SERVER_FAMILIES)[number]['id'];
 
 export const SERVER_FAMILY_IDS: readonly ServerFamilyId[] = SERVER_FAMILIES.map((f) => f.id);
-
-const ALL: readonly ServerFamilyId[] = SERVER_FAMILY_IDS;
-
-/**
- * The families a `must` of each suite was judged against, where its definition names none: those
- * whose members change what the suite's checks read (every family is composed with every other in
- * verify:legal, and every must runs on every composed server its suite runs on). None for the
- * suites verify:legal does not compose (NOT_COMPOSED says why).
- */
-export const FAMILIES_BY_SUITE: Readonly<Record<SuiteName, readonly ServerFamilyId[]>> = {
-  probe: ['http', 'time', 'rate-limits'],
-  auth: ['routing', 'validation', 'lenient-input', 'headers', 'representation', 'rate-limits', 'time', 'http'],
-  concurrency: ['representation', 'time', 'http', 'rate-limits'],
-  'create-pet': ['representation', 'validation', 'headers', 'time', 'http'],
-  'get-pet': ['representation', 'validation', 'routing', 'headers', 'time', 'http'],
-  'list-pets': ['representation', 'validation', 'routing', 'lenient-input', 'time', 'http'],
-  load: [],
-  'rate-limit': ['rate-limits', 'time', 'http'],
-  relations: ALL,
-  routes: ['routing', 'validation', 'representation', 'rate-limits', 'time', 'http'],
-  stateful: ['representation', 'validation', 'time', 'http'],
-  run: ALL,
-  harness: [],
-};
-
-/** Suites whose musts verify:legal does not run on composed servers, and why. */
-export const NOT_COMPOSED: Partial<Readonly<Record<SuiteName, string>>> = {
-  harness: 'none: the harness\'s own checks, of no server',
-  load: 'not composed: the paced load waits out real windows (a minute and more a server); it meets the legal variations of the command catalogue\'s first group (test/e2e/fault-catalogue.test.ts) together',
-};

@@ -8,7 +8,8 @@
 //
 // Pure: the generator is a function of its seed (seeded.ts); the runs live in test/support/legal-combos.ts.
 import { CHECKS } from '../../lib/checks/registry.ts';
-import { NOT_COMPOSED, SERVER_FAMILIES, SERVER_FAMILY_IDS, type ServerFamilyId } from '../../lib/checks/server-families.ts';
+import { NOT_COMPOSED } from '../../lib/checks/define.ts';
+import { SERVER_FAMILIES, SERVER_FAMILY_IDS, type ServerFamilyId } from '../../lib/checks/server-families.ts';
 import { seededFraction } from './seeded.ts';
 import { type VariationId, WIRE_VARIATIONS } from './variations.ts';
 

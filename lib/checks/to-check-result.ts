@@ -34,6 +34,7 @@ export function toCheckResult(def: CheckDef, judgement: Judgement, ctx: ResultCo
     clause: def.clause,
     title: def.title,
     severity: def.severity,
+    ...(def.standard ? { standard: def.standard } : {}),
     outcome: judgement.outcome,
     ...(failed ? { code: failed.code } : judgement.outcome === 'error' && judgement.code ? { code: judgement.code } : {}),
     message: others.length > 0 ? `${judgement.message} (and ${others.length} more kind${others.length > 1 ? 's' : ''} of failure: ${others.map(kindCounted).join('; ')})` : (judgement.message ?? def.title),

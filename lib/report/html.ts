@@ -178,7 +178,7 @@ function failureEntry(c: CheckResult, anchors: Map<CheckResult, string>, strict:
 <summary>${badge(c.outcome)} ${sev(c.severity)} <span class="finding">${findingOf(c, 300)}</span><span class="about"><code>${c.id}</code>${c.subject ? html` <span>[${c.subject}]</span>` : ''}: ${c.title}</span></summary>
 ${link}
 ${c.message !== findingOf(c, 300) ? html`<p>${c.message}</p>` : ''}
-<p class="note">Clause: ${c.clause} · suite ${c.suite} · ${formatDuration(c.durationMs)}${
+<p class="note">Clause: ${c.clause}${c.standard ? html` · rests on ${c.standard}` : ''} · suite ${c.suite} · ${formatDuration(c.durationMs)}${
   c.severity === 'should' && !strict ? ' · does not block the verdict (run with --strict to count it)' : ''
 }</p>
 ${c.evidence ? evidenceView(c.evidence, anchors.get(c) ?? 'check') : html`<p class="muted">No evidence recorded.</p>`}

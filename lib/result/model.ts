@@ -59,6 +59,7 @@ export const CheckResult = z.object({
   clause: z.string().describe('Section of the interface the check enforces'),
   title: z.string(),
   severity: Severity,
+  standard: z.string().optional().describe('A should\'s: the standard (an RFC and its section) or the interface\'s intent it rests on, since no sentence of the interface states it'),
   outcome: Outcome,
   code: z.string().optional().describe('A failure\'s kind within its check, stable across runs and wording (e.g. "too-many-accepted"): tools tell failures apart by it, never by the message. For an error, the harness\'s own code when it gave one (HARNESS_RUN_TIME_LIMIT, HARNESS_TARGET_GONE, HARNESS_REFUSED_WITHIN_QUOTA, …)'),
   message: z.string(),

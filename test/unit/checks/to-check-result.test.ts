@@ -1,6 +1,6 @@
 // lib/checks/to-check-result.ts: the one way a judged check becomes the report's CheckResult.
 import { describe, expect, it } from 'vitest';
-import { missingKey } from '../../../lib/checks/auth.ts';
+import { missingKey, schemeCaseInsensitive } from '../../../lib/checks/auth.ts';
 import { limit } from '../../../lib/checks/list-pets.ts';
 import { toCheckResult } from '../../../lib/checks/to-check-result.ts';
 import type { Exchange } from '../../../lib/result/exchange.ts';
@@ -22,6 +22,13 @@ function exchange(seq: number): Exchange {
 }
 
 describe('toCheckResult', () => {
+  it('names a should\'s standard, and a must\'s none', () => {
+    const should = toCheckResult(schemeCaseInsensitive, { outcome: 'fail', code: 'not-accepted', message: '"bearer KEY" got 401' }, { durationMs: 1, exchanges: [exchange(1)] });
+    expect(should.standard).toBe(schemeCaseInsensitive.standard);
+    expect(should.standard).toMatch(/^RFC 9110 §11\.1/);
+    expect(toCheckResult(missingKey, { outcome: 'pass' }, { durationMs: 1, exchanges: [] })).not.toHaveProperty('standard');
+  });
+
   it('takes id, clause, title, severity and suite from the definition, and keeps no evidence for a pass', () => {
     const result = toCheckResult(missingKey, { outcome: 'pass' }, { subject: 'GET /pets', durationMs: 4, exchanges: [exchange(1)] });
     expect(result).toEqual({

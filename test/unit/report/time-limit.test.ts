@@ -52,3 +52,13 @@ describe('a run cut by its time limit', () => {
     expect(renderHtml(whole)).toContain('120 s (budget.maxSeconds), not reached');
   });
 });
+
+describe('a should that fails', () => {
+  it('report.html names the standard it rests on beside its clause', () => {
+    const should = check({ id: 'auth.scheme-case-insensitive', severity: 'should', standard: 'RFC 9110 §11.1: the authentication scheme is a case-insensitive token', outcome: 'fail' });
+    const page = renderHtml(build([should]));
+    expect(page).toContain('Clause: Authentication · rests on RFC 9110 §11.1: the authentication scheme is a case-insensitive token · suite auth');
+    expect(renderHtml(build([check({ id: 'auth.missing-key', outcome: 'fail' })]))).not.toContain('rests on');
+  });
+});
+

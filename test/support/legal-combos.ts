@@ -22,10 +22,12 @@ export interface Failure {
   severity: 'must' | 'should' | 'info' | 'unknown';
   outcome: 'fail' | 'error';
   code?: string;
-  /** "sockets" (the command's run), or "clock <key>" (the rate-limit checks for one key). */
+  /** The command's run over sockets, or the rate-limit checks on the virtual clock. */
+  side: 'sockets' | 'clock';
+  /** Its subject over sockets ("GET /pets"), its key on the clock ("free#1"); empty for the run's. */
   where: string;
   message: string;
-  /** A should's standard, from its definition. */
+  /** A should's standard: as report.json gave it over sockets, from its definition on the clock. */
   standard?: string;
 }
 
@@ -67,19 +69,16 @@ const CLOCK_LABELS = ['free#1', 'free#2', 'pro#1', 'daily#1'];
 /** The suites that judge what answers look like: neither the rate-limit suite nor the paced load (those meet the clock). */
 const FUNCTIONAL = listSuites().filter((s) => s !== 'rate-limit' && s !== 'load');
 
-function severityOf(id: string): Failure['severity'] {
-  return checkById(id)?.severity ?? 'unknown';
-}
-
 /** The invariant over a combination's failures and exit code. */
 export function violationsOf(failures: readonly Failure[], exitCode: number | null | undefined): Violation[] {
   const out: Violation[] = [];
   if (exitCode !== undefined && exitCode !== 0) out.push({ side: 'sockets', text: `the command exited ${exitCode === null ? 'on a signal (timed out)' : exitCode}, not 0` });
   for (const f of failures) {
-    const side = f.where.startsWith('clock') ? 'clock' : 'sockets';
-    if (f.outcome === 'error') out.push({ check: f.check, side, text: `${f.check} errored (${f.where}): ${f.message}` });
-    else if (f.severity === 'must' || f.severity === 'unknown') out.push({ check: f.check, side, text: `${f.check} [${f.severity}]${f.code ? ` ${f.code}` : ''} (${f.where}): ${f.message}` });
-    else if (f.severity === 'should' && !f.standard) out.push({ check: f.check, side, text: `${f.check} [should] names no standard (${f.where}): ${f.message}` });
+    const { check, side } = f;
+    const where = `(${[side, f.where].filter((w) => w !== '').join(' ')})`;
+    if (f.outcome === 'error') out.push({ check, side, text: `${check} errored ${where}: ${f.message}` });
+    else if (f.severity === 'must' || f.severity === 'unknown') out.push({ check, side, text: `${check} [${f.severity}]${f.code ? ` ${f.code}` : ''} ${where}: ${f.message}` });
+    else if (f.severity === 'should' && !f.standard) out.push({ check, side, text: `${check} [should] names no standard ${where}: ${f.message}` });
   }
   return out;
 }
@@ -95,7 +94,7 @@ async function onSocketsRun(c: Combination, dir: string, seed: number): Promise<
     try {
       failures = readReport(reports).checks.flatMap((r): Failure[] =>
         r.outcome === 'fail' || r.outcome === 'error'
-          ? [{ check: r.id, severity: severityOf(r.id), outcome: r.outcome, ...(r.code ? { code: r.code } : {}), where: `sockets${r.subject ? ` ${r.subject}` : ''}`, message: r.message, ...(checkById(r.id)?.standard ? { standard: checkById(r.id)!.standard! } : {}) }]
+          ? [{ check: r.id, severity: r.severity, outcome: r.outcome, ...(r.code ? { code: r.code } : {}), side: 'sockets', where: r.subject ?? '', message: r.message, ...(r.standard ? { standard: r.standard } : {}) }]
           : [],
       );
     } catch {
@@ -117,7 +116,7 @@ async function onClockRun(c: Combination, extra: RunOptions['extraClockChecks'] 
     for (const [id, f] of judged) {
       if (f.outcome !== 'fail') continue;
       const def = checkById(id) ?? extra.find((x) => x.id === id);
-      failures.push({ check: id, severity: def?.severity ?? 'unknown', outcome: 'fail', ...(f.code ? { code: f.code } : {}), where: `clock ${label}`, message: f.message ?? '', ...(def?.standard ? { standard: def.standard } : {}) });
+      failures.push({ check: id, severity: def?.severity ?? 'unknown', outcome: 'fail', ...(f.code ? { code: f.code } : {}), side: 'clock', where: label, message: f.message ?? '', ...(def?.standard ? { standard: def.standard } : {}) });
     }
   }
   // Run-level checks judge the whole run: the same finding under every key, told once.

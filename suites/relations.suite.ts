@@ -104,7 +104,7 @@ describe('Relations: every spelling of a request, judged as the request it stand
     plan = planRelations(canonicalRequests(basePath, petId, ctx.run.allowWrites, status), FAMILIES, INVARIANTS, { budget, readOnly: !ctx.run.allowWrites });
     if (!ctx.run.allowWrites) plan.uncovered.push('every family / createPet / key: writes are not allowed', 'every family / createPet / none: writes are not allowed');
     if (petId === undefined) plan.uncovered.push('every family / getPet / key: no animal to read (the list is empty and writes are not allowed)', 'every family / getPet / none: no animal to read');
-    ({ observations, stopped } = await observeRelations(plan.spellings, { send: (req) => ctx.client.send(req), key, windows: ctx.run.target.windows, baseUrl: ctx.run.target.baseUrl, progress: (line) => ctx.progress(line), readBack: (read, visible) => ctx.readBack.until(read, visible) }));
+    ({ observations, stopped } = await observeRelations(plan.spellings, { send: (req) => ctx.client.send(req), key, windows: ctx.run.target.windows, sentWithKey: () => ctx.sentAt(key.label), baseUrl: ctx.run.target.baseUrl, progress: (line) => ctx.progress(line), readBack: (read, visible) => ctx.readBack.until(read, visible) }));
   });
 
   for (const [i, def] of RELATIONS_CHECKS.entries()) {

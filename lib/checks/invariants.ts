@@ -32,8 +32,9 @@ export interface Observation {
   again?: Seen;
   /**
    * Requests a limiter of the key's plan may give back between the answer before and the spelling
-   * sent again, refilling at the faster of its windows' rates (a token bucket): one or more, and a
-   * Remaining that did not fall tells nothing.
+   * sent again: refilling at the faster of its windows' rates (a token bucket), or letting go the
+   * key's requests sent one window earlier (a sliding log: as many as were sent then, several at
+   * once after a burst). One or more, and a Remaining that did not fall tells nothing.
    */
   refill?: number;
   /** After a body the interface leaves open: a NewPet without categoryId, and the animal the canonical request created, read back. */
@@ -289,9 +290,9 @@ export const REPRESENTATION_INVARIANT = defineInvariant({
  * One quota: every request of a key, however spelled, draws on the key's one quota. Judged on
  * spellings served with a key whose answer and the key's answer before carry X-RateLimit-* of the
  * same window (same Limit and Reset): Remaining must fall. When it does not, the spelling is sent
- * once more: a request that ages out of a sliding window can hide one, not two in a row; and only
- * where a limiter of the plan could not give a token back meanwhile (a token bucket of a large
- * quota refills faster than requests come: then nothing is told).
+ * once more, and judged only where a limiter of the plan could not give a request back meanwhile:
+ * a token bucket of a large quota refills faster than requests come, and a sliding log lets go as
+ * many as the key sent one window earlier (after a burst, several at once): then nothing is told.
  */
 export const ONE_QUOTA_INVARIANT = defineInvariant({
   id: 'relations.one-quota',
@@ -309,7 +310,7 @@ export const ONE_QUOTA_INVARIANT = defineInvariant({
     // own, new, would look counted.)
     const again = quotaDrop({ ...o, seen: o.again });
     if (again === undefined || again.fell) return holds('counted');
-    // Two counted requests, a token back and one aged out of a sliding log still leave Remaining below: a token more hides them.
+    // Two counted requests, with less than one request a limiter could give back meanwhile, leave Remaining below.
     if (o.refill === undefined || o.refill >= 1) return undefined;
     return broken('not-counted', described(o, `(X-RateLimit-Remaining ${drop.from} before it, ${drop.to} after it, ${again.to} after it again)`));
   },

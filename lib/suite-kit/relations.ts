@@ -81,6 +81,8 @@ export interface ObserveOptions {
   /** The target's base URL: a Location is followed only within its origin. */
   baseUrl: string;
   progress?: (line: string) => void;
+  /** When the run sent each request of the key so far (our epoch ms): what a sliding log lets go one window later. */
+  sentWithKey?: () => readonly number[];
   /**
    * Reads again (bounded) until the answer shows what was written (lib/suite-kit/read-back.ts): the
    * Location of a created animal and the canonical animal's read-back, a store's reads lagging its
@@ -119,10 +121,15 @@ async function observeInto(observations: Observation[], spellings: readonly Plan
   const canonical = new Map<Operation, { seen: Seen; exchange: Exchange }>();
   let lastKeyed: Seen | undefined;
   let lastKeyedExchange: Exchange | undefined;
+  // Since when the key's answers have named their X-RateLimit-Reset (our epoch ms): a Reset that
+  // holds while requests come is a fixed window's end, whose window gives nothing back before it.
+  let resetHeld: { reset: number; since: number } | undefined;
   const sendKeyed = async (req: ApiRequest) => {
     const res = await send(req);
     lastKeyed = seenOf(res);
     lastKeyedExchange = res.exchange;
+    const { reset } = readRateAnswer(0, res.status, res.headers);
+    if (reset !== undefined && reset !== resetHeld?.reset) resetHeld = { reset, since: answeredAtOf(res.exchange) };
     return res;
   };
   // What a token bucket of the window an answer's Limit names gives back, requests per ms (of an unknown Limit, the faster window's).
@@ -130,6 +137,19 @@ async function observeInto(observations: Observation[], spellings: readonly Plan
   const refillPerMs = (answer: Seen) => {
     const { limit } = readRateAnswer(0, answer.status, answer.headers);
     return limit === key.quota.perMinute ? rates.minute : limit === key.quota.perDay ? rates.day : Math.max(rates.minute, rates.day);
+  };
+  // What a sliding log of the window an answer's Limit names lets go from `from` to `to`: the key's
+  // requests sent one window earlier (the server counted them between their sending and their
+  // answer: the span's ends taken 100 ms wider for that). None where the key's answers have named one
+  // Reset for more than a second and a half up to now: a fixed window's end (a log's, when it empties,
+  // moves on with its newest request, a second later at most).
+  const agedOut = (answer: Seen, from: number, to: number) => {
+    const sent = options.sentWithKey?.();
+    const { limit } = readRateAnswer(0, answer.status, answer.headers);
+    // resetHeld is the latest answer's (the spelling's again, at `to`).
+    if (sent === undefined || (resetHeld !== undefined && to - resetHeld.since > 1500)) return 0;
+    const w = limit === key.quota.perDay ? windowMs(options.windows, 'day') : windowMs(options.windows);
+    return sent.filter((t) => t >= from - w - 100 && t <= to - w + 100).length;
   };
   const takeCanonical = async (c: Spelled) => {
     const res = await sendKeyed(requestOf(c, 'key', key));
@@ -178,7 +198,7 @@ async function observeInto(observations: Observation[], spellings: readonly Plan
       evidence.push(again.exchange);
       // The widest span the limiter may have counted them over: from sending the request before to this answer.
       const between = beforeExchange ? answeredAtOf(again.exchange) - sentAtOf(beforeExchange) : Number.NaN;
-      if (Number.isFinite(between) && before) o.refill = refillPerMs(before) * Math.max(0, between);
+      if (Number.isFinite(between) && before) o.refill = Math.max(refillPerMs(before) * Math.max(0, between), agedOut(before, sentAtOf(beforeExchange!), answeredAtOf(again.exchange)));
     }
     if (op === 'createPet' && s.credential === 'key') await afterCreate(o, taken.seen, evidence);
     o.evidence = evidence;

@@ -33,6 +33,8 @@ export interface CheckContext {
   progress(line: string): void;
   /** Requests that carried the key of this label so far in the run, whichever suite sent them (its day's quota counts them). */
   sentWith(label: string): number;
+  /** When each of those requests was sent (our epoch ms), oldest first. */
+  sentAt(label: string): number[];
   /** Sends an event to the runner (a rate-limit timeline, say). */
   emit(event: HarnessEvent): void;
   /** Forget the exchanges recorded so far: the evidence is what follows. */
@@ -58,6 +60,7 @@ function contextFor(restartEvidence: () => void): CheckContext {
     auth: (plan) => ({ key: pickKey(s.run.target.keys, plan) }),
     progress: (line) => s.progress(line),
     sentWith: (label) => s.accepted.sent(label).length,
+    sentAt: (label) => s.accepted.sent(label),
     emit: (event) => s.channel.emit(event),
     restartEvidence,
     readBack: s.readBack,

@@ -111,6 +111,34 @@ describe('observeRelations', () => {
     expect(judgeInvariant(ONE_QUOTA_INVARIANT, observations)).toMatchObject({ outcome: 'fail', code: 'not-counted', message: expect.stringContaining('(X-RateLimit-Remaining 99 before it, 99 after it, 99 after it again)') });
   });
 
+  it('tells nothing where a sliding log lets go the key\'s requests sent one window earlier, and judges where it sent none then', async () => {
+    // Remaining never falls: as many requests age out of the log as come in (the key's burst a minute before).
+    const { send } = server(() => ({ status: 200, headers: { 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '2000000000' }, body: [] }));
+    const minuteBefore = Array.from({ length: 5 }, (_, i) => T0 - 60_000 + i);
+    const burstBefore = await observeRelations([spelled(LIST, { trailingSlash: true })], { send, key: KEY, windows: WINDOWS, baseUrl: BASE_URL, sentWithKey: () => minuteBefore });
+    expect(burstBefore.observations[0]!.refill).toBeGreaterThanOrEqual(2);
+    expect(judgeInvariant(ONE_QUOTA_INVARIANT, burstBefore.observations)).toMatchObject({ outcome: 'skip' });
+    // The key sent nothing a window before (only long before): the log lets nothing go, Remaining must fall.
+    const quiet = await observeRelations([spelled(LIST, { trailingSlash: true })], { send, key: KEY, windows: WINDOWS, baseUrl: BASE_URL, sentWithKey: () => [T0 - 300_000] });
+    expect(judgeInvariant(ONE_QUOTA_INVARIANT, quiet.observations)).toMatchObject({ outcome: 'fail', code: 'not-counted' });
+  });
+
+  it('counts nothing let go by a window whose Reset has held for seconds of requests (a fixed window skipping a spelling still fails)', async () => {
+    // The key's answers name one Reset from 2 s before the spelling on: a fixed window's end.
+    let n = 0;
+    const send = async (req: ApiRequest): Promise<ApiResponse> => {
+      n += 1;
+      const at = n === 1 ? T0 : T0 + 2_000 + n;
+      const exchange = { seq: n, method: req.method, url: req.target, status: 200, startedAt: new Date(at).toISOString(), durationMs: 0 } as unknown as Exchange;
+      return { exchange, status: 200, headers: { 'content-type': 'application/json', 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '2000000000' }, text: '[]' };
+    };
+    const minuteBefore = Array.from({ length: 50 }, (_, i) => T0 + 2_000 - 60_000 + i);
+    // Two spellings: the second's answer before is the first's, a few ms before it.
+    const { observations } = await observeRelations([spelled(LIST, { trailingSlash: true }), spelled(LIST, { headers: [['X-Real-IP', '127.0.0.1']] }, 'added-headers')], { send, key: KEY, windows: WINDOWS, baseUrl: BASE_URL, sentWithKey: () => minuteBefore });
+    expect(observations[1]!.refill).toBeLessThan(1);
+    expect(judgeInvariant(ONE_QUOTA_INVARIANT, observations)).toMatchObject({ outcome: 'fail', code: 'not-counted' });
+  });
+
   it('tells nothing where a token bucket of the plan could give a request back meanwhile (a large quota, slow answers)', async () => {
     // Every answer the same Remaining, and the answers 100 ms apart: at 10,000 a minute a token comes back every 6 ms.
     const big = { ...KEY, quota: { perMinute: 10_000, perDay: 100_000 } } as TargetKey;

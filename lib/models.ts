@@ -1,4 +1,4 @@
-// zod models of the Animal Store interface (spec/animal-store-interface.md, "Resources and their fields").
+// zod models of the Animal Store interface (docs/interface.md, "Resources and their fields").
 import { z } from 'zod';
 
 export const INT64_MIN = -(2n ** 63n);

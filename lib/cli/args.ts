@@ -48,6 +48,7 @@ export const HELP = `Usage: animal-store-conformance [options]
        animal-store-conformance serve [--port N] [--fault NAME ...]   (the bundled reference server)
        animal-store-conformance merge DIR... --report-dir OUT   (load segments as one run)
        animal-store-conformance diff BASE HEAD   (what changed between two reports; diff --help)
+       animal-store-conformance openapi [--json]   (the interface as OpenAPI 3.1)
        (in this repository: npm run conformance -- [options], npm run serve -- [options])
 
 Checks a server against the Animal Store interface and writes report.json, report.html,

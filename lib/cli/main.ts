@@ -47,6 +47,10 @@ async function merge(argv: string[]): Promise<number> {
 async function main(argv: string[]): Promise<number> {
   try {
     if (argv[0] === 'merge') return await merge(argv.slice(1));
+    if (argv[0] === 'openapi') {
+      const { runOpenApi } = await import('./openapi.ts');
+      return runOpenApi(argv.slice(1), (text) => process.stdout.write(text));
+    }
     if (argv[0] === 'diff') {
       const { runDiff } = await import('./diff.ts');
       return runDiff(argv.slice(1), { write: (text) => process.stdout.write(text), isTTY: process.stdout.isTTY === true, noColor: Boolean(process.env.NO_COLOR) });

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../../lib/config/load-target.ts';
 import { OPENAPI_FILE, openApiDocument, openApiYaml } from '../../lib/openapi.ts';
+import { runOpenApi } from '../../lib/cli/openapi.ts';
+import { UsageError } from '../../lib/errors.ts';
 import { OPERATIONS } from '../../lib/models.ts';
 
 type Doc = { paths: Record<string, Record<string, { security?: unknown; responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }>; deprecated?: boolean; 'x-sunset'?: string; parameters?: { name: string; schema: Record<string, unknown> }[] }>>; components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown>; enum?: string[] }> } };
@@ -45,5 +47,19 @@ describe('openapi.yaml', () => {
     expect(schemas.PetStatus!.enum).toEqual(['available', 'pending', 'sold']);
     expect({ newPet: schemas.NewPet!.required, pet: schemas.Pet!.required, error: schemas.Error!.required }).toEqual({ newPet: ['name', 'categoryId'], pet: ['name', 'categoryId', 'id'], error: ['code', 'message', 'status'] });
     expect(schemas.Pet!.properties!.id).toEqual({ type: 'integer', format: 'int64' });
+  });
+});
+
+describe('animal-store-conformance openapi', () => {
+  it('prints the document as YAML, or as JSON with --json, and refuses another option by name', () => {
+    const out: string[] = [];
+    expect(runOpenApi([], (t) => out.push(t))).toBe(0);
+    expect(out[0]).toBe(openApiYaml());
+    expect(runOpenApi(['--json'], (t) => out.push(t))).toBe(0);
+    expect(JSON.parse(out[1]!)).toEqual(openApiDocument());
+    expect(runOpenApi(['--help'], (t) => out.push(t))).toBe(0);
+    expect(out[2]).toMatch(/^Usage: animal-store-conformance openapi \[--json\]/);
+    expect(() => runOpenApi(['--yaml'], () => {})).toThrow(UsageError);
+    expect(() => runOpenApi(['--yaml'], () => {})).toThrow(/openapi: Unknown option '--yaml'/);
   });
 });

@@ -4,23 +4,16 @@
 // 0, and every should that fails names its standard. `npm run verify:legal -- --combos 200` runs
 // many more; here, a few seeds' first servers on every run.
 import { describe, expect, it } from 'vitest';
-import { type Combination, combinationOf, composeServers, describeCombination } from '../../targets/reference/families.ts';
-import { runCombination } from '../support/legal-combos.ts';
+import { composeServers, describeCombination } from '../../targets/reference/families.ts';
+import { runCombination, serverOf } from '../support/legal-combos.ts';
 import { runNode } from './cli-helpers.ts';
-
-/** A smallest combination verify:legal once found breaking the invariant over sockets. */
-const once = (variations: string[]): Combination => {
-  const c = combinationOf(variations);
-  if ('error' in c) throw new Error(c.error);
-  return c;
-};
 
 const SERVERS = [
   ...composeServers({ seed: 43, count: 1, minFamilies: 5 }),
   ...composeServers({ seed: 2026, count: 1, minFamilies: 5 }),
   // A JSON body parser before authentication that reads every media type: a form body, no JSON,
   // gets its 400 before the key is looked at (auth.other-carrier, routes.refused-body once failed).
-  once(['json-parser-first', 'any-body-as-json']),
+  serverOf(['json-parser-first', 'any-body-as-json']),
 ];
 
 describe.concurrent('legal servers composed of the families', () => {

@@ -4,6 +4,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { FaultId } from '../../targets/reference/faults.ts';
 import { startReferenceServer } from '../../targets/reference/server.ts';
 import { exchangeChecker, type Mismatch } from '../support/openapi-exchanges.ts';
 import { KEYS, PLANS, WINDOWS } from '../support/fault-catalogue.ts';
@@ -12,8 +13,8 @@ import { runCli, tempDir, writeTarget } from './cli-helpers.ts';
 const dir = tempDir('openapi');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function mismatchesOf(name: string, faults: string[]): Promise<{ judged: number; mismatches: Mismatch[] }> {
-  const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults: faults as never });
+async function mismatchesOf(name: string, faults: FaultId[]): Promise<{ judged: number; mismatches: Mismatch[] }> {
+  const server = await startReferenceServer({ keys: KEYS, plans: PLANS, windows: WINDOWS, faults });
   try {
     const reports = path.join(dir, name);
     await runCli(['--target', writeTarget(dir, { name, baseUrl: server.baseUrl, keys: KEYS, plans: PLANS, windows: WINDOWS, allow: { writes: true } }, `${name}.yaml`), '--report-dir', reports, '--seed', '1', '--quiet', '--suite', 'auth,create-pet,get-pet,list-pets']);

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { checkById } from '../../lib/checks/registry.ts';
 import type { CheckDef } from '../../lib/checks/define.ts';
+import type { Finding } from '../../lib/checks/types.ts';
 import type { KeyRun } from '../../lib/result/rate-limits.ts';
 import { listSuites } from '../../lib/runner/vitest-run.ts';
 import { SERVER_FAMILIES } from '../../lib/checks/server-families.ts';
@@ -57,7 +58,7 @@ export interface RunOptions {
   /** Which side to run (default both). */
   parts?: readonly ('sockets' | 'clock')[];
   /** Checks judged besides the registry's on every key's run on the clock (a test's, say). */
-  extraClockChecks?: readonly CheckDef<string, (run: KeyRun) => import('../../lib/checks/types.ts').Finding>[];
+  extraClockChecks?: readonly CheckDef<string, (run: KeyRun) => Finding>[];
   /** Where reports go (a temporary directory by default, removed after). */
   dir?: string;
   /** The command's --seed (default the combination's seed). */
@@ -121,6 +122,13 @@ async function onClockRun(c: Combination, extra: RunOptions['extraClockChecks'] 
   }
   // Run-level checks judge the whole run: the same finding under every key, told once.
   return failures.filter((f, i) => failures.findIndex((g) => g.check === f.check && g.message === f.message) === i);
+}
+
+/** The server of exactly these variations (a line verify:legal printed); throws where none is. */
+export function serverOf(variations: readonly string[]): Combination {
+  const c = combinationOf(variations);
+  if ('error' in c) throw new Error(c.error);
+  return c;
 }
 
 /** One combination, both sides (or those asked for), judged by the invariant. */

@@ -131,8 +131,11 @@ export function createOperations({ store, faults, variations, maxBodyBytes }: Op
       const body = await readBody(req, maxBodyBytes);
       if (!body.ok) {
         if (body.reason === 'too-large') {
-          // The unread rest of the body would otherwise be taken for the next request.
-          return unreadable(errorReply(413, 'payload_too_large', `request body exceeds ${maxBodyBytes} bytes`, { Connection: 'close' }));
+          // The unread rest is not taken for the next request: node:http discards what is left of a
+          // request's body once its answer is written (its Content-Length or chunks say where it ends),
+          // and the connection stays open. Closing it while the client still sends would reset it
+          // before the client reads the 413 (RFC 9112 §9.6 asks for a lingering close).
+          return unreadable(errorReply(413, 'payload_too_large', `request body exceeds ${maxBodyBytes} bytes`));
         }
         return unreadable(badRequest(body.reason === 'not-utf8' ? 'request body is not valid UTF-8' : 'request body incomplete'));
       }

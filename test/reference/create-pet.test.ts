@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boundaryNewPet } from '../../lib/generators/boundary-new-pet.ts';
 import { Pet } from '../../lib/models.ts';
 import type { RunningServer } from '../../targets/reference/server.ts';
-import { KEYS, call, expectError, postRaw, rateHeaders, startTestServer } from './helpers.ts';
+import { KEYS, call, expectError, postRaw, rateHeaders, rawHttp, startTestServer } from './helpers.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -150,6 +150,22 @@ describe('createPet: invalid bodies get 400 with an Error body', () => {
   it('answers 413 to a body over 64 KiB', async () => {
     const res = await postRaw(server, JSON.stringify({ name: 'x'.repeat(70_000), categoryId: 1 }));
     expectError(res, 413, 'payload_too_large');
+  });
+
+  it('answers 413 without closing the connection: the rest of the body is read and dropped, the next request on it served', async () => {
+    // Closing while a client still sends resets the connection before it reads the 413 (RFC 9112 §9.6).
+    const body = JSON.stringify({ name: 'x'.repeat(70_000), categoryId: 1 });
+    const host = 'Host: 127.0.0.1\r\n';
+    const text = await rawHttp(
+      Number(new URL(server.baseUrl).port),
+      `POST /v1/pets HTTP/1.1\r\n${host}Authorization: Bearer ${KEYS.bulk}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}` +
+        `GET /v1/pets?limit=1 HTTP/1.1\r\n${host}Authorization: Bearer ${KEYS.bulk}\r\nConnection: close\r\n\r\n`,
+    );
+    const heads = [...text.matchAll(/HTTP\/1\.1 \d{3} [^\r]*/g)].map((m) => m[0]);
+    expect(heads).toEqual(['HTTP/1.1 413 Payload Too Large', 'HTTP/1.1 200 OK']);
+    const first = text.slice(0, text.indexOf('HTTP/1.1 200'));
+    expect(first.toLowerCase()).not.toContain('connection: close');
+    expect(first).toContain('"code":"payload_too_large"');
   });
 
   it('creates nothing when refusing', async () => {
